@@ -1,0 +1,294 @@
+"""The truncated Neumann series Ã_S of the GSD solution (paper Eq. 3-4).
+
+.. math::
+
+    \\tilde{\\mathcal{A}}_S = \\frac{1}{\\lambda+1}\\sum_{s=0}^{S} (r\\tilde{\\mathcal{A}})^s,
+    \\qquad r = \\frac{\\lambda}{\\lambda+1},
+
+which truncates (I + λL̃)⁻¹ = (1/(λ+1)) (I − rÃ)⁻¹. It is applied in Horner form,
+H ← X + r Ã H repeated S times, so Ã_S X costs S sparse x dense products and Ã_S itself is
+never formed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.sparse.linalg import LinearOperator
+
+from . import _backend
+from ._validation import (DEFAULT_MAX_DENSE_NODES, check_dense_size, check_features, check_lam,
+                          check_norm, check_order, check_scalar)
+from .normalize import normalized_adjacency
+
+
+def series_ratio(lam):
+    """r = λ/(λ+1), the ratio of the geometric series (paper Eq. 3)."""
+    lam = check_lam(lam)
+    return lam / (lam + 1.0)
+
+
+def series_mass(lam, S):
+    """1 − r^{S+1}: the row sum of Ã_S for ``norm="rw"`` (paper Eq. 6).
+
+    Computed as ``-expm1((S+1) log1p(-1/(λ+1)))`` so it stays accurate (and positive) when r is
+    within rounding of 1, i.e. for λ beyond ~1e15, where ``1 - r**(S+1)`` would cancel to 0.
+    """
+    lam = check_lam(lam)
+    S = check_order(S)
+    return -math.expm1((S + 1) * math.log1p(-1.0 / (lam + 1.0)))
+
+
+def neumann_order(lam, tol, norm="sym"):
+    """Smallest S whose truncation bound r^{S+1} is <= ``tol``.
+
+    .. math:: \\|\\tilde{\\mathcal{A}}_S - (I+\\lambda\\tilde L)^{-1}\\| \\le r^{S+1},
+
+    in the 2-norm for ``"sym"`` and the ∞-norm for ``"rw"`` (the norms in which ‖Ã‖ = 1),
+    so the same S serves both; ``norm`` is validated for symmetry with the other functions.
+    S grows like (λ+1)·ln(1/tol).
+
+    Examples
+    --------
+    >>> from ngc_ref import neumann_order
+    >>> neumann_order(32, 1e-6)
+    455
+    """
+    lam = check_lam(lam)
+    tol = check_scalar(tol, "tol", min_val=0.0, max_val=1.0, include_min=False)
+    check_norm(norm)
+    log_r = math.log1p(-1.0 / (lam + 1.0))
+    S = max(0, math.ceil(math.log(tol) / log_r) - 1)
+    # Guard against rounding in the logarithms: step to the exact smallest S.
+    while S > 0 and (S * log_r) <= math.log(tol):
+        S -= 1
+    while (S + 1) * log_r > math.log(tol):
+        S += 1
+    return S
+
+
+def _horner(An, X, r, S, transpose=False):
+    """Σ_{s=0}^{S} (r An)^s X by Horner's rule (the 1/(λ+1) factor is the caller's)."""
+    M = An.T if transpose else An
+    H = X.copy()
+    for _ in range(S):
+        H = M @ H
+        H *= r
+        H += X
+    return H
+
+
+class NeumannFilter:
+    """The NGC filter Ã_S for one graph, with the normalisation computed once.
+
+    A filter keeps its definition (graph, λ, S, norm) apart from how it is applied: ``filt @ X``
+    runs the Horner series, :meth:`matrix` forms Ã_S densely (small graphs only),
+    :meth:`as_linear_operator` hands it to SciPy solvers, and :meth:`exact` applies the
+    untruncated (I + λL̃)⁻¹ through :func:`ngc_ref.gsd_solve`.
+
+    Parameters
+    ----------
+    A : sparse matrix, ndarray or networkx.Graph
+        Symmetric non-negative adjacency (self-loops are set to weight 1, see
+        :func:`ngc_ref.normalized_adjacency`).
+    lam : float
+        λ > 0, the smoothness weight of the GSD problem.
+    S : int
+        Expansion order S >= 0.
+    norm : {"sym", "rw"}
+    symmetrize : bool or {"max", "mean"}
+        How to treat a non-symmetric ``A``.
+
+    Attributes
+    ----------
+    A_norm : csr_array
+        Ã_norm.
+    degrees : ndarray
+        d̃ = Ã 1.
+    r : float
+        λ/(λ+1).
+    n : int
+
+    Examples
+    --------
+    >>> import numpy as np, networkx as nx
+    >>> from ngc_ref import NeumannFilter
+    >>> filt = NeumannFilter(nx.cycle_graph(6), lam=2.0, S=3, norm="rw")
+    >>> (filt @ np.ones(6)).ravel().round(6)   # rows sum to 1 - r^(S+1)
+    array([0.802469, 0.802469, 0.802469, 0.802469, 0.802469, 0.802469])
+    """
+
+    def __init__(self, A, lam, S, norm="sym", *, symmetrize=False):
+        self.lam = check_lam(lam)
+        self.S = check_order(S)
+        self.norm = check_norm(norm)
+        self.A_norm, self.degrees = normalized_adjacency(A, norm=norm, symmetrize=symmetrize,
+                                                         return_degrees=True)
+        self.n = self.A_norm.shape[0]
+        self.r = self.lam / (self.lam + 1.0)
+        self._gpu = _backend.on_gpu(self.A_norm)
+        self._cast = {}
+
+    @property
+    def shape(self):
+        return (self.n, self.n)
+
+    def _operator_for(self, dtype):
+        # Keep one Ã_norm per dtype so float32 features are propagated in float32.
+        if dtype == self.A_norm.dtype:
+            return self.A_norm
+        if dtype not in self._cast:
+            self._cast[dtype] = self.A_norm.astype(dtype)
+        return self._cast[dtype]
+
+    def apply(self, X, *, transpose=False):
+        """Ã_S X (or Ã_Sᵀ X) with S sparse x dense products.
+
+        ``X`` may be 1-D (a signal) or 2-D (n x d); the result is 2-D, float32 if ``X`` is
+        float32, else float64.
+        """
+        X = check_features(X, self.n)
+        _backend.on_gpu(self.A_norm, X)
+        An = self._operator_for(X.dtype)
+        H = _horner(An, X, self.r, self.S, transpose=transpose and self.norm == "rw")
+        H *= 1.0 / (self.lam + 1.0)
+        return H
+
+    def __matmul__(self, X):
+        return self.apply(X)
+
+    def row_sums(self):
+        """Ã_S 1 (equal to 1 − r^{S+1} for every row when ``norm="rw"``)."""
+        xp, _ = _backend.namespaces(self._gpu)
+        return self.apply(xp.ones(self.n, dtype=self.A_norm.dtype)).ravel()
+
+    def matrix(self, *, max_nodes=DEFAULT_MAX_DENSE_NODES):
+        """Ã_S as a dense array (refused above ``max_nodes`` nodes; raise it to insist)."""
+        check_dense_size(self.n, max_nodes, "NeumannFilter.matrix")
+        xp, _ = _backend.namespaces(self._gpu)
+        return self.apply(xp.eye(self.n, dtype=self.A_norm.dtype))
+
+    def as_linear_operator(self):
+        """A :class:`scipy.sparse.linalg.LinearOperator` for Ã_S (CPU only)."""
+        if self._gpu:
+            raise TypeError("as_linear_operator needs a CPU (SciPy) graph; for CuPy use "
+                            "cupyx.scipy.sparse.linalg.LinearOperator with filt.apply")
+        return NeumannOperator(self)
+
+    def exact(self, X, **kwargs):
+        """(I + λL̃)⁻¹ X, the S = ∞ limit, via :func:`ngc_ref.gsd_solve` (same keywords)."""
+        from .solve import _gsd_solve_normalized
+        return _gsd_solve_normalized(self.A_norm, self.degrees, X, self.lam, self.norm, **kwargs)
+
+    def __repr__(self):
+        return (f"NeumannFilter(n={self.n}, lam={self.lam!r}, S={self.S}, "
+                f"norm={self.norm!r})")
+
+
+class NeumannOperator(LinearOperator):
+    """Ã_S as a SciPy ``LinearOperator``: plugs into ``cg``, ``eigsh``, ``svds``, ``aslinearoperator``.
+
+    Products stay lazy: each matvec runs the Horner series. The adjoint is exact for both
+    normalisations (for ``"rw"`` it is the same polynomial in Ã_rwᵀ = Ã D̃⁻¹).
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from scipy.sparse.linalg import eigsh
+    >>> from ngc_ref import NeumannFilter
+    >>> op = NeumannFilter(nx.complete_graph(5), lam=1.0, S=4).as_linear_operator()
+    >>> round(float(eigsh(op, k=1, which="LA", return_eigenvectors=False)[0]), 6)  # 1 - r^5
+    0.96875
+    """
+
+    def __init__(self, filt):
+        self.filt = filt
+        super().__init__(dtype=np.dtype(filt.A_norm.dtype), shape=filt.shape)
+
+    def _matmat(self, X):
+        return self.filt.apply(np.asarray(X))
+
+    def _matvec(self, x):
+        return self.filt.apply(np.asarray(x).ravel()).ravel()
+
+    def _rmatmat(self, X):
+        return self.filt.apply(np.asarray(X), transpose=True)
+
+    def _rmatvec(self, x):
+        return self.filt.apply(np.asarray(x).ravel(), transpose=True).ravel()
+
+
+def neumann_propagate(A, X, lam, S, norm="sym", *, symmetrize=False):
+    """Ã_S X, the NGC propagation (paper Eq. 4 without W).
+
+    .. math::
+
+        \\tilde{\\mathcal{A}}_S X = \\frac{1}{\\lambda+1}\\sum_{s=0}^{S}
+        \\Big(\\frac{\\lambda}{\\lambda+1}\\tilde{\\mathcal{A}}\\Big)^s X
+
+    computed with S sparse x dense products in Horner form; Ã_S is never formed.
+
+    Parameters
+    ----------
+    A : sparse matrix, ndarray or networkx.Graph
+        Symmetric non-negative adjacency of n nodes.
+    X : array_like or sparse, shape (n,) or (n, d)
+        Node features (sparse features are densified: n x d).
+    lam : float
+        λ > 0.
+    S : int
+        Expansion order, S >= 0 (S = 0 gives X/(λ+1)).
+    norm : {"sym", "rw"}
+    symmetrize : bool or {"max", "mean"}
+
+    Returns
+    -------
+    ndarray, shape (n, d)
+        float32 when ``X`` is float32, else float64 (CuPy array for CuPy input).
+
+    Raises
+    ------
+    ValueError
+        Non-square, non-symmetric or negative/NaN adjacency; X with the wrong number of rows or
+        non-finite values; lam <= 0 or non-finite; S < 0; unknown norm.
+    TypeError
+        Non-integer S, non-numeric inputs.
+
+    See Also
+    --------
+    NeumannFilter : the same operator with the normalisation cached.
+    gsd_solve : the untruncated solution (I + λL̃)⁻¹ X.
+
+    References
+    ----------
+    .. [1] S. Liu et al., "How Powerful is Implicit Denoising in Graph Neural Networks",
+       Eq. (3)-(4).
+
+    Examples
+    --------
+    >>> import numpy as np, networkx as nx
+    >>> from ngc_ref import neumann_propagate
+    >>> H = neumann_propagate(nx.star_graph(3), np.eye(4), lam=1.0, S=2, norm="rw")
+    >>> H.sum(axis=1).round(6)      # 1 - (1/2)^3
+    array([0.875, 0.875, 0.875, 0.875])
+    """
+    return NeumannFilter(A, lam, S, norm, symmetrize=symmetrize).apply(X)
+
+
+def neumann_matrix(A, lam, S, norm="sym", *, symmetrize=False,
+                   max_nodes=DEFAULT_MAX_DENSE_NODES):
+    """Ã_S as a dense n x n array, for small graphs.
+
+    Refuses (ValueError) above ``max_nodes`` nodes (default 5000, 200 MB in float64); pass a
+    larger ``max_nodes`` to insist.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from ngc_ref import neumann_matrix
+    >>> neumann_matrix(nx.empty_graph(2), lam=1.0, S=1)   # isolated nodes: (1 + r)/(λ+1) on the diagonal
+    array([[0.75, 0.  ],
+           [0.  , 0.75]])
+    """
+    return NeumannFilter(A, lam, S, norm, symmetrize=symmetrize).matrix(max_nodes=max_nodes)
