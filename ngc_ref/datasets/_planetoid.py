@@ -214,10 +214,10 @@ def load_planetoid(name, root):
     if allx is None:
         warnings.warn(
             f"Pubmed features are incomplete: {allx_path!r} is not present, so only the "
-            f"{int(feature_mask.sum())} feature rows of the {n_train} training nodes (ind.pubmed.x) "
-            f"and the {tx.shape[0]} test nodes (ind.pubmed.tx) are real; the rows of the other "
-            f"{n - int(feature_mask.sum())} nodes (ids {n_train}..{n_all - 1}, which include the "
-            f"validation nodes) are zero (see Dataset.feature_mask). Graph and labels are "
+            f"{int(feature_mask.sum())} feature rows of the {n_train} training nodes "
+            f"(ind.pubmed.x) and the {tx.shape[0]} test nodes (ind.pubmed.tx) are real; the "
+            f"rows of the other {n - int(feature_mask.sum())} nodes (ids {n_train}..{n_all - 1}, "
+            f"which include the validation nodes) are zero (see Dataset.feature_mask). Graph and labels are "
             f"complete. To get all features, place kimiyoung/planetoid data/ind.pubmed.allx (git "
             f"blob SHA-1 {OPTIONAL_GIT_BLOBS[allx_rel]}) at that path.",
             UserWarning, stacklevel=3)
@@ -226,9 +226,10 @@ def load_planetoid(name, root):
         name=name, adjacency=build_adjacency(src, dst, n), features=features, labels=labels,
         train_mask=train, val_mask=val, test_mask=test, num_classes=int(n_classes),
         feature_mask=feature_mask, features_complete=bool(feature_mask.all()), split=0,
-        split_description=(f"fixed public split of Yang et al. (2016): train = ids 0..{n_train - 1} "
-                           f"(20 per class), val = ids {n_train}..{n_train + N_VAL - 1}, test = the "
-                           f"{test_ids.size} ids in ind.{name}.test.index"))
+        split_description=(f"fixed public split of Yang et al. (2016): train = ids "
+                           f"0..{n_train - 1} (20 per class), val = ids "
+                           f"{n_train}..{n_train + N_VAL - 1}, test = the {test_ids.size} ids in "
+                           f"ind.{name}.test.index"))
 
 
 def _check_layout(root, name, *, n, n_train, n_all, n_feat, x, tx, ty, allx, test_ids, classes,
