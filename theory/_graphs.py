@@ -19,6 +19,7 @@ def small_graphs(ctx):
     graphs = {
         "isolated-5": nx.empty_graph(5),
         "star-7": nx.star_graph(6),
+        "star-41": nx.star_graph(40),
         "path-9": nx.path_graph(9),
         "ring-8": nx.cycle_graph(8),
         "complete-6": nx.complete_graph(6),
