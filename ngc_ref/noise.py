@@ -316,13 +316,30 @@ def _check_binary(values):
 
 # --------------------------------------------------------------------------- normalisation
 
-def _row_scale(X, method, sums_abs, sums, sq_norms):
-    """Per-row divisor; rows with divisor 0 are left as they are (they are all-zero)."""
+def _row_sums(M):
+    return np.asarray(M.sum(axis=1)).ravel()
+
+
+def _scale_rows(M, v):
+    if sp.issparse(M):
+        return sp.csr_array(sp.dia_array((v[None, :], [0]), shape=(v.size, v.size)) @ M)
+    return M * v[:, None]
+
+
+def _row_divisor(Xv, method):
+    """Per-row divisor for dense or sparse ``Xv``; it is 0 only for all-zero rows."""
     if method in ("pyg", "pyg_shift"):
-        return np.maximum(sums, 1.0)
+        return np.maximum(_row_sums(Xv), 1.0)
+    A = abs(Xv)
     if method == "l1":
-        return sums_abs
-    return np.sqrt(sq_norms)
+        return _row_sums(A)
+    # ||x|| = m ||x / m|| with m = max|x_j|: squaring tiny entries must not underflow to 0.
+    if sp.issparse(A):
+        m = A.max(axis=1).toarray().ravel()
+    else:
+        m = A.max(axis=1) if A.shape[1] else np.zeros(A.shape[0], A.dtype)
+    Y = _scale_rows(Xv, 1.0 / np.where(m > 0, m, 1.0))
+    return m * np.sqrt(_row_sums(Y * Y))
 
 
 def row_normalize(X, method="pyg"):
@@ -396,48 +413,21 @@ def row_normalize(X, method="pyg"):
     """
     check_option(method, "method", ROW_NORMS)
     Xv, was_1d = _check_X(X)
+    if method == "pyg_shift":
+        lo = Xv.min() if Xv.size else 0.0
+        if sp.issparse(Xv) and lo != 0:
+            raise ValueError(f"method='pyg_shift' on sparse X would subtract its minimum "
+                             f"{lo!r} from every entry and fill the matrix; pass "
+                             f"X.toarray() instead")
+        Xv = Xv - lo if lo != 0 else Xv
+    div = _row_divisor(Xv, method)
     if sp.issparse(Xv):
-        if method == "pyg_shift":
-            lo = Xv.min()
-            if lo != 0:
-                raise ValueError(f"method='pyg_shift' on sparse X would subtract its minimum "
-                                 f"{lo!r} from every entry and fill the matrix; pass "
-                                 f"X.toarray() instead")
-        A = abs(Xv)
-        scale_max = np.asarray(A.max(axis=1).todense()).ravel()
-        sums = np.asarray(Xv.sum(axis=1)).ravel()
-        sums_abs = np.asarray(A.sum(axis=1)).ravel()
-        sq = _scaled_sq_norms_sparse(Xv, scale_max) if method == "l2" else None
-        div = _row_scale(Xv, method, sums_abs, sums, sq)
-        if method == "l2":
-            div = div * scale_max
         inv = np.divide(1.0, div, out=np.zeros_like(div), where=div > 0).astype(Xv.dtype)
-        out = sp.csr_array(_diag(inv) @ Xv)
+        out = _scale_rows(Xv, inv)
         out.sort_indices()
-        return _sparse_like(out, X) if sp.issparse(X) else out
-    if method == "pyg_shift" and Xv.size:
-        Xv = Xv - Xv.min()
-    sums = Xv.sum(axis=1)
-    sums_abs = np.abs(Xv).sum(axis=1) if method == "l1" else None
-    if method == "l2":
-        scale_max = np.abs(Xv).max(axis=1) if Xv.shape[1] else np.zeros(Xv.shape[0], Xv.dtype)
-        safe = np.where(scale_max > 0, scale_max, 1.0)
-        sq = ((Xv / safe[:, None]) ** 2).sum(axis=1)
-        div = np.sqrt(sq) * scale_max
-    else:
-        div = _row_scale(Xv, method, sums_abs, sums, None)
+        return _sparse_like(out, X)
     out = np.divide(Xv, div[:, None], out=np.zeros_like(Xv), where=div[:, None] > 0)
     return out.ravel() if was_1d else out
-
-
-def _diag(v):
-    return sp.dia_array((v[None, :], [0]), shape=(v.size, v.size))
-
-
-def _scaled_sq_norms_sparse(Xv, scale_max):
-    safe = np.where(scale_max > 0, scale_max, 1.0)
-    Y = _diag(1.0 / safe) @ Xv
-    return np.asarray(Y.multiply(Y).sum(axis=1)).ravel()
 
 
 # ------------------------------------------------------------------------------- pipeline

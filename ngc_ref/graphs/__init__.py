@@ -81,7 +81,7 @@ def make_graph(family, n, seed=None, **params):
                                                                most square factorisation of n
     ``erdos_renyi``               ``p``                        exact G(n, p)
     ``sbm``                       ``k, p_in, p_out``           labels dropped; use :func:`sbm`
-    ``barabasi_albert``           ``m``                        networkx, n <~ 1e6
+    ``barabasi_albert``           ``m``                        networkx, n <~ 1e5
     ``random_regular``            ``d``                        networkx, n <~ 1e5
     ============================  ===========================  ===============================
 
