@@ -1,0 +1,380 @@
+"""Tests of ngc_ref.graphs: structure, closed forms, exact sampling statistics, determinism.
+
+Statistical assertions use 5-sigma margins around exact means (false-failure probability below
+1e-6 per assertion) and fixed seeds, so the suite is deterministic.
+"""
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ngc_ref import graphs
+from ngc_ref._sampling import bernoulli_positions, lower_triangle_pairs
+from ngc_ref.graphs import (GRAPH_FAMILIES, barabasi_albert, block_sizes, complete,
+                            contextual_sbm, cycle, edge_homophily, erdos_renyi, family_params,
+                            figure1, figure1_graphs, grid, isolated, make_graph, path,
+                            random_regular, ring, sbm, star)
+
+SETTINGS = settings(derandomize=True, database=None, deadline=None, max_examples=30)
+
+# Small parameter sets that give every registered family n = 12 nodes.
+FAMILY_PARAMS = {
+    "isolated": {}, "star": {}, "complete": {}, "ring": {}, "cycle": {}, "path": {},
+    "grid": {}, "erdos_renyi": {"p": 0.3}, "sbm": {"k": 3, "p_in": 0.6, "p_out": 0.1},
+    "barabasi_albert": {"m": 2}, "random_regular": {"d": 3},
+}
+RANDOM_FAMILIES = [f for f in GRAPH_FAMILIES if FAMILY_PARAMS[f]]  # the ones with parameters
+
+
+def assert_simple_graph(A, n):
+    """Symmetric float64 csr_array, 0/1, no self-loops, canonical (sorted, no duplicates)."""
+    assert isinstance(A, sp.csr_array)
+    assert A.dtype == np.float64
+    assert A.shape == (n, n)
+    assert (A != A.T).nnz == 0
+    assert not A.diagonal().any()
+    assert np.all(A.data == 1.0)
+    rows = np.repeat(np.arange(n, dtype=np.int64), np.diff(A.indptr))
+    key = rows * n + A.indices
+    assert np.all(np.diff(key) > 0), "indices unsorted or duplicated"
+
+
+def same_graph(A, B):
+    return (A.shape == B.shape and np.array_equal(A.indptr, B.indptr)
+            and np.array_equal(A.indices, B.indices) and np.array_equal(A.data, B.data))
+
+
+def degrees(A):
+    return np.asarray(A.sum(axis=1)).ravel()
+
+
+# ------------------------------------------------------------------------ private samplers
+
+def test_lower_triangle_pairs_matches_tril_order():
+    n = 60
+    i, j = lower_triangle_pairs(np.arange(n * (n - 1) // 2))
+    ti, tj = np.tril_indices(n, k=-1)
+    np.testing.assert_array_equal(i, ti)
+    np.testing.assert_array_equal(j, tj)
+
+
+def test_lower_triangle_pairs_exact_for_huge_indices():
+    # Around the largest index of a 10^7-node graph, where a float-only inverse could be off.
+    n = 10**7
+    N = n * (n - 1) // 2
+    k = np.array([0, 1, 2, N // 3, N - 2, N - 1] + [m * (m - 1) // 2 + off for m in
+                  (10**6, 10**7 - 1) for off in (-1, 0, 1)], dtype=np.int64)
+    i, j = lower_triangle_pairs(k)
+    assert np.all((j >= 0) & (j < i) & (i < n))
+    np.testing.assert_array_equal(i * (i - 1) // 2 + j, k)
+
+
+def test_bernoulli_positions_marginals_and_count():
+    rng = np.random.default_rng(0)
+    N, p, reps = 12, 0.3, 20000
+    hits = np.zeros(N)
+    counts = np.empty(reps)
+    for r in range(reps):
+        pos = bernoulli_positions(N, p, rng)
+        assert np.all(np.diff(pos) > 0) and (pos.size == 0 or (pos[0] >= 0 and pos[-1] < N))
+        hits[pos] += 1
+        counts[r] = pos.size
+    sd = math.sqrt(reps * p * (1 - p))
+    assert np.all(np.abs(hits - reps * p) < 5 * sd)
+    # The count is Binomial(N, p): variance v = N p q, fourth central moment
+    # v^2 (3 + (1 - 6pq) / v), so the sample variance has sd sqrt((mu4 - v^2) / reps).
+    q = 1 - p
+    var = N * p * q
+    mu4 = var**2 * (3 + (1 - 6 * p * q) / var)
+    assert abs(counts.mean() - N * p) < 5 * math.sqrt(var / reps)
+    assert abs(counts.var() - var) < 5 * math.sqrt((mu4 - var**2) / reps)
+
+
+@pytest.mark.parametrize("p", [0.0, 1.0])
+def test_bernoulli_positions_edge_probabilities(p):
+    pos = bernoulli_positions(7, p, np.random.default_rng(0))
+    np.testing.assert_array_equal(pos, np.arange(7) if p == 1.0 else [])
+
+
+# ------------------------------------------------------------------ deterministic families
+
+def test_figure1_graphs():
+    G = figure1_graphs()
+    assert list(G) == ["G1", "G2", "G3", "G4"]
+    for name, A in G.items():
+        assert_simple_graph(A, 8 if name == "G4" else 4)
+        assert same_graph(A, figure1(name))
+    assert G["G1"].nnz == 0
+    np.testing.assert_array_equal(degrees(G["G2"]), [3, 1, 1, 1])  # centre v1 = node 0
+    np.testing.assert_array_equal(G["G3"].toarray(), 1 - np.eye(4))
+    np.testing.assert_array_equal(degrees(G["G4"]), np.full(8, 2))
+    assert G["G4"][0, 1] == G["G4"][0, 7] == 1  # a ring, not two squares
+
+
+def test_figure1_unknown_name_lists_valid():
+    with pytest.raises(ValueError, match="name must be one of 'G1', 'G2', 'G3', 'G4'"):
+        figure1("G5")
+
+
+@SETTINGS
+@given(st.integers(1, 40))
+def test_closed_form_degrees(n):
+    assert_simple_graph(isolated(n), n)
+    assert isolated(n).nnz == 0
+    K = complete(n)
+    assert_simple_graph(K, n)
+    np.testing.assert_array_equal(degrees(K), np.full(n, n - 1))
+    S = star(n)
+    assert_simple_graph(S, n)
+    np.testing.assert_array_equal(degrees(S), [n - 1] + [1] * (n - 1))
+    P = path(n)
+    assert_simple_graph(P, n)
+    assert P.nnz == 2 * (n - 1)
+    if n >= 3:
+        R = ring(n)
+        assert_simple_graph(R, n)
+        np.testing.assert_array_equal(degrees(R), np.full(n, 2))
+        assert same_graph(R, cycle(n))
+
+
+@SETTINGS
+@given(st.integers(1, 12), st.integers(1, 12))
+def test_grid_edge_count_and_degrees(rows, cols):
+    A = grid(rows, cols)
+    assert_simple_graph(A, rows * cols)
+    assert A.nnz // 2 == rows * (cols - 1) + cols * (rows - 1)
+    assert degrees(A).max(initial=0) <= 4
+    if rows >= 3 and cols >= 3:
+        assert degrees(A)[cols + 1] == 4  # an interior node
+
+
+def test_complete_size_guard():
+    with pytest.raises(ValueError, match="max_nodes"):
+        complete(10, max_nodes=5)
+
+
+# ------------------------------------------------------------------------- random families
+
+@pytest.mark.parametrize("family", GRAPH_FAMILIES)
+def test_make_graph_structure(family):
+    A = make_graph(family, 12, seed=0, **FAMILY_PARAMS[family])
+    assert_simple_graph(A, 12)
+
+
+@pytest.mark.parametrize("family", RANDOM_FAMILIES)
+def test_seed_determinism(family):
+    params = FAMILY_PARAMS[family]
+    n = 40
+    A = make_graph(family, n, seed=7, **params)
+    assert same_graph(A, make_graph(family, n, seed=7, **params))
+    assert same_graph(A, make_graph(family, n, seed=np.random.default_rng(7), **params))
+    assert not same_graph(A, make_graph(family, n, seed=8, **params))
+
+
+def test_sbm_labels_and_determinism():
+    A1, y1 = sbm(50, 4, 0.3, 0.05, seed=3)
+    A2, y2 = sbm(50, 4, 0.3, 0.05, seed=3)
+    assert same_graph(A1, A2) and np.array_equal(y1, y2)
+    assert not same_graph(A1, sbm(50, 4, 0.3, 0.05, seed=4)[0])
+    assert y1.dtype == np.int64
+    np.testing.assert_array_equal(np.bincount(y1), [13, 13, 12, 12])
+    assert np.all(np.diff(y1) >= 0)
+
+
+def test_block_sizes_remainder_goes_to_first_blocks():
+    np.testing.assert_array_equal(block_sizes(10, 3), [4, 3, 3])
+    np.testing.assert_array_equal(block_sizes(9, 3), [3, 3, 3])
+    np.testing.assert_array_equal(block_sizes(5, 5), [1] * 5)
+
+
+def test_sbm_with_one_block_is_erdos_renyi():
+    A, y = sbm(100, 1, 0.1, 0.9, seed=5)
+    assert same_graph(A, erdos_renyi(100, 0.1, seed=5))
+    assert not y.any()
+
+
+@pytest.mark.parametrize("n,p,seed", [(2000, 0.005, 0), (3000, 0.001, 1), (150, 0.5, 2),
+                                      (60, 0.95, 3)])
+def test_erdos_renyi_edge_count_binomial(n, p, seed):
+    A = erdos_renyi(n, p, seed=seed)
+    assert_simple_graph(A, n)
+    N = n * (n - 1) // 2
+    assert abs(A.nnz // 2 - N * p) < 5 * math.sqrt(N * p * (1 - p))
+
+
+def test_erdos_renyi_pair_marginals_uniform():
+    # Every pair must be equally likely: count how often each of the 45 pairs of a 10-node
+    # graph appears over many draws.
+    rng = np.random.default_rng(11)
+    n, p, reps = 10, 0.2, 4000
+    counts = np.zeros((n, n))
+    for _ in range(reps):
+        counts += erdos_renyi(n, p, seed=rng).toarray()
+    iu = np.triu_indices(n, 1)
+    sd = math.sqrt(reps * p * (1 - p))
+    assert np.all(np.abs(counts[iu] - reps * p) < 5 * sd)
+
+
+def test_erdos_renyi_extremes():
+    assert erdos_renyi(30, 0.0, seed=0).nnz == 0
+    assert same_graph(erdos_renyi(30, 1.0, seed=0), complete(30))
+    assert erdos_renyi(1, 0.5, seed=0).shape == (1, 1)
+
+
+def test_sbm_block_densities():
+    n, k, p_in, p_out = 600, 3, 0.1, 0.02
+    A, y = sbm(n, k, p_in, p_out, seed=0)
+    assert_simple_graph(A, n)
+    coo = sp.triu(A, k=1, format="coo")
+    same = y[coo.row] == y[coo.col]
+    s = n // k
+    n_in, n_out = k * s * (s - 1) // 2, k * (k - 1) // 2 * s * s
+    assert abs(same.sum() - n_in * p_in) < 5 * math.sqrt(n_in * p_in * (1 - p_in))
+    assert abs((~same).sum() - n_out * p_out) < 5 * math.sqrt(n_out * p_out * (1 - p_out))
+    # Each specific off-diagonal block pair separately.
+    for a, b in [(0, 1), (0, 2), (1, 2)]:
+        m = ((y[coo.row] == a) & (y[coo.col] == b)) | ((y[coo.row] == b) & (y[coo.col] == a))
+        assert abs(m.sum() - s * s * p_out) < 5 * math.sqrt(s * s * p_out * (1 - p_out))
+
+
+def test_barabasi_albert_edge_count():
+    for n, m in [(30, 1), (100, 3)]:
+        A = barabasi_albert(n, m, seed=0)
+        assert_simple_graph(A, n)
+        assert A.nnz // 2 == m * (n - m)
+
+
+@pytest.mark.parametrize("n,d", [(10, 3), (50, 4), (7, 0), (8, 7)])
+def test_random_regular_degrees(n, d):
+    A = random_regular(n, d, seed=0)
+    assert_simple_graph(A, n)
+    np.testing.assert_array_equal(degrees(A), np.full(n, d))
+
+
+# --------------------------------------------------------------------------- contextual SBM
+
+def test_contextual_sbm_fields():
+    data = contextual_sbm(90, 3, 0.2, 0.02, 5, signal=2.0, noise_std=0.5, seed=0)
+    assert (data.n, data.k, data.d) == (90, 3, 5)
+    assert_simple_graph(data.adjacency, 90)
+    np.testing.assert_array_equal(data.Y, np.eye(3)[data.labels])
+    np.testing.assert_array_equal(data.X_clean, 2.0 * np.eye(3, 5)[data.labels])
+    np.testing.assert_allclose(np.linalg.norm(data.X_clean, axis=1), 2.0)
+    assert data.snr == 4.0
+    np.testing.assert_allclose(data.eta, data.X - data.X_clean)
+    # Same seed: same graph and labels as the plain SBM stream, whatever the noise.
+    quiet = contextual_sbm(90, 3, 0.2, 0.02, 5, signal=2.0, noise_std=0.0, seed=0)
+    assert same_graph(quiet.adjacency, data.adjacency)
+    np.testing.assert_array_equal(quiet.X, quiet.X_clean)
+    assert quiet.snr == np.inf
+
+
+def test_contextual_sbm_noise_statistics():
+    data = contextual_sbm(400, 2, 0.05, 0.01, 50, noise_std=1.5, seed=1)
+    eta = data.eta.ravel()
+    N = eta.size
+    assert abs(eta.mean()) < 5 * 1.5 / math.sqrt(N)
+    assert abs(eta.var() - 1.5**2) < 5 * 1.5**2 * math.sqrt(2 / N)
+
+
+def test_contextual_sbm_random_means_and_determinism():
+    a = contextual_sbm(30, 4, 0.5, 0.1, 2, means="random", noise_std=0.1, seed=2)
+    b = contextual_sbm(30, 4, 0.5, 0.1, 2, means="random", noise_std=0.1, seed=2)
+    c = contextual_sbm(30, 4, 0.5, 0.1, 2, means="random", noise_std=0.1, seed=3)
+    np.testing.assert_allclose(np.linalg.norm(a.class_means, axis=1), 1.0)
+    assert same_graph(a.adjacency, b.adjacency) and np.array_equal(a.X, b.X)
+    assert not np.array_equal(a.X, c.X)
+
+
+def test_contextual_sbm_onehot_needs_d_at_least_k():
+    with pytest.raises(ValueError, match="means='random'"):
+        contextual_sbm(10, 3, 0.5, 0.1, 2)
+    with pytest.raises(ValueError, match="means must be one of"):
+        contextual_sbm(10, 2, 0.5, 0.1, 2, means="gaussian")
+    with pytest.raises(ValueError, match="noise_std"):
+        contextual_sbm(10, 2, 0.5, 0.1, 2, noise_std=-1.0)
+
+
+# ---------------------------------------------------------------------------- homophily
+
+def test_edge_homophily():
+    assert edge_homophily(path(4), [0, 0, 1, 1]) == pytest.approx(2 / 3)
+    A, y = sbm(60, 3, 0.3, 0.0, seed=0)
+    assert edge_homophily(A, y) == 1.0
+    A, y = sbm(60, 3, 0.0, 0.3, seed=0)
+    assert edge_homophily(A, y) == 0.0
+    assert math.isnan(edge_homophily(isolated(3), [0, 1, 2]))
+    # Self-loops are not edges for homophily.
+    assert edge_homophily(path(2) + sp.eye_array(2), [0, 1]) == 0.0
+    with pytest.raises(ValueError, match="labels"):
+        edge_homophily(path(4), [0, 1])
+
+
+def test_edge_homophily_tracks_block_probabilities():
+    n, k, p_in, p_out = 900, 3, 0.05, 0.01
+    A, y = sbm(n, k, p_in, p_out, seed=4)
+    s = n // k
+    e_in, e_out = k * s * (s - 1) / 2 * p_in, 3 * s * s * p_out
+    assert edge_homophily(A, y) == pytest.approx(e_in / (e_in + e_out), abs=0.03)
+
+
+# ------------------------------------------------------------------------------ make_graph
+
+def test_make_graph_registry_and_errors():
+    assert {"ring", "cycle", "sbm", "erdos_renyi", "grid"} <= set(GRAPH_FAMILIES)
+    with pytest.raises(ValueError, match="family must be one of .*'ring'"):
+        make_graph("torus", 10)
+    with pytest.raises(TypeError, match="missing 'p'"):
+        make_graph("erdos_renyi", 10)
+    with pytest.raises(TypeError, match="unexpected 'p'"):
+        make_graph("ring", 10, p=0.1)
+    assert family_params("grid") == ((), ("cols",))
+
+
+def test_make_graph_grid_shapes():
+    assert make_graph("grid", 12).nnz // 2 == 3 * 3 + 4 * 2     # 3 x 4
+    assert make_graph("grid", 7).nnz // 2 == 6                  # prime: 1 x 7 path
+    assert make_graph("grid", 12, cols=6).nnz // 2 == 2 * 5 + 6  # 2 x 6
+    with pytest.raises(ValueError, match="divisible"):
+        make_graph("grid", 12, cols=5)
+
+
+def test_make_graph_matches_direct_calls():
+    assert same_graph(make_graph("erdos_renyi", 50, seed=1, p=0.1), erdos_renyi(50, 0.1, seed=1))
+    assert same_graph(make_graph("sbm", 50, seed=1, k=2, p_in=0.2, p_out=0.05),
+                      sbm(50, 2, 0.2, 0.05, seed=1)[0])
+    assert same_graph(make_graph("star", 6), star(6))
+
+
+# ------------------------------------------------------------------------------ bad input
+
+@pytest.mark.parametrize("call,exc,match", [
+    (lambda: erdos_renyi(0, 0.1), ValueError, "n must be >= 1"),
+    (lambda: erdos_renyi(10.0, 0.1), TypeError, "n must be an integer"),
+    (lambda: erdos_renyi(10, 1.5), ValueError, "p must be <= 1"),
+    (lambda: erdos_renyi(10, float("nan")), ValueError, "p must be finite"),
+    (lambda: erdos_renyi(10, 0.1, seed="x"), TypeError, "seed"),
+    (lambda: erdos_renyi(10, 0.1, seed=-1), ValueError, "seed"),
+    (lambda: sbm(10, 11, 0.1, 0.1), ValueError, "k must be <= 10"),
+    (lambda: sbm(10, 2, -0.1, 0.1), ValueError, "p_in"),
+    (lambda: sbm(10, 2, 0.1, 2), ValueError, "p_out"),
+    (lambda: ring(2), ValueError, "n must be >= 3"),
+    (lambda: grid(0, 3), ValueError, "rows"),
+    (lambda: star(True), TypeError, "n must be a integer|n must be an integer"),
+    (lambda: random_regular(5, 3), ValueError, "even"),
+    (lambda: random_regular(5, 5), ValueError, "d must be <= 4"),
+    (lambda: barabasi_albert(5, 5), ValueError, "m must be <= 4"),
+    (lambda: make_graph("ring", 10, seed="x"), TypeError, "seed"),
+])
+def test_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+def test_module_all_names_exist():
+    for name in graphs.__all__:
+        assert hasattr(graphs, name)
