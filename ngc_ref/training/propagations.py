@@ -39,7 +39,7 @@ Examples
 >>> G = nx.path_graph(4); X = np.eye(4)
 >>> np.allclose(propagate("ngc", G, X, lam=2.0, S=3), propagate("rngc", G, X, lam=2.0, S=3, eps=0.0))
 True
->>> propagate("sgc", G, X, K=0).sum()
+>>> float(propagate("sgc", G, X, K=0).sum())
 4.0
 """
 
