@@ -52,8 +52,8 @@ def neumann_order(lam, tol, norm="sym"):
     Examples
     --------
     >>> from ngc_ref import neumann_order
-    >>> neumann_order(32, 1e-6)
-    455
+    >>> neumann_order(32, 1e-6)     # ln(1e-6)/ln(32/33) = 448.97, so S + 1 = 449
+    448
     """
     lam = check_lam(lam)
     tol = check_scalar(tol, "tol", min_val=0.0, max_val=1.0, include_min=False)

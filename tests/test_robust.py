@@ -1,0 +1,70 @@
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, strategies as st
+from numpy.testing import assert_allclose
+
+from ngc_ref import neumann_propagate, robust_propagate
+from ngc_ref.strategies import graphs_with_signals, lams, norms, orders
+
+from . import _reference as ref
+
+
+@given(graphs_with_signals(max_nodes=9, weighted=True), lams(1e-2, 1e2), orders(12), norms(),
+       st.floats(0.0, 2.0))
+def test_full_mode_matches_dense_reference(AX, lam, S, norm, eps):
+    A, X = AX
+    want = ref.rngc(A, X, lam, S, eps, norm)
+    got = robust_propagate(A, X, lam, S, eps, norm)
+    scale = max(1.0, np.abs(want).max(), np.abs(X).max())
+    assert_allclose(got, want, rtol=1e-9, atol=1e-10 * scale)
+
+
+@given(graphs_with_signals(max_nodes=9, weighted=True), lams(1e-2, 1e2), orders(12), norms(),
+       st.floats(0.0, 2.0))
+def test_edges_mode_matches_masked_dense_reference(AX, lam, S, norm, eps):
+    A, X = AX
+    mask = (ref.tilde(A) != 0).astype(float)
+    want = ref.rngc(A, X, lam, S, eps, norm, mask=mask)
+    got = robust_propagate(A, X, lam, S, eps, norm, mode="edges")
+    scale = max(1.0, np.abs(want).max(), np.abs(X).max())
+    assert_allclose(got, want, rtol=1e-9, atol=1e-10 * scale)
+
+
+@given(graphs_with_signals(max_nodes=10, weighted=True), lams(), orders(20), norms())
+def test_eps_zero_is_ngc(AX, lam, S, norm):
+    A, X = AX
+    for mode in ("full", "edges"):
+        assert_allclose(robust_propagate(A, X, lam, S, 0.0, norm, mode=mode),
+                        neumann_propagate(A, X, lam, S, norm), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_edges_equals_full_on_complete_graph(norm):
+    X = np.random.default_rng(0).standard_normal((8, 3))
+    G = nx.complete_graph(8)
+    assert_allclose(robust_propagate(G, X, 4.0, 10, 0.7, norm, mode="edges"),
+                    robust_propagate(G, X, 4.0, 10, 0.7, norm, mode="full"), rtol=1e-12)
+
+
+def test_edges_differs_from_full_on_sparse_graph():
+    X = np.random.default_rng(0).standard_normal((8, 3))
+    G = nx.cycle_graph(8)
+    diff = robust_propagate(G, X, 4.0, 10, 0.7, mode="edges") - robust_propagate(G, X, 4.0, 10, 0.7)
+    assert np.abs(diff).max() > 1e-6
+
+
+def test_zero_features_and_sparse_features():
+    G = nx.path_graph(5)
+    assert_allclose(robust_propagate(G, np.zeros((5, 2)), 1.0, 4, 1.0), 0.0)
+    Xs = sp.random(5, 3, density=0.5, random_state=0, format="csr")
+    assert_allclose(robust_propagate(G, Xs, 1.0, 4, 1.0), robust_propagate(G, Xs.toarray(), 1.0, 4, 1.0))
+
+
+def test_bad_eps_and_mode():
+    G = nx.path_graph(3)
+    with pytest.raises(ValueError, match="eps must be >= 0"):
+        robust_propagate(G, np.ones((3, 1)), 1.0, 2, -0.1)
+    with pytest.raises(ValueError, match="mode must be one of 'full', 'edges'"):
+        robust_propagate(G, np.ones((3, 1)), 1.0, 2, 0.1, mode="masked")
