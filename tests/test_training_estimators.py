@@ -18,7 +18,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils import estimator_checks as ec
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from _training_synth import sbm_dataset
+from ._training_synth import sbm_dataset
 from ngc_ref.training import (GraphPropagation, SoftmaxClassifier, make_node_classifier,
                               propagate)
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from _training_synth import fake_corrupt, sbm_dataset
+from ._training_synth import fake_corrupt, sbm_dataset
 from ngc_ref.training import ModelSpec, run_experiment
 
 
