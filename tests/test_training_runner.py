@@ -66,3 +66,16 @@ def test_runner_validation(data):
         run_experiment(data, models=("gcn",), noise_fn=fake_corrupt)
     with pytest.raises(TypeError, match="adjacency"):
         run_experiment(object(), noise_fn=fake_corrupt)
+
+
+def test_normalize_flag_reaches_the_noise_function(data):
+    seen = []
+
+    def spy(X, kind, level, *, seed=None, normalize=True, normalize_method="pyg"):
+        seen.append((kind, level, normalize))
+        return fake_corrupt(X, kind, level, seed=seed, normalize=normalize)
+
+    res = run_experiment(data, noise="flip", levels=(0.2,), models=("raw",), runs=1,
+                         normalize=False, noise_fn=spy)
+    assert seen == [("flip", 0.2, False)]
+    assert res.settings["normalize"] is False

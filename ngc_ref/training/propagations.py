@@ -47,7 +47,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 
 from .._validation import check_adjacency, check_features, check_norm, check_order, check_scalar
 from ..normalize import normalized_adjacency
