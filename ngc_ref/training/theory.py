@@ -129,7 +129,8 @@ class LeastSquaresResult:
     W : ndarray (d, c)
         The minimiser (the minimum-norm one when Z is rank deficient and l2 = 0).
     rank : int
-        Numerical rank of Z (LAPACK's default cutoff, max(n, d)·eps·σ_max).
+        Numerical rank of Z: singular values above max(n, d)·eps·σ_max (the same cutoff is
+        used for the solve, so directions below it do not enter W).
     cond : float
         σ_max(Z)/σ_min(Z) over the min(n, d) singular values (inf if σ_min = 0).
     singular_values : ndarray
@@ -163,15 +164,17 @@ def least_squares(Z, Y, *, l2=0.0):
     Z = np.asarray(Z, dtype=np.float64)
     Y = np.asarray(Y, dtype=np.float64)
     s = sla.svdvals(Z) if min(Z.shape) else np.zeros(0)
+    # One relative cutoff for the reported rank and for the solve (LAPACK's gelsd would use
+    # eps alone and keep directions with σ/σ_max ~ 1e-14, whose inverse blows W_g* up).
+    rcond = max(Z.shape) * np.finfo(np.float64).eps
     if l2 > 0:
         d = Z.shape[1]
         Za = np.vstack([Z, math.sqrt(l2) * np.eye(d)])
         Ya = np.vstack([Y, np.zeros((d, Y.shape[1]))])
-        W, _, _, _ = sla.lstsq(Za, Ya, lapack_driver="gelsd")
+        W, _, _, _ = sla.lstsq(Za, Ya, cond=rcond, lapack_driver="gelsd")
     else:
-        W, _, _, _ = sla.lstsq(Z, Y, lapack_driver="gelsd")
-    cutoff = max(Z.shape) * np.finfo(np.float64).eps * (s[0] if s.size else 0.0)
-    rank = int(np.sum(s > cutoff))
+        W, _, _, _ = sla.lstsq(Z, Y, cond=rcond, lapack_driver="gelsd")
+    rank = int(np.sum(s > rcond * (s[0] if s.size else 0.0)))
     cond = float(s[0] / s[-1]) if s.size and s[-1] > 0 else float("inf")
     R = Z @ W - Y
     obj = float(np.sum(R * R) + l2 * np.sum(W * W))
