@@ -177,3 +177,14 @@ def test_integer_labels_are_one_hot_encoded():
     assert_allclose(Y, np.eye(3)[[0, 2, 1, 2]])
     with pytest.raises(ValueError, match="labels"):
         _targets(np.array([0.5, 1.0]), 2)
+
+
+def test_least_squares_drops_directions_below_the_rank_cutoff():
+    rng = np.random.default_rng(6)
+    U, _ = np.linalg.qr(rng.standard_normal((20, 3)))
+    V, _ = np.linalg.qr(rng.standard_normal((3, 3)))
+    Z = U @ np.diag([1.0, 0.5, 1e-15]) @ V.T      # below 20·eps, above LAPACK's eps
+    Y = rng.standard_normal((20, 1))
+    res = least_squares(Z, Y)
+    assert res.rank == 2
+    assert np.linalg.norm(res.W) < 10                # not ~1e15
