@@ -1,8 +1,8 @@
-"""The ``ngc-ref`` command line."""
+"""Library side of the ``ngc-ref`` command: the Figure 1 demo table (the entry point is
+:mod:`theory.cli`, which adds the theory checker)."""
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 import networkx as nx
@@ -37,28 +37,3 @@ def demo(lam=64.0, S=64, norm="rw", out=sys.stdout):
         err = np.linalg.norm(filt.matrix() - exact, ord=np.inf if norm == "rw" else 2)
         print(f"{name:<18}{res.n:>4}{res.tau:>10.4f}{res.tau_log_n_over_n:>15.4f}{err:>16.4e}",
               file=out)
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(
-        prog="ngc-ref",
-        description="NGC reference implementation: tau and the Neumann truncation error on the "
-                    "paper's Figure 1 graphs.")
-    parser.add_argument("--lam", type=float, default=64.0, help="lambda (default 64)")
-    parser.add_argument("--S", type=int, default=64, help="expansion order S (default 64)")
-    parser.add_argument("--norm", choices=("rw", "sym"), default="rw",
-                        help="normalisation (default rw, as in the paper's definition of tau)")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks")
-    args = parser.parse_args(argv)
-    try:
-        demo(args.lam, args.S, args.norm)
-    except (ValueError, TypeError) as exc:
-        if args.debug:
-            raise
-        print(f"ngc-ref: error: {exc}", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

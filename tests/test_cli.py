@@ -1,18 +1,31 @@
 import io
 
-from ngc_ref import cli
+from ngc_ref import cli as lib_cli
+from theory import cli
 
 
 def test_demo_prints_four_graphs():
     out = io.StringIO()
-    cli.demo(64.0, 64, "rw", out=out)
-    lines = out.getvalue().splitlines()
-    rows = [ln for ln in lines if ln.startswith("G")]
+    lib_cli.demo(64.0, 64, "rw", out=out)
+    rows = [ln for ln in out.getvalue().splitlines() if ln.startswith("G")]
     assert len(rows) == 4
     assert rows[0].split()[4] == "4.0000"        # isolated nodes: tau = n
 
 
 def test_main_exit_codes(capsys):
-    assert cli.main(["--lam", "2", "--S", "3"]) == 0
-    assert cli.main(["--lam", "-2"]) == 2
+    assert cli.main(["demo", "--lam", "2", "--S", "3"]) == 0
+    assert cli.main([]) == 0
+    assert cli.main(["demo", "--lam", "-2"]) == 2
     assert "lam must be > 0" in capsys.readouterr().err
+
+
+def test_check_unwritable_out(tmp_path, capsys):
+    f = tmp_path / "file"
+    f.write_text("x")
+    assert cli.main(["check", "--only", "row-sum", "--out", str(f / "sub"), "--no-progress"]) == 2
+    assert "not a writable directory" in capsys.readouterr().err
+
+
+def test_check_unknown_id(tmp_path, capsys):
+    assert cli.main(["check", "--only", "nope", "--out", str(tmp_path), "--no-progress"]) == 2
+    assert "unknown claim id" in capsys.readouterr().err

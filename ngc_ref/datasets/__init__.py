@@ -1,0 +1,144 @@
+"""Real node-classification data sets used in the paper, loaded from their original raw files.
+
+:func:`load_dataset` reads the files from a data directory (``root=`` or the environment
+variable ``NGC_REF_DATA``) laid out as ``planetoid/``, ``geom-gcn/``, ``coauthor/``; see
+``data/README.md`` for where each file comes from. Every file is checked against the sha256
+recorded in this package before it is parsed; nothing is ever written to the data directory.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .._validation import check_scalar
+from ._dataset import Dataset
+from ._geomgcn import N_SPLITS, NAMES as _GEOM_NAMES, load_geomgcn
+from ._karate import load_karate
+from ._npz import NAMES as _COAUTHOR_NAMES, load_coauthor
+from ._planetoid import NAMES as _PLANETOID_NAMES, RestrictedUnpickler, load_planetoid
+
+__all__ = ["DATASETS", "Dataset", "RestrictedUnpickler", "load_dataset"]
+
+#: Names accepted by :func:`load_dataset` (case-insensitive).
+DATASETS = _PLANETOID_NAMES + _GEOM_NAMES + _COAUTHOR_NAMES + ("karate",)
+_ALIASES = {"film": "actor", "coauthor-phy": "coauthor-physics"}
+
+ENV_VAR = "NGC_REF_DATA"
+
+
+def _resolve_root(root):
+    if root is None:
+        root = os.environ.get(ENV_VAR) or None
+        if root is None:
+            raise ValueError(f"no data directory given: pass root='/path/to/data' or set the "
+                             f"environment variable {ENV_VAR} to the folder that contains "
+                             f"planetoid/, geom-gcn/ and coauthor/ (see data/README.md)")
+        origin = f"from the environment variable {ENV_VAR}"
+    else:
+        if not isinstance(root, (str, os.PathLike)):
+            raise TypeError(f"root must be a str or os.PathLike path, got {type(root).__name__}")
+        origin = "given as root="
+    root = os.fspath(root)
+    if not os.path.isdir(root):
+        raise FileNotFoundError(f"data directory {root!r} ({origin}) does not exist or is not a "
+                                f"directory; pass root= or set {ENV_VAR} to the folder that "
+                                f"contains planetoid/, geom-gcn/ and coauthor/")
+    return root
+
+
+def load_dataset(name, root=None, split=0):
+    """Load a node-classification data set as a :class:`Dataset`.
+
+    Parameters
+    ----------
+    name : str
+        One of ``cora``, ``citeseer``, ``pubmed`` (Planetoid), ``cornell``, ``texas``,
+        ``wisconsin``, ``actor`` (Geom-GCN; alias ``film``), ``coauthor-cs``,
+        ``coauthor-physics`` (alias ``coauthor-phy``), ``karate``. Case-insensitive.
+    root : str or os.PathLike, optional
+        Data directory containing ``planetoid/``, ``geom-gcn/``, ``coauthor/``. Defaults to the
+        environment variable ``NGC_REF_DATA``. Not used for ``karate``.
+    split : int
+        Planetoid: must be 0 (the one fixed public split). Geom-GCN: which of the 10 fixed
+        splits, 0..9. Coauthor and karate: the seed of the random split.
+
+    Returns
+    -------
+    Dataset
+        ``adjacency`` is always a symmetric binary float64 ``csr_array`` without self-loops:
+        directed edge lists (Geom-GCN) are symmetrised, i.e. every listed pair is an undirected
+        edge, as the paper's GNNs treat the graphs as undirected; repeated edges are merged.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``name``; ``split`` out of range; no data directory given; a data file whose
+        checksum does not match (corrupted, truncated, other version) or that cannot be parsed.
+        The message names the file and says what to do.
+    FileNotFoundError
+        The data directory or a data file is missing.
+    TypeError
+        ``name`` not a string, ``split`` not an integer, ``root`` not a path.
+
+    Warns
+    -----
+    UserWarning
+        Pubmed without ``planetoid/ind.pubmed.allx`` (not in the shared data directory): the
+        features of the nodes outside the 60 training and 1000 test nodes are unknown. The
+        Dataset then has zero rows there, ``feature_mask`` True only on the 1060 real rows and
+        ``features_complete=False``. Put the original file (git blob SHA-1
+        3b86bccf08111c37c632a9dd8ab63db25ea76361) into ``planetoid/`` to load full features.
+
+    Notes
+    -----
+    Features are returned as stored: float32 CSR for Planetoid and Coauthor, float64 CSR for
+    Actor (binary, 932 columns: indices run to 931 although the file header says 931
+    features), a dense float64 0/1 array for Cornell/Texas/Wisconsin, the 34 x 34 identity for
+    karate.
+
+    Labels are int64; ``-1`` marks a node without a label. Only Citeseer has such nodes: the
+    15 ids of its test range missing from ``ind.citeseer.test.index`` (2407, 2489, ..., 3309)
+    are in the graph but have no feature vector and no label in any copy of the data; as in
+    the canonical loader they get a zero feature row (counted as real, ``feature_mask`` True),
+    label -1, and belong to no mask.
+
+    Splits:
+
+    * Planetoid: train = ids ``0 .. n_train-1`` (20 per class), val = the next 500 ids,
+      test = the 1000 ids of ``ind.<name>.test.index`` (Yang et al., 2016; Kipf & Welling).
+    * Geom-GCN: ``geom-gcn/splits/<dir>_split_0.6_0.2_<split>.npz`` (about 48/32/20 %).
+    * Coauthor: ``perm = numpy.random.default_rng(split).permutation(n)``; the first
+      ``round(0.6 n)`` nodes of ``perm`` train, the next ``round(0.2 n)`` val, the rest test
+      (halves rounded up): CS 11000/3667/3666, Physics 20696/6899/6898.
+    * karate: labels are the two factions of the ``club`` attribute (0 = 'Mr. Hi',
+      1 = 'Officer'); within each faction in that order, a permutation drawn from one
+      ``numpy.random.default_rng(split)`` gives 10 train, 3 val, 4 test nodes (20/6/8).
+
+    Examples
+    --------
+    >>> from ngc_ref.datasets import load_dataset
+    >>> ds = load_dataset("karate")
+    >>> ds.summary()["n"], ds.summary()["edges"], ds.num_classes
+    (34, 78, 2)
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    key = _ALIASES.get(name.lower(), name.lower())
+    if key not in DATASETS:
+        valid = ", ".join(repr(d) for d in DATASETS)
+        raise ValueError(f"name must be one of {valid} (case-insensitive); got {name!r}")
+    split = check_scalar(split, "split", min_val=0, integer=True)
+    if key in _GEOM_NAMES and split >= N_SPLITS:
+        raise ValueError(f"split must be in 0..{N_SPLITS - 1} for {key!r} (Geom-GCN has "
+                         f"{N_SPLITS} fixed splits), got {split}")
+    if key in _PLANETOID_NAMES and split != 0:
+        raise ValueError(f"split must be 0 for {key!r} (the one fixed public Planetoid split), "
+                         f"got {split}")
+    if key == "karate":
+        return load_karate(split)
+    root = _resolve_root(root)
+    if key in _PLANETOID_NAMES:
+        return load_planetoid(key, root)
+    if key in _GEOM_NAMES:
+        return load_geomgcn(key, root, split)
+    return load_coauthor(key, root, split)

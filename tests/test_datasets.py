@@ -1,0 +1,474 @@
+"""Tests of ngc_ref.datasets against the measured numbers of shared/data/MANIFEST.md.
+
+Tests that need the raw files read them from the directory named by NGC_REF_DATA and skip
+cleanly when it is unset or lacks a data set; karate always runs. Corruption tests work on
+copies in tmp_path, never on the shared directory.
+"""
+
+import hashlib
+import io
+import os
+import pickle
+import shutil
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from ngc_ref.datasets import DATASETS, Dataset, RestrictedUnpickler, load_dataset
+from ngc_ref.datasets import _checksums, _planetoid
+from ngc_ref.datasets._dataset import random_split
+from ngc_ref.datasets._planetoid import restricted_loads
+
+DATA = os.environ.get("NGC_REF_DATA") or None
+
+# name -> (folder, n, undirected edges w/o self-loops, features, classes, (train, val, test),
+#          class counts over labelled nodes); all from MANIFEST.md §1-§4.
+EXPECTED = {
+    "cora": ("planetoid", 2708, 5278, 1433, 7, (140, 500, 1000),
+             [351, 217, 418, 818, 426, 298, 180]),
+    "citeseer": ("planetoid", 3327, 4552, 3703, 6, (120, 500, 1000),
+                 [249, 590, 668, 701, 596, 508]),
+    "pubmed": ("planetoid", 19717, 44324, 500, 3, (60, 500, 1000), [4103, 7739, 7875]),
+    "cornell": ("geom-gcn", 183, 277, 1703, 5, (87, 59, 37), [33, 1, 18, 101, 30]),
+    "texas": ("geom-gcn", 183, 279, 1703, 5, (87, 59, 37), [33, 1, 18, 101, 30]),
+    "wisconsin": ("geom-gcn", 251, 450, 1703, 5, (120, 80, 51), [10, 70, 118, 32, 21]),
+    "actor": ("geom-gcn", 7600, 26659, 932, 5, (3648, 2432, 1520), [853, 1337, 1630, 1815, 1965]),
+    "coauthor-cs": ("coauthor", 18333, 81894, 6805, 15, (11000, 3667, 3666),
+                    [708, 462, 2050, 429, 1394, 2193, 371, 924, 775, 118, 1444, 2033, 420, 4136,
+                     876]),
+    "coauthor-physics": ("coauthor", 34493, 247962, 8415, 5, (20696, 6899, 6898),
+                         [5750, 5045, 17426, 2753, 3519]),
+    "karate": (None, 34, 78, 34, 2, (20, 6, 8), [17, 17]),
+}
+CITESEER_MISSING = [2407, 2489, 2553, 2682, 2781, 2953, 3042, 3063, 3212, 3214, 3250, 3292,
+                    3305, 3306, 3309]
+# Edge homophily as the MANIFEST measures it: distinct directed edge lines, self-loops included.
+MANIFEST_HOMOPHILY = {"cornell": 0.305, "texas": 0.108, "wisconsin": 0.196, "actor": 0.219}
+GEOM_DIR = {"cornell": "cornell", "texas": "texas", "wisconsin": "wisconsin", "actor": "film"}
+
+
+def _skip_reason(name):
+    folder = EXPECTED[name][0]
+    if folder is None:
+        return None
+    if DATA is None:
+        return "NGC_REF_DATA is not set (it names the folder holding planetoid/, geom-gcn/, ...)"
+    if not os.path.isdir(os.path.join(DATA, folder)):
+        return f"{os.path.join(DATA, folder)} is absent"
+    return None
+
+
+def _param(name):
+    reason = _skip_reason(name)
+    return pytest.param(name, marks=pytest.mark.skipif(reason is not None, reason=reason or ""))
+
+
+ALL = [_param(n) for n in EXPECTED]
+
+
+@pytest.fixture(scope="module")
+def loaded():
+    """Each data set loaded once per module, with the warnings its loading raised."""
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                ds = load_dataset(name, root=DATA)
+            cache[name] = (ds, [w for w in caught if issubclass(w.category, UserWarning)])
+        return cache[name][0]
+
+    get.warnings = lambda name: cache[name][1]
+    return get
+
+
+# --- counts and structure ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ALL)
+def test_counts_match_manifest(loaded, name):
+    _, n, edges, feats, classes, sizes, counts = EXPECTED[name]
+    ds = loaded(name)
+    s = ds.summary()
+    assert (s["n"], s["edges"], s["features"], s["classes"]) == (n, edges, feats, classes)
+    assert (s["train"], s["val"], s["test"]) == sizes
+    assert np.bincount(ds.labels[ds.labels >= 0], minlength=classes).tolist() == counts
+    assert 0.0 <= s["homophily"] <= 1.0
+    assert name in repr(ds) and f"n={n}" in repr(ds)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_structure(loaded, name):
+    ds = loaded(name)
+    A = ds.adjacency
+    assert isinstance(ds, Dataset)
+    assert isinstance(A, sp.csr_array) and A.dtype == np.float64
+    assert A.has_canonical_format
+    assert np.all(A.data == 1.0)
+    assert A.diagonal().sum() == 0
+    assert abs(A - A.T).nnz == 0
+    for m in (ds.train_mask, ds.val_mask, ds.test_mask, ds.feature_mask):
+        assert m.dtype == np.bool_ and m.shape == (ds.num_nodes,)
+    assert not (ds.train_mask & ds.val_mask).any()
+    assert not (ds.train_mask & ds.test_mask).any()
+    assert not (ds.val_mask & ds.test_mask).any()
+    assert ds.labels.dtype == np.int64
+    labelled = ds.labels >= 0
+    assert ds.labels[labelled].max() == ds.num_classes - 1
+    # unlabelled nodes belong to no mask
+    assert not ((ds.train_mask | ds.val_mask | ds.test_mask) & ~labelled).any()
+    assert ds.features.shape == (ds.num_nodes, EXPECTED[name][3])
+    if name != "pubmed":
+        assert ds.features_complete and ds.feature_mask.all()
+
+
+# --- Planetoid --------------------------------------------------------------------------------
+
+def _raw(name, suffix):
+    with open(os.path.join(DATA, "planetoid", f"ind.{name}.{suffix}"), "rb") as f:
+        return f.read()
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in ("cora", "citeseer", "pubmed")])
+def test_planetoid_layout_is_the_canonical_one(loaded, name):
+    ds = loaded(name)
+    n_train, n_val, _ = EXPECTED[name][5]
+    assert np.flatnonzero(ds.train_mask).tolist() == list(range(n_train))
+    assert np.flatnonzero(ds.val_mask).tolist() == list(range(n_train, n_train + n_val))
+    test_ids = np.array(_raw(name, "test.index").split(), dtype=np.int64)
+    assert np.array_equal(np.flatnonzero(ds.test_mask), np.sort(test_ids))
+    # Row i of tx/ty belongs to node test.index[i].
+    tx = restricted_loads(_raw(name, "tx"))
+    ty = restricted_loads(_raw(name, "ty"))
+    assert abs(ds.features[test_ids] - sp.csr_array(tx)).max() == 0
+    assert np.array_equal(ds.labels[test_ids], ty.argmax(1))
+    assert ds.features.dtype == np.float32 and isinstance(ds.features, sp.csr_array)
+    # Reference: networkx's from_dict_of_lists, as in Kipf & Welling's loader.
+    G = nx.from_dict_of_lists(restricted_loads(_raw(name, "graph")))
+    G.remove_edges_from(list(nx.selfloop_edges(G)))
+    ref = nx.to_scipy_sparse_array(G, nodelist=range(G.number_of_nodes()), format="csr")
+    assert abs(ds.adjacency - (ref != 0)).nnz == 0
+
+
+@pytest.mark.skipif(_skip_reason("citeseer") is not None, reason=_skip_reason("citeseer") or "")
+def test_citeseer_missing_ids(loaded):
+    ds = loaded("citeseer")
+    assert np.flatnonzero(ds.labels == -1).tolist() == CITESEER_MISSING
+    assert ds.features[CITESEER_MISSING].nnz == 0
+    masks = ds.train_mask | ds.val_mask | ds.test_mask
+    assert not masks[CITESEER_MISSING].any()
+    assert (ds.adjacency[CITESEER_MISSING].sum(axis=1) >= 1).all()  # in the graph
+    assert ds.summary()["labelled"] == 3312
+
+
+@pytest.mark.skipif(_skip_reason("pubmed") is not None, reason=_skip_reason("pubmed") or "")
+def test_pubmed_without_allx(loaded):
+    if os.path.exists(os.path.join(DATA, "planetoid", "ind.pubmed.allx")):
+        pytest.skip("ind.pubmed.allx is present in NGC_REF_DATA")
+    ds = loaded("pubmed")
+    msgs = [str(w.message) for w in loaded.warnings("pubmed")]
+    assert len(msgs) == 1 and "ind.pubmed.allx" in msgs[0]
+    assert "3b86bccf08111c37c632a9dd8ab63db25ea76361" in msgs[0]
+    assert not ds.features_complete
+    real = np.flatnonzero(ds.feature_mask)
+    assert real.size == 1060
+    assert set(real) == set(range(60)) | set(np.flatnonzero(ds.test_mask))
+    assert ds.features[~ds.feature_mask].nnz == 0
+    assert (ds.features[ds.feature_mask].sum(axis=1) > 0).all()
+    assert (ds.labels >= 0).all()  # labels complete
+
+
+def _fake_pubmed_allx(root):
+    """A protocol-3 pickle of a (18717, 500) float32 csr_matrix under the old module path."""
+    x = restricted_loads(_raw("pubmed", "x"))
+    k = np.arange(18717 - 60)
+    rest = sp.csr_matrix((np.full(k.size, 0.5, dtype=np.float32), (k, k % 500)),
+                         shape=(k.size, 500))
+    allx = sp.csr_matrix(sp.vstack([sp.csr_matrix(x), rest], format="csr"))
+    data = pickle.dumps(allx, protocol=3).replace(b"scipy.sparse._csr\n", b"scipy.sparse.csr\n")
+    with open(os.path.join(root, "planetoid", "ind.pubmed.allx"), "wb") as f:
+        f.write(data)
+    return allx, data
+
+
+@pytest.mark.skipif(_skip_reason("pubmed") is not None, reason=_skip_reason("pubmed") or "")
+def test_pubmed_with_allx(tmp_path, monkeypatch):
+    shutil.copytree(os.path.join(DATA, "planetoid"), tmp_path / "planetoid",
+                    ignore=lambda d, names: [f for f in names if "pubmed" not in f])
+    allx, data = _fake_pubmed_allx(tmp_path)
+    # An allx that is not the canonical file is refused by its git blob SHA-1.
+    with pytest.raises(ValueError, match=r"ind\.pubmed\.allx.*git blob SHA-1"):
+        load_dataset("pubmed", root=tmp_path)
+    monkeypatch.setitem(_checksums.OPTIONAL_GIT_BLOBS, "planetoid/ind.pubmed.allx",
+                        _checksums.git_blob_sha1(data))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ds = load_dataset("pubmed", root=tmp_path)
+    assert ds.features_complete and ds.feature_mask.all()
+    assert abs(ds.features[:18717] - sp.csr_array(allx)).max() == 0
+
+
+# --- Geom-GCN ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", [_param(n) for n in ("cornell", "texas", "wisconsin", "actor")])
+def test_geomgcn_all_splits(name):
+    sizes = EXPECTED[name][5]
+    trains = []
+    for k in range(10):
+        ds = load_dataset(name, root=DATA, split=k)
+        assert ds.split == k
+        assert (ds.train_mask | ds.val_mask | ds.test_mask).all()
+        assert (ds.train_mask.sum(), ds.val_mask.sum(), ds.test_mask.sum()) == sizes
+        trains.append(ds.train_mask)
+    assert len({m.tobytes() for m in trains}) == 10
+    with pytest.raises(ValueError, match="split must be in 0..9"):
+        load_dataset(name, root=DATA, split=10)
+
+
+@pytest.mark.parametrize("name", [_param(n) for n in ("cornell", "texas", "wisconsin", "actor")])
+def test_geomgcn_symmetrised_edges_and_manifest_homophily(loaded, name):
+    ds = loaded(name)
+    path = os.path.join(DATA, "geom-gcn", GEOM_DIR[name], "out1_graph_edges.txt")
+    e = np.loadtxt(path, skiprows=1, dtype=np.int64).reshape(-1, 2)
+    e = np.unique(e, axis=0)
+    same = ds.labels[e[:, 0]] == ds.labels[e[:, 1]]
+    assert round(float(same.mean()), 3) == MANIFEST_HOMOPHILY[name]
+    off = e[e[:, 0] != e[:, 1]]
+    assert np.all(ds.adjacency[off[:, 0], off[:, 1]] == 1)
+    assert np.all(ds.adjacency[off[:, 1], off[:, 0]] == 1)
+
+
+@pytest.mark.skipif(_skip_reason("actor") is not None, reason=_skip_reason("actor") or "")
+def test_actor_features(loaded):
+    ds = loaded("actor")
+    assert sp.issparse(ds.features) and ds.features.shape[1] == 932
+    assert np.all(ds.features.data == 1.0)
+    assert ds.features.indices.max() == 931
+    nnz = np.diff(ds.features.indptr)
+    assert nnz.min() == 1 and nnz.max() == 24
+    assert abs(nnz.mean() - 5.39) < 0.01
+
+
+# --- Coauthor and karate --------------------------------------------------------------------
+
+@pytest.mark.skipif(_skip_reason("coauthor-cs") is not None,
+                    reason=_skip_reason("coauthor-cs") or "")
+def test_coauthor_split_is_deterministic(loaded):
+    a = loaded("coauthor-cs")
+    b = load_dataset("coauthor-cs", root=DATA, split=0)
+    c = load_dataset("coauthor-cs", root=DATA, split=1)
+    for m in ("train_mask", "val_mask", "test_mask"):
+        assert np.array_equal(getattr(a, m), getattr(b, m))
+        assert not np.array_equal(getattr(a, m), getattr(c, m))
+    assert (a.train_mask | a.val_mask | a.test_mask).all()
+    expected = random_split(a.num_nodes, 1)
+    assert np.array_equal(c.train_mask, expected[0])
+    perm = np.random.default_rng(1).permutation(a.num_nodes)
+    assert np.array_equal(np.flatnonzero(c.train_mask), np.sort(perm[:11000]))
+
+
+def test_karate_always_available():
+    ds = load_dataset("KARATE")
+    assert ds.summary()["n"] == 34 and ds.num_edges == 78 and ds.num_classes == 2
+    assert np.array_equal(ds.features, np.eye(34))
+    G = nx.karate_club_graph()
+    assert [ds.labels[v] for v in (0, 33)] == [0, 1]
+    assert all((ds.labels[v] == 1) == (G.nodes[v]["club"] == "Officer") for v in G)
+    again = load_dataset("karate", split=0)
+    other = load_dataset("karate", split=5)
+    assert np.array_equal(ds.train_mask, again.train_mask)
+    assert not np.array_equal(ds.train_mask, other.train_mask)
+    for m in (ds, other):
+        for c in (0, 1):
+            sel = m.labels == c
+            assert (m.train_mask[sel].sum(), m.val_mask[sel].sum(), m.test_mask[sel].sum()) == \
+                (10, 3, 4)
+
+
+# --- arguments --------------------------------------------------------------------------------
+
+def test_unknown_name_lists_valid_names():
+    with pytest.raises(ValueError, match="coauthor-physics") as info:
+        load_dataset("squirrel")
+    assert all(n in str(info.value) for n in DATASETS)
+    with pytest.raises(TypeError, match="name"):
+        load_dataset(None)
+
+
+def test_bad_split_and_root(tmp_path, monkeypatch):
+    with pytest.raises(TypeError, match="split"):
+        load_dataset("karate", split=0.5)
+    with pytest.raises(ValueError, match="split"):
+        load_dataset("karate", split=-1)
+    with pytest.raises(ValueError, match="split must be 0"):
+        load_dataset("cora", root=tmp_path, split=1)
+    monkeypatch.delenv("NGC_REF_DATA", raising=False)
+    with pytest.raises(ValueError, match="root=.*NGC_REF_DATA"):
+        load_dataset("cora")
+    missing = tmp_path / "nowhere"
+    monkeypatch.setenv("NGC_REF_DATA", str(missing))
+    with pytest.raises(FileNotFoundError, match="nowhere.*NGC_REF_DATA"):
+        load_dataset("cora")
+    with pytest.raises(FileNotFoundError, match="nowhere"):
+        load_dataset("cora", root=missing)
+    with pytest.raises(TypeError, match="root"):
+        load_dataset("cora", root=3)
+    # The file, not just the folder, is named when the data set is missing.
+    with pytest.raises(FileNotFoundError, match=r"planetoid.ind\.cora\.y"):
+        load_dataset("cora", root=tmp_path)
+
+
+# --- corrupted files (on copies) --------------------------------------------------------------
+
+needs_cora = pytest.mark.skipif(_skip_reason("cora") is not None,
+                                reason=_skip_reason("cora") or "")
+
+
+@pytest.fixture
+def cora_copy(tmp_path):
+    shutil.copytree(os.path.join(DATA, "planetoid"), tmp_path / "planetoid",
+                    ignore=lambda d, names: [f for f in names if ".cora." not in f])
+    return tmp_path
+
+
+def _accept_current_bytes(monkeypatch, root, relpath):
+    """Record the tampered file's own checksum, so the loader gets as far as parsing it."""
+    with open(os.path.join(root, relpath), "rb") as f:
+        data = f.read()
+    monkeypatch.setitem(_checksums.CHECKSUMS, relpath,
+                        (len(data), hashlib.sha256(data).hexdigest(), ""))
+
+
+@needs_cora
+def test_flipped_byte_fails_checksum(cora_copy):
+    path = cora_copy / "planetoid" / "ind.cora.tx"
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=r"ind\.cora\.tx.*sha256.*replace it"):
+        load_dataset("cora", root=cora_copy)
+
+
+@needs_cora
+def test_truncated_file(cora_copy, monkeypatch):
+    path = cora_copy / "planetoid" / "ind.cora.allx"
+    path.write_bytes(path.read_bytes()[:1000])
+    with pytest.raises(ValueError, match=r"ind\.cora\.allx.*truncated"):
+        load_dataset("cora", root=cora_copy)
+    _accept_current_bytes(monkeypatch, cora_copy, "planetoid/ind.cora.allx")
+    with pytest.raises(ValueError, match=r"ind\.cora\.allx.*could not be read"):
+        load_dataset("cora", root=cora_copy)
+
+
+@needs_cora
+def test_missing_file(cora_copy):
+    os.remove(cora_copy / "planetoid" / "ind.cora.graph")
+    with pytest.raises(FileNotFoundError, match=r"ind\.cora\.graph.*kimiyoung/planetoid"):
+        load_dataset("cora", root=cora_copy)
+
+
+@needs_cora
+def test_wrong_format_file(cora_copy, monkeypatch):
+    # The y pickle where the graph pickle belongs, and plain text where a pickle belongs.
+    shutil.copy(cora_copy / "planetoid" / "ind.cora.y", cora_copy / "planetoid" / "ind.cora.graph")
+    with pytest.raises(ValueError, match=r"ind\.cora\.graph.*sha256"):
+        load_dataset("cora", root=cora_copy)
+    _accept_current_bytes(monkeypatch, cora_copy, "planetoid/ind.cora.graph")
+    with pytest.raises(ValueError, match=r"ind\.cora\.graph.*could not be read.*dict"):
+        load_dataset("cora", root=cora_copy)
+    (cora_copy / "planetoid" / "ind.cora.x").write_text("not a pickle\n")
+    _accept_current_bytes(monkeypatch, cora_copy, "planetoid/ind.cora.x")
+    with pytest.raises(ValueError, match=r"ind\.cora\.x.*could not be read"):
+        load_dataset("cora", root=cora_copy)
+
+
+@pytest.mark.skipif(_skip_reason("cornell") is not None, reason=_skip_reason("cornell") or "")
+def test_wrong_format_geomgcn_and_npz(tmp_path, monkeypatch):
+    for folder in ("cornell", "splits"):
+        shutil.copytree(os.path.join(DATA, "geom-gcn", folder), tmp_path / "geom-gcn" / folder,
+                        ignore=lambda d, names: [f for f in names if f.endswith(".npz")
+                                                 and "cornell_split_0.6_0.2_0." not in f])
+    edges = tmp_path / "geom-gcn" / "cornell" / "out1_graph_edges.txt"
+    edges.write_text("node_id\tnode_id\n1\t2\t3\n")
+    _accept_current_bytes(monkeypatch, tmp_path, "geom-gcn/cornell/out1_graph_edges.txt")
+    with pytest.raises(ValueError, match=r"out1_graph_edges\.txt.*line 2"):
+        load_dataset("cornell", root=tmp_path)
+    edges.write_text("node_id\tnode_id\n1\t999\n")
+    _accept_current_bytes(monkeypatch, tmp_path, "geom-gcn/cornell/out1_graph_edges.txt")
+    with pytest.raises(ValueError, match=r"out1_graph_edges\.txt.*0\.\.182"):
+        load_dataset("cornell", root=tmp_path)
+    shutil.copy(os.path.join(DATA, "geom-gcn", "cornell", "out1_graph_edges.txt"), edges)
+    _accept_current_bytes(monkeypatch, tmp_path, "geom-gcn/cornell/out1_graph_edges.txt")
+    split = tmp_path / "geom-gcn" / "splits" / "cornell_split_0.6_0.2_0.npz"
+    split.write_bytes(split.read_bytes()[:300])
+    _accept_current_bytes(monkeypatch, tmp_path, "geom-gcn/splits/cornell_split_0.6_0.2_0.npz")
+    with pytest.raises(ValueError, match=r"cornell_split_0\.6_0\.2_0\.npz.*could not be read"):
+        load_dataset("cornell", root=tmp_path)
+    os.makedirs(tmp_path / "coauthor")
+    npz = tmp_path / "coauthor" / "ms_academic_cs.npz"
+    npz.write_bytes(b"PK\x03\x04" + b"\0" * 100)
+    with pytest.raises(ValueError, match=r"ms_academic_cs\.npz.*sha256"):
+        load_dataset("coauthor-cs", root=tmp_path)
+    _accept_current_bytes(monkeypatch, tmp_path, "coauthor/ms_academic_cs.npz")
+    with pytest.raises(ValueError, match=r"ms_academic_cs\.npz.*could not be read"):
+        load_dataset("coauthor-cs", root=tmp_path)
+
+
+@needs_cora
+def test_loaders_write_nothing(cora_copy):
+    before = sorted((p.name, p.stat().st_mtime_ns) for p in cora_copy.rglob("*"))
+    load_dataset("cora", root=cora_copy)
+    after = sorted((p.name, p.stat().st_mtime_ns) for p in cora_copy.rglob("*"))
+    assert before == after
+
+
+# --- the restricted unpickler ---------------------------------------------------------------
+
+class _Evil:
+    def __init__(self, target):
+        self.target = target
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.target}",))
+
+
+@pytest.mark.parametrize("protocol", [2, 4])
+def test_restricted_unpickler_rejects_os_system(tmp_path, protocol):
+    target = tmp_path / "pwned"
+    payload = pickle.dumps(_Evil(target), protocol=protocol)
+    with pytest.raises(pickle.UnpicklingError, match="not allowed"):
+        restricted_loads(payload)
+    assert not target.exists()
+    for module, name in (("builtins", "eval"), ("subprocess", "Popen"), ("numpy", "load"),
+                         ("posix", "system")):
+        with pytest.raises(pickle.UnpicklingError, match="not allowed"):
+            RestrictedUnpickler(io.BytesIO(b""), encoding="latin1").find_class(module, name)
+
+
+def test_restricted_unpickler_rejects_object_arrays():
+    payload = pickle.dumps(np.array([1, "a"], dtype=object), protocol=2)
+    with pytest.raises(pickle.UnpicklingError):
+        restricted_loads(payload)
+
+
+@needs_cora
+def test_tampered_pickle_through_loader(cora_copy, monkeypatch):
+    target = cora_copy / "pwned"
+    (cora_copy / "planetoid" / "ind.cora.graph").write_bytes(
+        pickle.dumps(_Evil(target), protocol=2))
+    _accept_current_bytes(monkeypatch, cora_copy, "planetoid/ind.cora.graph")
+    with pytest.raises(ValueError, match=r"ind\.cora\.graph.*not allowed"):
+        load_dataset("cora", root=cora_copy)
+    assert not target.exists()
+
+
+@pytest.mark.skipif(_skip_reason("cora") is not None, reason=_skip_reason("cora") or "")
+def test_checksum_table_matches_files():
+    for relpath in _checksums.CHECKSUMS:
+        if os.path.exists(os.path.join(DATA, relpath)):
+            _checksums.read_verified(DATA, relpath)  # raises on mismatch
+    assert len(_checksums.CHECKSUMS) == 73
+    assert _planetoid.N_VAL == 500
