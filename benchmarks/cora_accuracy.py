@@ -30,6 +30,9 @@ from pathlib import Path
 
 import numpy as np
 
+# Use the checkout this script lives in, not an installed ngc_ref.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 # Table 4 of the paper ("Denoising performance over 100 runs against flipping perturbation"),
 # Cora columns p = 0.1, 0.2, 0.4.
 PAPER_TABLE4_CORA = {

@@ -20,6 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
+# Use the checkout this script lives in, not an installed ngc_ref.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
 
 def main(argv=None, dataset=None):
     argv = sys.argv[1:] if argv is None else list(argv)
