@@ -61,7 +61,7 @@ def test_custom_model_specs_flip_noise_and_markdown(data):
 
 def test_runner_validation(data):
     with pytest.raises(ValueError, match="noise"):
-        run_experiment(data, noise="uniform", noise_fn=fake_corrupt)
+        run_experiment(data, noise="laplace", noise_fn=fake_corrupt)
     with pytest.raises(ValueError, match="model"):
         run_experiment(data, models=("gcn",), noise_fn=fake_corrupt)
     with pytest.raises(TypeError, match="adjacency"):
