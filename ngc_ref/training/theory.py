@@ -1,0 +1,430 @@
+"""The least-squares setting of the paper's main theory (Sec. 3, Eq. 8-10, Theorem 1).
+
+With Z = Ã_S X on noisy features X = X* + η and Z* = Ã_S X* on clean ones,
+
+.. math::
+
+    f(W) = \\|Z W - Y\\|_F^2 \\;(\\text{Eq. 8}),\\qquad g(W) = \\|Z^* W - Y\\|_F^2 \\;(\\text{Eq. 9}),
+
+    g(W_f^{(k)}) - g(W_g^*) \\le \\mathcal{O}\\Big(\\frac{1}{2k\\alpha}\\Big)
+        + \\mathcal{O}\\Big(\\frac{\\tau\\log n}{n}\\Big) \\;(\\text{Eq. 10}),
+
+where W_f^{(k)} is the k-th gradient-descent iterate on f with step α ≤ 1/L and
+L = 2σ_max(Z)² is the smoothness constant of f (∇f(W) = 2Zᵀ(ZW − Y)). The proof (appendix,
+"Proof of the Main Theorem") gives the exact intermediate inequality
+
+.. math:: f(W_f^{(k)}) - f(W_g^*) \\le \\frac{\\|W^{(0)} - W_g^*\\|_F^2}{2k\\alpha},
+
+which :class:`TheoryTrajectory` records beside the two terms of Eq. 10; the constants hidden
+in the O(·) are not given by the paper, so the terms are reported, not summed into a bound.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse.linalg as spla
+
+from .._validation import as_generator, check_features, check_norm, check_option, check_scalar
+from ..neumann import NeumannFilter
+
+LIPSCHITZ_METHODS = ("auto", "dense", "svds", "power")
+
+#: ``method="auto"`` uses a dense SVD up to this many entries of Z, ``svds`` above.
+AUTO_DENSE_MAX_ENTRIES = 4_000_000
+
+
+def lipschitz_constant(Z, *, l2=0.0, method="auto", seed=None, rtol=1e-12, maxiter=None,
+                       return_info=False):
+    """L = 2σ_max(Z)² + 2·l2, the smoothness constant of ‖ZW − Y‖_F² + l2‖W‖_F².
+
+    Parameters
+    ----------
+    Z : ndarray or scipy.sparse.linalg.LinearOperator, shape (n, d)
+    l2 : float
+        Ridge weight (adds 2·l2 to the Hessian 2ZᵀZ).
+    method : {"auto", "dense", "svds", "power"}
+        ``"dense"``: ``scipy.linalg.svdvals`` (exact to rounding); ``"svds"``:
+        ``scipy.sparse.linalg.svds(k=1)`` (ARPACK, tol=0, i.e. machine precision);
+        ``"power"``: power iteration on ZᵀZ until the Rayleigh quotient changes by at most
+        ``rtol`` relatively; ``"auto"``: dense for arrays with at most 4e6 entries, else svds.
+    seed : None, int or Generator
+        Start vector of svds / power iteration.
+    return_info : bool
+        Also return ``{"sigma_max", "method", "iterations"}``.
+
+    Notes
+    -----
+    ``svds`` and power iteration converge to σ_max from below, so L may be underestimated by
+    about ``rtol`` relatively; a step α = 1/L then exceeds 1/L_true by at most that factor,
+    which the descent inequality of the proof tolerates up to α < 2/L.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ngc_ref.training import lipschitz_constant
+    >>> lipschitz_constant(np.diag([3.0, 1.0]))      # 2 * 3^2
+    18.0
+    """
+    l2 = check_scalar(l2, "l2", min_val=0.0)
+    check_option(method, "method", LIPSCHITZ_METHODS)
+    is_array = isinstance(Z, np.ndarray)
+    if method == "auto":
+        method = "dense" if is_array and Z.size <= AUTO_DENSE_MAX_ENTRIES else "svds"
+    iterations = None
+    if Z.shape[0] == 0 or Z.shape[1] == 0:
+        sigma = 0.0
+    elif method == "dense":
+        if not is_array:
+            raise TypeError("method='dense' needs an ndarray Z; use 'svds' or 'power' for a "
+                            "LinearOperator")
+        sigma = float(sla.svdvals(Z)[0])
+    elif method == "svds":
+        rng = as_generator(seed)
+        if min(Z.shape) == 1:  # ARPACK needs k < min(n, d)
+            sigma = float(np.linalg.norm(Z @ np.ones(Z.shape[1])) if Z.shape[1] == 1
+                          else np.linalg.norm(Z.T @ np.ones(Z.shape[0])))
+        else:
+            v0 = rng.standard_normal(min(Z.shape))
+            sigma = float(spla.svds(spla.aslinearoperator(Z), k=1, tol=0, v0=v0, maxiter=maxiter,
+                                    return_singular_vectors=False)[0])
+    else:
+        sigma, iterations = _power_sigma(spla.aslinearoperator(Z), as_generator(seed), rtol,
+                                         maxiter or 10_000)
+    L = 2.0 * sigma**2 + 2.0 * l2
+    if return_info:
+        return L, {"sigma_max": sigma, "method": method, "iterations": iterations}
+    return L
+
+
+def _power_sigma(op, rng, rtol, maxiter):
+    v = rng.standard_normal(op.shape[1])
+    v /= np.linalg.norm(v)
+    lam_old = 0.0
+    for it in range(1, maxiter + 1):
+        w = op.rmatvec(op.matvec(v))
+        lam = float(v @ w)
+        nw = np.linalg.norm(w)
+        if nw == 0:
+            return 0.0, it
+        v = w / nw
+        if abs(lam - lam_old) <= rtol * abs(lam):
+            return math.sqrt(max(lam, 0.0)), it
+        lam_old = lam
+    warnings.warn(f"power iteration did not reach rtol={rtol} in {maxiter} iterations",
+                  RuntimeWarning, stacklevel=3)
+    return math.sqrt(max(lam, 0.0)), maxiter
+
+
+@dataclass
+class LeastSquaresResult:
+    """argmin_W ‖ZW − Y‖_F² + l2‖W‖_F², by ``scipy.linalg.lstsq`` (SVD-based ``gelsd``).
+
+    Attributes
+    ----------
+    W : ndarray (d, c)
+        The minimiser (the minimum-norm one when Z is rank deficient and l2 = 0).
+    rank : int
+        Numerical rank of Z: singular values above max(n, d)·eps·σ_max (the same cutoff is
+        used for the solve, so directions below it do not enter W).
+    cond : float
+        σ_max(Z)/σ_min(Z) over the min(n, d) singular values (inf if σ_min = 0).
+    singular_values : ndarray
+        Singular values of Z (not of the ridge-augmented system).
+    objective : float
+        ‖ZW − Y‖_F² + l2‖W‖_F² at W.
+    """
+
+    W: np.ndarray
+    rank: int
+    cond: float
+    singular_values: np.ndarray
+    objective: float
+
+
+def least_squares(Z, Y, *, l2=0.0):
+    """Closed-form minimiser of ‖ZW − Y‖_F² + l2‖W‖_F² without forming ZᵀZ.
+
+    The ridge case solves the augmented problem [Z; √l2 I] W ≈ [Y; 0], so the normal
+    equations (whose condition number is cond(Z)²) are never formed.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ngc_ref.training import least_squares
+    >>> res = least_squares(np.array([[1.0], [1.0]]), np.array([[1.0], [3.0]]))
+    >>> res.W, res.rank, res.objective
+    (array([[2.]]), 1, 2.0)
+    """
+    l2 = check_scalar(l2, "l2", min_val=0.0)
+    Z = np.asarray(Z, dtype=np.float64)
+    Y = np.asarray(Y, dtype=np.float64)
+    s = sla.svdvals(Z) if min(Z.shape) else np.zeros(0)
+    # One relative cutoff for the reported rank and for the solve (LAPACK's gelsd would use
+    # eps alone and keep directions with σ/σ_max ~ 1e-14, whose inverse blows W_g* up).
+    rcond = max(Z.shape) * np.finfo(np.float64).eps
+    if l2 > 0:
+        d = Z.shape[1]
+        Za = np.vstack([Z, math.sqrt(l2) * np.eye(d)])
+        Ya = np.vstack([Y, np.zeros((d, Y.shape[1]))])
+        W, _, _, _ = sla.lstsq(Za, Ya, cond=rcond, lapack_driver="gelsd")
+    else:
+        W, _, _, _ = sla.lstsq(Z, Y, cond=rcond, lapack_driver="gelsd")
+    rank = int(np.sum(s > rcond * (s[0] if s.size else 0.0)))
+    cond = float(s[0] / s[-1]) if s.size and s[-1] > 0 else float("inf")
+    R = Z @ W - Y
+    obj = float(np.sum(R * R) + l2 * np.sum(W * W))
+    return LeastSquaresResult(W=W, rank=rank, cond=cond, singular_values=s, objective=obj)
+
+
+@dataclass
+class TheoryTrajectory:
+    """Gradient descent on f (Eq. 8) with the quantities of Theorem 1 at every iterate.
+
+    Arrays are indexed by the iteration k = 0, ..., n_steps (``k[0] = 0`` is W⁰).
+
+    Attributes
+    ----------
+    k : ndarray of int
+    f : ndarray
+        f(W^(k)) = ‖ZW^(k) − Y‖_F² (data term only).
+    objective : ndarray
+        f(W^(k)) + l2‖W^(k)‖_F², the function GD minimises.
+    g_gap : ndarray
+        g(W^(k)) − g(W_g*), the left side of Eq. 10.
+    f_gap_at_Wg : ndarray
+        f(W^(k)) − f(W_g*), bounded by ``opt_term`` in the proof (for l2 = 0).
+    W_norm : ndarray
+        ‖W^(k)‖_F (Assumption 3).
+    grad_norm : ndarray
+        ‖∇objective(W^(k))‖_F.
+    opt_term : ndarray
+        ‖W⁰ − W_g*‖_F²/(2kα) (inf at k = 0), the first term of Eq. 10.
+    noise_term : float
+        τ·log n / n, the second term of Eq. 10.
+    tau, tau_norm :
+        τ and the normalisation it was computed with (the paper defines τ with "rw").
+    noise_norm_sq : float
+        ‖Ã_S η‖_F², the quantity Lemma 1 bounds.
+    W, W_f_star, W_g_star : ndarray
+        Last iterate and the closed-form minimisers of the objective and of g.
+    lstsq_f, lstsq_g : LeastSquaresResult
+        Rank and condition number of Z and Z*.
+    g_gap_limit : float
+        g(W_f*) − g(W_g*): where g_gap tends as k → ∞ (if Z has full column rank).
+    L, alpha, n_steps, converged, settings :
+        L = 2σ_max(Z)² + 2·l2, the step used, the iterations run, whether ``tol`` was met.
+    """
+
+    k: np.ndarray
+    f: np.ndarray
+    objective: np.ndarray
+    g_gap: np.ndarray
+    f_gap_at_Wg: np.ndarray
+    W_norm: np.ndarray
+    grad_norm: np.ndarray
+    opt_term: np.ndarray
+    noise_term: float
+    tau: float
+    tau_norm: str
+    noise_norm_sq: float
+    W: np.ndarray
+    W_f_star: np.ndarray
+    W_g_star: np.ndarray
+    lstsq_f: LeastSquaresResult
+    lstsq_g: LeastSquaresResult
+    g_gap_limit: float
+    L: float
+    alpha: float
+    n_steps: int
+    converged: bool
+    settings: dict = field(default_factory=dict)
+
+    def descent_bound_holds(self, rtol=1e-10):
+        """Whether f(W^(k)) − f(W_g*) ≤ ‖W⁰ − W_g*‖²/(2kα) for every k ≥ 1 (proof of Thm 1).
+
+        Only meaningful for l2 = 0 and α ≤ 1/L; a relative slack ``rtol`` absorbs rounding.
+        """
+        lhs = self.f_gap_at_Wg[1:]
+        rhs = self.opt_term[1:]
+        scale = max(1.0, float(np.max(np.abs(self.f))))
+        return bool(np.all(lhs <= rhs + rtol * scale))
+
+
+def _targets(Y, n):
+    Y = np.asarray(Y)
+    if Y.ndim == 1:
+        if Y.dtype.kind not in "iu" or (Y.size and Y.min() < 0):
+            raise ValueError("a 1-D Y must hold non-negative integer labels (they are one-hot "
+                             "encoded); pass an (n, c) float matrix otherwise")
+        if Y.shape[0] != n:
+            raise ValueError(f"Y must have one row per node: expected {n}, got shape={Y.shape}")
+        out = np.zeros((n, int(Y.max()) + 1 if Y.size else 0))
+        out[np.arange(n), Y] = 1.0
+        return out
+    return check_features(Y, n, name="Y").astype(np.float64)
+
+
+def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alpha=None, W0=None,
+                      l2=0.0, tol=None, seed=None, tau=None, tau_norm=None,
+                      lipschitz_method="auto"):
+    """Run gradient descent on f (Eq. 8) and record the terms of Theorem 1 (Eq. 10).
+
+    .. math::
+
+        W^{(k+1)} = W^{(k)} - \\alpha\\big(2Z^\\top(ZW^{(k)} - Y) + 2\\,l_2 W^{(k)}\\big),
+        \\qquad Z = \\tilde{\\mathcal{A}}_S(X^* + \\eta),\\quad \\alpha \\le 1/L.
+
+    Parameters
+    ----------
+    A : sparse matrix, ndarray or networkx.Graph
+        Graph of n nodes.
+    X_clean : array_like or sparse, shape (n, d)
+        X*.
+    eta : array_like, shape (n, d)
+        The noise η; the observed features are X* + η.
+    Y : array_like, shape (n, c) float, or (n,) int labels (one-hot encoded)
+    lam, S : float, int
+        λ and the expansion order of Ã_S.
+    norm : {"rw", "sym"}
+        Normalisation of Ã in Ã_S. Default ``"rw"``, the one the theory uses.
+    steps : int
+        Maximum number of GD steps.
+    alpha : float, optional
+        Step size; default 1/L with L computed by :func:`lipschitz_constant`. A larger α warns
+        (Theorem 1 assumes α ≤ 1/L).
+    W0 : None, "random" or array (d, c)
+        Start point: zeros (default), N(0, 1/d) entries drawn from ``seed``, or given.
+    l2 : float
+        Optional ridge penalty l2‖W‖_F² added to f for the descent (g, W_g* stay unpenalised).
+    tol : float, optional
+        Early stop when ‖∇objective(W^(k))‖_F ≤ tol · ‖∇objective(W^(0))‖_F.
+    seed : None, int or Generator
+        For ``W0="random"`` and the start vector of svds.
+    tau : float, optional
+        τ if already known; computed otherwise with :func:`ngc_ref.connectivity_factor`.
+    tau_norm : {"rw", "sym"}, optional
+        Normalisation for τ (default: ``"rw"``, as the paper defines τ (Eq. 5-6)).
+    lipschitz_method : str
+        Passed to :func:`lipschitz_constant`.
+
+    Returns
+    -------
+    TheoryTrajectory
+
+    Examples
+    --------
+    >>> import numpy as np, networkx as nx
+    >>> from ngc_ref.training import theory_trajectory
+    >>> rng = np.random.default_rng(0)
+    >>> G = nx.connected_watts_strogatz_graph(60, 6, 0.2, seed=0)
+    >>> Xs = rng.standard_normal((60, 3)); Y = Xs @ rng.standard_normal((3, 2))
+    >>> tr = theory_trajectory(G, Xs, 0.1 * rng.standard_normal((60, 3)), Y, lam=4.0, S=8,
+    ...                        steps=200, seed=0)
+    >>> tr.descent_bound_holds(), bool(tr.f[-1] < tr.f[0]), tr.tau_norm
+    (True, True, 'rw')
+    """
+    steps = check_scalar(steps, "steps", min_val=0, integer=True)
+    l2 = check_scalar(l2, "l2", min_val=0.0)
+    check_norm(norm)
+    tau_norm = check_norm(tau_norm or "rw")
+    rng = as_generator(seed)
+    filt = NeumannFilter(A, lam, S, norm)
+    n = filt.n
+    Xs = check_features(X_clean, n, name="X_clean").astype(np.float64)
+    eta = check_features(eta, n, name="eta").astype(np.float64)
+    if eta.shape != Xs.shape:
+        raise ValueError(f"eta must have the shape of X_clean {Xs.shape}, got {eta.shape}")
+    Y = _targets(Y, n)
+    d, c = Xs.shape[1], Y.shape[1]
+    # One Horner pass for both: Ã_S [X*, η].
+    P = filt.apply(np.hstack([Xs, eta]))
+    Zs, Zeta = P[:, :d], P[:, d:]
+    Z = Zs + Zeta
+    L, linfo = lipschitz_constant(Z, l2=l2, method=lipschitz_method, seed=rng, return_info=True)
+    if alpha is None:
+        if L == 0:
+            raise ValueError("L = 0 (Z = 0): f is constant, no step size to choose")
+        alpha = 1.0 / L
+    else:
+        alpha = check_scalar(alpha, "alpha", min_val=0.0, include_min=False)
+        if alpha > 1.0 / L * (1 + 1e-12):
+            warnings.warn(f"alpha={alpha:.3g} exceeds 1/L={1.0 / L:.3g}; Theorem 1 assumes "
+                          f"alpha <= 1/L", UserWarning, stacklevel=2)
+    if W0 is None:
+        W = np.zeros((d, c))
+    elif isinstance(W0, str):
+        check_option(W0, "W0", ("random",))
+        W = rng.standard_normal((d, c)) / math.sqrt(max(d, 1))
+    else:
+        W = np.array(W0, dtype=np.float64)
+        if W.shape != (d, c):
+            raise ValueError(f"W0 must have shape (d, c) = {(d, c)}, got {W.shape}")
+    if tol is not None:
+        tol = check_scalar(tol, "tol", min_val=0.0)
+    if tau is None:
+        from ..connectivity import connectivity_factor
+        tau = connectivity_factor(A, lam, S, norm=tau_norm).tau
+    else:
+        tau = check_scalar(tau, "tau", min_val=0.0)
+    lsq_f = least_squares(Z, Y, l2=l2)
+    lsq_g = least_squares(Zs, Y)
+    Wg = lsq_g.W
+    W0_arr = W.copy()
+
+    # The d x d Gram matrices make each step O(d²c) instead of O(ndc).
+    G, B = Z.T @ Z, Z.T @ Y
+    Gs, Bs = Zs.T @ Zs, Zs.T @ Y
+    yy = float(np.sum(Y * Y))
+
+    def quad(Gm, Bm, V):  # ‖MV − Y‖² = tr(VᵀGV) − 2tr(VᵀB) + ‖Y‖²
+        return float(np.sum(V * (Gm @ V)) - 2.0 * np.sum(V * Bm) + yy)
+
+    g_star = quad(Gs, Bs, Wg)
+    f_at_Wg = quad(G, B, Wg)
+    rec = {key: [] for key in ("f", "objective", "g", "W_norm", "grad_norm")}
+
+    def record(V, grad):
+        fv = quad(G, B, V)
+        rec["f"].append(fv)
+        rec["objective"].append(fv + l2 * float(np.sum(V * V)))
+        rec["g"].append(quad(Gs, Bs, V))
+        rec["W_norm"].append(float(np.linalg.norm(V)))
+        rec["grad_norm"].append(float(np.linalg.norm(grad)))
+
+    grad = 2.0 * (G @ W - B) + 2.0 * l2 * W
+    record(W, grad)
+    g0 = rec["grad_norm"][0]
+    converged = bool(tol is not None and g0 == 0.0)
+    k_done = 0
+    for k in range(1, steps + 1):
+        if converged:
+            break
+        W = W - alpha * grad
+        grad = 2.0 * (G @ W - B) + 2.0 * l2 * W
+        record(W, grad)
+        k_done = k
+        if tol is not None and rec["grad_norm"][-1] <= tol * g0:
+            converged = True
+    ks = np.arange(k_done + 1)
+    dist0 = float(np.sum((W0_arr - Wg) ** 2))
+    with np.errstate(divide="ignore"):
+        opt_term = np.where(ks > 0, dist0 / (2.0 * np.maximum(ks, 1) * alpha), np.inf)
+    f_arr = np.asarray(rec["f"])
+    g_arr = np.asarray(rec["g"])
+    noise_term = tau * math.log(n) / n if n > 1 else float("nan")
+    settings = dict(lam=filt.lam, S=filt.S, norm=norm, steps=steps, l2=l2, tol=tol, n=n, d=d,
+                    c=c, lipschitz=linfo, W0="zeros" if W0 is None else (
+                        W0 if isinstance(W0, str) else "given"))
+    return TheoryTrajectory(
+        k=ks, f=f_arr, objective=np.asarray(rec["objective"]), g_gap=g_arr - g_star,
+        f_gap_at_Wg=f_arr - f_at_Wg, W_norm=np.asarray(rec["W_norm"]),
+        grad_norm=np.asarray(rec["grad_norm"]), opt_term=opt_term, noise_term=noise_term,
+        tau=float(tau), tau_norm=tau_norm, noise_norm_sq=float(np.sum(Zeta * Zeta)), W=W,
+        W_f_star=lsq_f.W, W_g_star=Wg, lstsq_f=lsq_f, lstsq_g=lsq_g,
+        g_gap_limit=quad(Gs, Bs, lsq_f.W) - g_star, L=L, alpha=float(alpha), n_steps=k_done,
+        converged=converged, settings=settings)

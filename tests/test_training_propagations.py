@@ -1,0 +1,117 @@
+"""Propagations against dense references; the hyper-parameter registry."""
+
+import networkx as nx
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose
+
+from ngc_ref import neumann_matrix
+from ngc_ref.training import PAPER_HYPERPARAMS, PROPAGATIONS, paper_config, propagate
+from ngc_ref.training.runner import model_spec
+
+
+def _dense_T(G, norm):
+    A = nx.to_numpy_array(G) + np.eye(G.number_of_nodes())
+    d = A.sum(1)
+    return A / np.sqrt(np.outer(d, d)) if norm == "sym" else A / d[:, None]
+
+
+@pytest.fixture
+def graph():
+    G = nx.gnp_random_graph(25, 0.15, seed=3)
+    X = np.random.default_rng(0).random((25, 4))
+    return G, X
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_baselines_match_dense_references(graph, norm):
+    G, X = graph
+    T = _dense_T(G, norm)
+    assert_allclose(propagate("sgc", G, X, norm=norm), T @ T @ X, atol=1e-12)
+    assert_allclose(propagate("sgc", G, X, K=3, norm=norm), T @ T @ T @ X, atol=1e-12)
+    K, a = 5, 0.2
+    s2 = sum((1 - a) * np.linalg.matrix_power(T, k) @ X + a * X for k in range(1, K + 1)) / K
+    assert_allclose(propagate("s2gc", G, X, K=K, alpha=a, norm=norm), s2, atol=1e-12)
+    Z = X.copy()
+    for _ in range(7):
+        Z = (1 - a) * T @ Z + a * X
+    assert_allclose(propagate("appnp", G, X, K=7, alpha=a, norm=norm), Z, atol=1e-12)
+    # APPNP's fixed point: α (I − (1−α)T)⁻¹ X.
+    fix = a * np.linalg.solve(np.eye(25) - (1 - a) * T, X)
+    assert_allclose(propagate("appnp", G, X, K=400, alpha=a, norm=norm), fix, atol=1e-10)
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_ngc_rngc_gsd_match_dense_references(graph, norm):
+    G, X = graph
+    T = _dense_T(G, norm)
+    assert_allclose(propagate("ngc", G, X, lam=3.0, S=6, norm=norm),
+                    neumann_matrix(G, 3.0, 6, norm) @ X, atol=1e-12)
+    L = np.eye(25) - T
+    assert_allclose(propagate("gsd", G, X, lam=3.0, norm=norm),
+                    np.linalg.solve(np.eye(25) + 3.0 * L, X), atol=1e-8)
+    assert_allclose(propagate("rngc", G, X, lam=3.0, S=6, eps=0.0, norm=norm),
+                    propagate("ngc", G, X, lam=3.0, S=6, norm=norm), atol=1e-12)
+    P = X @ X.T
+    M = 0.75 * (T - 0.5 * P / np.linalg.norm(P))
+    H = sum(np.linalg.matrix_power(M, s) for s in range(7)) @ X / 4.0
+    assert_allclose(propagate("rngc", G, X, lam=3.0, S=6, eps=0.5, norm=norm), H, atol=1e-12)
+
+
+def test_gsd_is_ngc_with_infinite_S(graph):
+    G, X = graph
+    assert_allclose(propagate("ngc", G, X, lam=2.0, S=300), propagate("gsd", G, X, lam=2.0),
+                    atol=1e-9)
+
+
+def test_raw_returns_a_copy(graph):
+    G, X = graph
+    H = propagate("raw", G, X)
+    assert_allclose(H, X) and H is not X
+    H0 = propagate("sgc", G, X, K=0)
+    H0[0, 0] = 99.0
+    assert X[0, 0] != 99.0
+
+
+def test_registry_errors(graph):
+    G, X = graph
+    with pytest.raises(ValueError, match="'ngc'"):
+        propagate("gcn", G, X)
+    with pytest.raises(TypeError, match="unexpected parameter"):
+        propagate("sgc", G, X, lam=2.0)
+    with pytest.raises(ValueError, match="K"):
+        propagate("s2gc", G, X, K=0)
+    assert set(PROPAGATIONS) == {"raw", "ngc", "rngc", "gsd", "sgc", "s2gc", "appnp"}
+
+
+def test_paper_hyperparameters_match_the_appendix_tables():
+    cfg = paper_config("ngc", "Cora", noise="gaussian", level=0.3)
+    assert (cfg["S"], cfg["lam"], cfg["lr"], cfg["epochs"], cfg["weight_decay"],
+            cfg["hidden"], cfg["dropout"], cfg["eps"]) == (16, 32.0, 0.2, 100, 1e-5, 0, 0.0, None)
+    assert cfg["table"] == "tab:citation_hyper" and cfg["norm"] == "sym"
+    flips = {p: paper_config("ngc", "cora", noise="flip", level=p) for p in (0.1, 0.2, 0.4)}
+    assert [(c["S"], c["lam"]) for c in flips.values()] == [(32, 64.0), (16, 32.0), (16, 32.0)]
+    assert paper_config("rngc", "cora", noise="flip", level=0.4)["eps"] == 0.1
+    assert paper_config("rngc", "pubmed", noise="flip", level=0.1)["eps"] == 0.1
+    het = paper_config("ngc", "wisconsin", level=1.0)
+    assert (het["hidden"], het["dropout"], het["epochs"], het["S"], het["lam"]) == (
+        16, 0.5, 1000, 2, 1024.0)
+    assert paper_config("rngc", "film", level=0.01)["eps"] == 1e-5
+    assert paper_config("ngc", "coauthor-cs", level=1.0)["lam"] == 128.0
+    assert paper_config("rngc", "products", level=0.1)["layers"] == 3
+    assert all("table" in row for row in PAPER_HYPERPARAMS.values())
+    with pytest.raises(ValueError, match="levels with a row: 0.1, 0.2, 0.4"):
+        paper_config("ngc", "cora", noise="flip", level=0.3)
+    with pytest.raises(ValueError, match="model"):
+        paper_config("gcn", "cora")
+    cfg["S"] = -1
+    assert paper_config("ngc", "cora")["S"] == 16          # copies, not the registry
+
+
+def test_model_spec_resolution():
+    spec = model_spec("ngc", "cora", "flip", 0.1)
+    assert spec.propagation_params == {"lam": 64.0, "S": 32, "norm": "sym"}
+    assert spec.classifier_params["lr"] == 0.2 and "tab:citation_hyper_flip" in spec.source
+    assert model_spec("gsd", "cora", "gaussian", 0.5).propagation_params["lam"] == 32.0
+    assert model_spec("mlp", "cora", "gaussian", 0.5).classifier_params["hidden"] == 16
+    assert "fallback" in model_spec("rngc", "sbm", "gaussian", 0.5).source
