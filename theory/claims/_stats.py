@@ -98,3 +98,44 @@ def family_graph(name, n, seed):
 
 def seed_of(rng):
     return int(rng.integers(2**31))
+
+
+def labelled_sbm(n, n_classes, deg_in, deg_out, seed):
+    """SBM with equal classes: expected degree deg_in inside the class, deg_out outside.
+
+    deg_in > deg_out gives a homophilous graph, deg_in < deg_out a heterophilous one.
+    Returns (A, labels).
+    """
+    size = n // n_classes
+    sizes = [size] * n_classes
+    p_in = min(1.0, deg_in / max(size - 1, 1))
+    p_out = min(1.0, deg_out / max(size * (n_classes - 1), 1))
+    P = [[p_in if a == b else p_out for b in range(n_classes)] for a in range(n_classes)]
+    A = _adj(nx.stochastic_block_model(sizes, P, seed=int(seed)))
+    labels = np.repeat(np.arange(n_classes), size)
+    return A, labels
+
+
+def class_bag_of_words(rng, labels, d=200, words_per_node=12, topic_share=0.7):
+    """Binary bag-of-words: each node draws ``words_per_node`` distinct words, a share
+    ``topic_share`` of them (in expectation) from its class's block of the vocabulary."""
+    n = len(labels)
+    c = int(labels.max()) + 1
+    block = d // c
+    X = np.zeros((n, d))
+    for i, y in enumerate(labels):
+        p = np.full(d, (1 - topic_share) / d)
+        p[y * block:(y + 1) * block] += topic_share / block
+        p /= p.sum()
+        X[i, rng.choice(d, size=words_per_node, replace=False, p=p)] = 1.0
+    return X
+
+
+def pyg_row_normalize(X):
+    """x / clamp(rowsum, min=1), as torch_geometric 2.0.3 ``NormalizeFeatures`` does.
+
+    Local stand-in until ``ngc_ref.noise.row_normalize`` lands. Rows whose sum is below 1
+    (including negative sums of noisy rows) are left unchanged, exactly like the clamp.
+    """
+    s = X.sum(axis=1, keepdims=True)
+    return X / np.maximum(s, 1.0)
