@@ -66,16 +66,22 @@ def perturbed_operator(An, X, eps):
 
 
 def spectral_radius(An, X, eps, norm, *, rng=None):
-    """ρ(Ã − εP) (without the factor r)."""
+    """ρ(Ã − εP) (without the factor r), by ARPACK on the implicit operator.
+
+    sym: the operator is symmetric, largest-magnitude eigenvalues by eigsh; rw: eigs. Both ask
+    for two eigenvalues with a generous Krylov space, since the top of the spectrum is clustered
+    near 1 for small ε. Non-convergence raises (a crash is not a finding about the paper).
+    """
     op = perturbed_operator(An, X, eps)
     n = An.shape[0]
     v0 = None if rng is None else rng.standard_normal(n)
+    ncv = min(n - 1, 60)
     if norm == "sym":
-        hi = spla.eigsh(op, k=1, which="LA", tol=EIG_TOL, v0=v0, return_eigenvectors=False)[0]
-        lo = spla.eigsh(op, k=1, which="SA", tol=EIG_TOL, v0=v0, return_eigenvectors=False)[0]
-        return float(max(abs(hi), abs(lo)))
-    vals = spla.eigs(op, k=2, which="LM", tol=EIG_TOL, v0=v0, return_eigenvectors=False,
-                     maxiter=20 * n)
+        vals = spla.eigsh(op, k=2, which="LM", tol=EIG_TOL, v0=v0, ncv=ncv, maxiter=50 * n,
+                          return_eigenvectors=False)
+    else:
+        vals = spla.eigs(op, k=2, which="LM", tol=EIG_TOL, v0=v0, ncv=ncv, maxiter=50 * n,
+                         return_eigenvectors=False)
     return float(np.abs(vals).max())
 
 
@@ -172,14 +178,20 @@ def _figure(ctx, norm, graphs):
     import matplotlib.pyplot as plt
 
     from ..report import save_figure
-    eps_grid = np.logspace(-5, 1, 13)
+    eps_grid = np.logspace(-5, 1, 7)
+    # One graph per kind keeps the figure cheap (the 7-class SBM is slow for ARPACK at small ε).
+    graphs = {k: v for k, v in graphs.items() if "7c" not in k and "5c" not in k}
+    # ρ(Ã − εP) does not depend on λ: compute once per graph and ε, scale by r per panel.
+    base = {}
+    for name, (A, X, kind) in graphs.items():
+        An = normalized_adjacency(A, norm=norm)
+        base[name] = np.array([spectral_radius(An, X, e, norm, rng=ctx.rng(ID, "fig", name, e))
+                               for e in eps_grid])
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     for ax, lam in zip(axes, (32.0, 1024.0)):
         r = lam / (lam + 1)
         for k, (name, (A, X, kind)) in enumerate(graphs.items()):
-            An = normalized_adjacency(A, norm=norm)
-            rho = [r * spectral_radius(An, X, e, norm, rng=ctx.rng(ID, "fig", name, e))
-                   for e in eps_grid]
+            rho = r * base[name]
             col = plt.cm.tab10.colors[k % 10]
             ax.plot(eps_grid, rho, "o-", ms=3, color=col, label=f"{name} ({kind})")
             two, inf = p_norms(X)
