@@ -44,7 +44,11 @@ LAM, S = 32.0, 16
 
 
 def fisher_ratio(Z, labels):
-    """tr(S_between)/tr(S_within): scale-free class separability of the rows of Z."""
+    """tr(S_between)/tr(S_within): scale-free class separability of the rows of Z.
+
+    Rows labelled −1 (unlabelled nodes of the real data sets) are left out."""
+    keep = labels >= 0
+    Z, labels = Z[keep], labels[keep]
     mu = Z.mean(axis=0)
     between = within = 0.0
     for c in np.unique(labels):
