@@ -1,0 +1,141 @@
+"""Shared pieces of the probabilistic checks: confidence intervals, sub-Gaussian noises, families.
+
+Private to :mod:`theory.claims` (the leading underscore keeps it out of the claim list; importing
+it registers nothing).
+"""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+from scipy.stats import beta
+
+#: Confidence level of every interval the probabilistic checks report.
+CONFIDENCE = 0.95
+
+
+def clopper_pearson(k, n, conf=CONFIDENCE):
+    """Exact two-sided binomial interval for k successes in n trials."""
+    a = 1.0 - conf
+    lo = 0.0 if k == 0 else float(beta.ppf(a / 2, k, n - k + 1))
+    hi = 1.0 if k == n else float(beta.ppf(1 - a / 2, k + 1, n - k))
+    return lo, hi
+
+
+def bound_verdict(k, n, p_max, conf=CONFIDENCE):
+    """Verdict on "P(event) <= p_max" from k events in n trials.
+
+    ``fails`` when the interval lies above p_max, ``holds`` when it lies at or below, else
+    ``inconclusive``. Returns (verdict, (lo, hi)).
+    """
+    lo, hi = clopper_pearson(k, n, conf)
+    if lo > p_max:
+        return "fails", (lo, hi)
+    if hi <= p_max:
+        return "holds", (lo, hi)
+    return "inconclusive", (lo, hi)
+
+
+# Noises with variance σ² whose sub-Gaussian parameter is exactly σ (Assumption 1):
+# Gaussian N(0, σ²); Rademacher ±σ (E e^{tX} = cosh(tσ) <= e^{t²σ²/2}); uniform on
+# [-σ√3, σ√3], which is strictly sub-Gaussian: sinh(x)/x <= e^{x²/6} termwise, since
+# (2k+1)! >= 6^k k!, so its smallest sub-Gaussian parameter equals its standard deviation σ.
+NOISES = ("gaussian", "rademacher", "uniform")
+
+
+def sub_gaussian_noise(rng, kind, shape, sigma=1.0):
+    """Zero-mean i.i.d. noise whose sub-Gaussian parameter (and standard deviation) is σ."""
+    if kind == "gaussian":
+        return sigma * rng.standard_normal(shape)
+    if kind == "rademacher":
+        return sigma * (2.0 * rng.integers(0, 2, size=shape) - 1.0)
+    if kind == "uniform":
+        a = sigma * math.sqrt(3.0)
+        return rng.uniform(-a, a, size=shape)
+    raise ValueError(f"noise must be one of {NOISES}, got {kind!r}")
+
+
+def _adj(G):
+    A = nx.to_scipy_sparse_array(G, format="csr", dtype=float, weight=None)
+    A.setdiag(0)
+    A.eliminate_zeros()
+    return A
+
+
+def _complete(n):
+    A = sp.csr_array(np.ones((n, n)) - np.eye(n))
+    return A
+
+
+#: family -> (builder(n, seed) -> adjacency, vertex_transitive)
+FAMILIES = {
+    "ring": (lambda n, s: _adj(nx.cycle_graph(n)), True),
+    "path": (lambda n, s: _adj(nx.path_graph(n)), False),
+    "grid-2d": (lambda n, s: _adj(nx.grid_2d_graph(int(round(math.sqrt(n))),
+                                                   int(round(math.sqrt(n))))), False),
+    "complete": (lambda n, s: _complete(n), True),
+    "star": (lambda n, s: _adj(nx.star_graph(n - 1)), False),
+    "er-avgdeg-3": (lambda n, s: _adj(nx.fast_gnp_random_graph(n, 3.0 / (n - 1), seed=s)), False),
+    "er-avgdeg-2logn": (lambda n, s: _adj(nx.fast_gnp_random_graph(
+        n, min(1.0, 2.0 * math.log(n) / (n - 1)), seed=s)), False),
+    "random-regular-4": (lambda n, s: _adj(nx.random_regular_graph(4, n + (n % 2), seed=s)),
+                         False),
+    "barabasi-albert-3": (lambda n, s: _adj(nx.barabasi_albert_graph(n, 3, seed=s)), False),
+    "sbm-4-blocks-deg8": (lambda n, s: _adj(nx.stochastic_block_model(
+        [n // 4] * 4, [[6.0 * 4 / n if a == b else 2.0 * 4 / (3 * n) for b in range(4)]
+                       for a in range(4)], seed=s)), False),
+}
+
+
+def family_graph(name, n, seed):
+    """The family's graph with about n nodes (grid: nearest square; regular: n rounded to even)."""
+    build, _ = FAMILIES[name]
+    return build(n, int(seed))
+
+
+def seed_of(rng):
+    return int(rng.integers(2**31))
+
+
+def labelled_sbm(n, n_classes, deg_in, deg_out, seed):
+    """SBM with equal classes: expected degree deg_in inside the class, deg_out outside.
+
+    deg_in > deg_out gives a homophilous graph, deg_in < deg_out a heterophilous one.
+    Returns (A, labels).
+    """
+    size = n // n_classes
+    sizes = [size] * n_classes
+    p_in = min(1.0, deg_in / max(size - 1, 1))
+    p_out = min(1.0, deg_out / max(size * (n_classes - 1), 1))
+    P = [[p_in if a == b else p_out for b in range(n_classes)] for a in range(n_classes)]
+    A = _adj(nx.stochastic_block_model(sizes, P, seed=int(seed)))
+    labels = np.repeat(np.arange(n_classes), size)
+    return A, labels
+
+
+def class_bag_of_words(rng, labels, d=200, words_per_node=12, topic_share=0.7):
+    """Binary bag-of-words: each node draws ``words_per_node`` distinct words, a share
+    ``topic_share`` of them (in expectation) from its class's block of the vocabulary."""
+    n = len(labels)
+    c = int(labels.max()) + 1
+    block = d // c
+    X = np.zeros((n, d))
+    for i, y in enumerate(labels):
+        p = np.full(d, (1 - topic_share) / d)
+        p[y * block:(y + 1) * block] += topic_share / block
+        p /= p.sum()
+        X[i, rng.choice(d, size=words_per_node, replace=False, p=p)] = 1.0
+    return X
+
+
+def pyg_row_normalize(X):
+    """x / clamp(rowsum, min=1), as torch_geometric 2.0.3 ``NormalizeFeatures`` does.
+
+    Local stand-in until ``ngc_ref.noise.row_normalize`` lands. Rows whose sum is below 1
+    (including negative sums of noisy rows) are left unchanged, exactly like the clamp.
+    """
+    s = X.sum(axis=1, keepdims=True)
+    return X / np.maximum(s, 1.0)

@@ -1,0 +1,193 @@
+"""Assumption 2: τ = o(n), i.e. τ/n → 0 as the graph grows.
+
+At fixed λ and S the assumption cannot hold for any graph: every term of Ã_S is entrywise
+non-negative and the s = 0 term is I/(λ+1), so [Ã_S]_ii ≥ 1/(λ+1) and
+
+    τ_i = n Σ_j [Ã_S]_ij² / m² ≥ n / ((λ+1) m)²,     m = 1 − r^{S+1},
+
+i.e. τ/n ≥ 1/((λ+1)m)² (≈ 0.0056 at the paper's λ = 32, S = 16). The check measures τ/n along
+growing n per family (exactly, with :func:`ngc_ref.connectivity_factor`) and confirms that floor.
+
+The corrected statement lets λ grow with n (λ = √n, S = ⌈2λ⌉ so that m stays ≈ 1 − e⁻²): the floor
+then vanishes, and the question is whether τ/n does. Isolated nodes keep τ_i = n for every λ, S
+(their row of Ã_S is m·e_i), and a hub that holds a constant share of the degree keeps a constant
+share of every row as λ → ∞ (the limit of Ã_S is a rank-one projector weighted by degree).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ngc_ref import connectivity_factor, series_mass
+
+from .._common import counterexample
+from .._core import claim, make_result, registry
+from ._stats import FAMILIES, family_graph, seed_of
+
+ID = "assumption-2"
+STATEMENT = ("Assumption 2: lim_{n→∞} τ/n = 0 for the graphs considered, at the fixed λ, S of the "
+             "experiments (λ = 32, S = 16). Checked per graph family along growing n; the verdict "
+             "rests on the floor τ/n ≥ 1/((λ+1)(1−r^{S+1}))² that holds for every graph, and the "
+             "measured τ/n. Corrected: with λ = √n and S = ⌈2λ⌉, τ/n decreases along the n grid "
+             "(checker's criterion: log-log slope of τ/n vs n ≤ −0.1 and τ/n decreasing).")
+
+LAM, S = 32.0, 16
+#: Criterion of the corrected statement: slope of log(τ/n) vs log n at most this.
+SLOPE_DECAY = -0.1
+#: Slope above which τ/n is taken not to decay (over at least an 8× range of n).
+SLOPE_FLAT = -0.05
+
+
+def floor_tau_over_n(lam, S):
+    """1/((λ+1)(1−r^{S+1}))²: a lower bound on τ/n valid for every graph."""
+    return 1.0 / ((lam + 1.0) * series_mass(lam, S)) ** 2
+
+
+def grown_lam_S(n):
+    lam = math.sqrt(n)
+    return lam, int(math.ceil(2 * lam))
+
+
+def tau_series(family, sizes, norm, ctx, lam_S):
+    """τ, τ/n and the argmax node along ``sizes``; ``lam_S(n)`` gives (λ, S)."""
+    _, transitive = FAMILIES[family]
+    rows = []
+    for n in sizes:
+        gseed = seed_of(ctx.rng(ID, "graph", family, n))
+        A = family_graph(family, n, gseed)
+        lam, S_ = lam_S(n)
+        # Vertex-transitive graphs have equal τ_i: one node gives τ exactly.
+        nodes = np.array([0]) if transitive else None
+        res = connectivity_factor(A, lam, S_, norm=norm, nodes=nodes)
+        deg = np.asarray(A.sum(axis=1)).ravel()
+        rows.append({"n": res.n, "lam": lam, "S": S_, "tau": res.tau, "tau_over_n": res.tau / res.n,
+                     "argmax_node": res.argmax, "argmax_degree": float(deg[res.argmax]),
+                     "isolated_nodes": int((deg == 0).sum()), "graph_seed": gseed,
+                     "floor": floor_tau_over_n(lam, S_), "A": A})
+    return rows
+
+
+def loglog_slope(x, y):
+    return float(np.polyfit(np.log(x), np.log(y), 1)[0])
+
+
+def judge_fixed(rows, floor):
+    """Fixed λ, S: fails when τ/n ≥ the universal floor at every n (it must: see module doc)."""
+    tol = 1e-12
+    below = [r for r in rows if r["tau_over_n"] < floor * (1 - tol)]
+    if below:   # would contradict the proof of the floor: a bug, not a finding
+        return "inconclusive", below[0]
+    return "fails", rows[-1]
+
+
+def judge_grown(rows):
+    """λ growing: holds on clear decay, fails on none (or isolated nodes), else inconclusive."""
+    tn = np.array([r["tau_over_n"] for r in rows])
+    slope = loglog_slope([r["n"] for r in rows], tn)
+    decreasing = bool(np.all(np.diff(tn) < 0))
+    if any(r["isolated_nodes"] for r in rows[-1:]) and rows[-1]["tau_over_n"] >= 1 - 1e-9:
+        return "fails", slope, decreasing
+    if slope <= SLOPE_DECAY and decreasing:
+        return "holds", slope, decreasing
+    if slope > SLOPE_FLAT and rows[-1]["n"] >= 8 * rows[0]["n"]:
+        return "fails", slope, decreasing
+    return "inconclusive", slope, decreasing
+
+
+def _public(rows):
+    return [{k: v for k, v in r.items() if k != "A"} for r in rows]
+
+
+def _figure(ctx, norm, series):
+    path = ctx.figure_path(f"assumption-2-{norm}.png")
+    if path is None:
+        return []
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..report import save_figure
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
+    colours = plt.cm.tab10.colors
+    for k, (fam, (fixed, grown)) in enumerate(series.items()):
+        axes[0].plot([r["n"] for r in fixed], [r["tau_over_n"] for r in fixed], "o-",
+                     color=colours[k % 10], label=fam)
+        axes[1].plot([r["n"] for r in grown], [r["tau_over_n"] for r in grown], "o-",
+                     color=colours[k % 10])
+    axes[0].axhline(floor_tau_over_n(LAM, S), color="k", ls="--", label="floor 1/((λ+1)m)²")
+    anyg = next(iter(series.values()))[1]
+    axes[1].plot([r["n"] for r in anyg], [r["floor"] for r in anyg], "k--", label="floor")
+    axes[0].set_title(f"τ/n at λ={LAM:g}, S={S}")
+    axes[1].set_title("τ/n at λ=√n, S=⌈2λ⌉")
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("n")
+    axes[0].set_ylabel("τ/n")
+    axes[0].legend(fontsize=7)
+    axes[1].legend(fontsize=7)
+    fig.suptitle(f"Assumption 2, norm={norm}")
+    return [save_figure(fig, path)]
+
+
+@claim(ID, "Assumption 2 (with Def. 1, Eq. 5)", STATEMENT, order=31)
+def check(ctx, norm):
+    c = registry()[ID]
+    sizes = (100, 200, 400, 800) if not ctx.thorough else (100, 200, 400, 800, 1600, 3200)
+    floor = floor_tau_over_n(LAM, S)
+    series, results = {}, []
+    for fam in FAMILIES:
+        fixed = tau_series(fam, sizes, norm, ctx, lambda n: (LAM, S))
+        grown = tau_series(fam, sizes, norm, ctx, grown_lam_S)
+        series[fam] = (fixed, grown)
+    figs = _figure(ctx, norm, series)
+    for fam, (fixed, grown) in series.items():
+        v, w = judge_fixed(fixed, floor)
+        slope_tau = loglog_slope([r["n"] for r in fixed], [r["tau"] for r in fixed])
+        ev = {"family": fam, "lam": LAM, "S": S, "sizes": [r["n"] for r in fixed],
+              "floor_tau_over_n": floor, "loglog_slope_tau_vs_n": slope_tau,
+              "series": _public(fixed),
+              "why": "[Ã_S]_ii ≥ 1/(λ+1) (s = 0 term; all terms ≥ 0) ⇒ τ/n ≥ 1/((λ+1)m)² for "
+                     "every graph and n, so τ/n cannot tend to 0 at fixed λ, S."}
+        ce = None
+        if v == "fails":
+            ce = counterexample(ID, ctx, graph=(f"{fam}-{w['n']}-seed{w['graph_seed']}", w["A"]),
+                                family=fam, n=w["n"], lam=LAM, S=S, norm=norm, tau=w["tau"],
+                                tau_over_n=w["tau_over_n"], node=w["argmax_node"],
+                                floor=floor, isolated_nodes=w["isolated_nodes"])
+            tn = ", ".join(f"{r['tau_over_n']:.3g}" for r in fixed)
+            ns = ", ".join(str(r["n"]) for r in fixed)
+            summ = (f"{fam}: τ/n = {tn} at n = {ns} (slope of τ: {slope_tau:.2f}); "
+                    f"≥ floor {floor:.2g} for every graph")
+        else:
+            summ = f"{fam}: τ/n below the proven floor at n={w['n']}: checker bug, no verdict"
+        results.append(make_result(c, norm, v, ev, summ, ce, figs))
+
+        v2, slope, decreasing = judge_grown(grown)
+        last = grown[-1]
+        ev2 = {"family": fam, "schedule": "λ = √n, S = ⌈2λ⌉", "sizes": [r["n"] for r in grown],
+               "loglog_slope_tau_over_n": slope, "tau_over_n_decreasing": decreasing,
+               "criterion": f"holds: slope ≤ {SLOPE_DECAY} and τ/n decreasing; fails: τ/n = 1 "
+                            f"(isolated node) or slope > {SLOPE_FLAT} over ≥ 8× range in n; "
+                            "else inconclusive. A finite-range trend, not a limit proof.",
+               "series": _public(grown)}
+        ce2 = None
+        if v2 == "fails":
+            ce2 = counterexample(ID + "-corrected", ctx, graph=(
+                f"{fam}-{last['n']}-seed{last['graph_seed']}", last["A"]), family=fam,
+                n=last["n"], lam=last["lam"], S=last["S"], norm=norm, tau_over_n=last["tau_over_n"],
+                node=last["argmax_node"], node_degree=last["argmax_degree"],
+                isolated_nodes=last["isolated_nodes"],
+                reason="isolated node: its row of Ã_S is m·e_i, τ_i = n for every λ, S"
+                if last["isolated_nodes"] and last["tau_over_n"] >= 1 - 1e-9 else
+                "no decay of τ/n over the n grid (hub: the λ → ∞ limit of Ã_S keeps a "
+                "constant share of each row on the hub)")
+        results.append(make_result(
+            c, norm, v2, ev2,
+            f"{fam}, λ=√n: τ/n = {grown[0]['tau_over_n']:.3g} → {last['tau_over_n']:.3g} "
+            f"(n {grown[0]['n']}→{last['n']}), slope {slope:.2f}"
+            + (f", {last['isolated_nodes']} isolated" if last["isolated_nodes"] else ""),
+            ce2, figs, id=ID + "-corrected"))
+    return results

@@ -1,0 +1,193 @@
+"""Depth and denoising (Sec. 1 "Deeper GNNs can have a faster convergence rate"; appendix
+'Analysis on the Depth of NGC and RNGC'): how the aggregated noise Ã_S η behaves as S grows.
+
+The paper never states a precise inequality, so the check tests four precise readings:
+
+(a) ‖Ã_Sη‖_F is non-increasing in S. Exactly, in expectation: E‖Ã_Sη‖_F² = σ²d‖Ã_S‖_F²; adding a
+    term r^S Ã^S/(λ+1) adds mass, so this reading is expected to fail (the raw norm grows toward
+    its S = ∞ limit).
+(b) the noise relative to the signal gain, E‖Ã_Sη‖_F²/(1−r^{S+1})² = σ²d·Σ_i τ_i/n, is
+    non-increasing in S (the quantity Lemma 1 controls through τ).
+(c) τ = max_i τ_i is non-increasing in S (Lemma 1's bound is linear in τ).
+(d) ‖Ã_Sη − (I+λL̃)⁻¹η‖_F ≤ κ r^{S+1} ‖(I+λL̃)⁻¹η‖_F for every S, κ = 1 (sym) or
+    √(d̃_max/d̃_min) (rw), since (I+λL̃)⁻¹ − Ã_S = (rÃ)^{S+1}(I+λL̃)⁻¹; so ‖Ã_Sη‖_F converges
+    to ‖(I+λL̃)⁻¹η‖_F (computed with gsd_solve).
+
+(a)-(c) are checked exactly (dense Ã_S for S = 0..S_max on small graphs and seeded random
+G(n, p)), relative tolerance 1e-10 for a rise; (d) on seeded noise draws, allowing an extra
+1e-12·‖(I+λL̃)⁻¹η‖_F for float64 rounding.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+from ngc_ref import NeumannFilter, gsd_solve, neumann_order, normalized_adjacency
+
+from .._common import counterexample
+from .._core import claim, make_result, registry
+from .._graphs import small_graphs
+from ._stats import family_graph, seed_of
+
+ID = "depth-denoising"
+STATEMENT = ("Deeper NGC denoises more. Tested readings, at fixed λ: (a) ‖Ã_Sη‖_F is "
+             "non-increasing in S; (b) the expected noise-to-gain energy E‖Ã_Sη‖_F²/(1−r^{S+1})² "
+             "= σ²d·Σ_iτ_i/n is non-increasing in S; (c) τ = max_i τ_i is non-increasing in S; "
+             "(d) ‖Ã_Sη‖_F converges to ‖(I+λL̃)⁻¹η‖_F with ‖Ã_Sη − (I+λL̃)⁻¹η‖_F ≤ "
+             "κ r^{S+1}‖(I+λL̃)⁻¹η‖_F (κ = 1 for sym, √(d̃_max/d̃_min) for rw). (a)-(c): exact, "
+             "S = 0..S_max, relative tolerance 1e-10.")
+
+RISE_RTOL = 1e-10
+#: (d) allows κr^{S+1}‖F‖ + FLOAT_FLOOR·‖F‖: float64 rounding of S products and the dense solve.
+FLOAT_FLOOR = 1e-12
+LAMS = (1.0, 32.0)
+
+
+def graphs(ctx):
+    out = dict(small_graphs(ctx))
+    out["complete-bipartite-10-10"] = nx.to_scipy_sparse_array(
+        nx.complete_bipartite_graph(10, 10), format="csr", dtype=float)
+    for fam in ("ring", "random-regular-4", "barabasi-albert-3"):
+        s = seed_of(ctx.rng(ID, "graph", fam))
+        out[f"{fam}-200-seed{s}"] = family_graph(fam, 200, s)
+    return out
+
+
+def random_small_graphs(ctx, count):
+    """``count`` seeded G(n, p) graphs, n in 2..10, p in [0.1, 0.9] (the key names the seed)."""
+    rng = ctx.rng(ID, "random-small")
+    out = {}
+    for k in range(count):
+        n = int(rng.integers(2, 11))
+        p = float(rng.uniform(0.1, 0.9))
+        s = seed_of(rng)
+        out[f"gnp-{n}-{p:.2f}-seed{s}"] = nx.to_scipy_sparse_array(
+            nx.gnp_random_graph(n, p, seed=s), format="csr", dtype=float)
+    return out
+
+
+def energy_sequences(A, lam, S_max, norm):
+    """Exact ‖Ã_S‖_F², τ and (1 − r^{S+1}) for S = 0..S_max (dense recursion)."""
+    An = normalized_adjacency(A, norm=norm).toarray()
+    n = An.shape[0]
+    r = lam / (lam + 1.0)
+    P = np.eye(n)
+    M = np.eye(n) / (lam + 1.0)
+    fro2, tau, mass = [], [], []
+    for s in range(S_max + 1):
+        if s > 0:
+            P = r * (An @ P)
+            M = M + P / (lam + 1.0)
+        m = 1.0 - r ** (s + 1)
+        rows = (M**2).sum(axis=1)
+        fro2.append(float(rows.sum()))
+        tau.append(float(n * rows.max() / m**2))
+        mass.append(m)
+    return np.array(fro2), np.array(tau), np.array(mass)
+
+
+def first_rise(seq, rtol=RISE_RTOL):
+    """First index S ≥ 1 with seq[S] > seq[S−1]·(1 + rtol), or None."""
+    up = np.nonzero(seq[1:] > seq[:-1] * (1 + rtol))[0]
+    return int(up[0]) + 1 if up.size else None
+
+
+def convergence_check(A, lam, norm, eta, S_list, *, bound_scale=1.0):
+    """max over S of ‖Ã_Sη − Fη‖_F / ((κ r^{S+1} + 1e-12) ‖Fη‖_F) (≤ 1 when (d) holds).
+
+    ``bound_scale`` multiplies the bound (tests plant a too-small bound with it)."""
+    F = gsd_solve(A, eta, lam, norm=norm, method="dense")
+    _, deg = normalized_adjacency(A, norm=norm, return_degrees=True)
+    kappa = 1.0 if norm == "sym" else float(np.sqrt(deg.max() / deg.min()))
+    r = lam / (lam + 1.0)
+    nF = np.linalg.norm(F)
+    worst = (0.0, None)
+    for S in S_list:
+        H = NeumannFilter(A, lam, S, norm) @ eta
+        bound = bound_scale * (kappa * r ** (S + 1) + FLOAT_FLOOR) * nF
+        ratio = float(np.linalg.norm(H - F) / bound) if nF > 0 else 0.0
+        if ratio > worst[0]:
+            worst = (ratio, S)
+    H = NeumannFilter(A, lam, S_list[-1], norm) @ eta
+    return worst, float(abs(np.linalg.norm(H) - nF) / max(nF, 1e-300)), kappa
+
+
+@claim(ID, "Sec. 1 and appendix 'Analysis on the Depth'", STATEMENT, order=32)
+def check(ctx, norm):
+    c = registry()[ID]
+    S_max = 64 if not ctx.thorough else 256
+    G = graphs(ctx)
+    n_random = 100 if not ctx.thorough else 1000
+    G_exact = dict(G, **random_small_graphs(ctx, n_random))
+    rows = []
+    for name, A in G_exact.items():
+        for lam in LAMS:
+            fro2, tau, mass = energy_sequences(A, lam, S_max, norm)
+            ratio = fro2 / mass**2
+            rows.append({"graph": name, "lam": lam, "A": A,
+                         "rise_fro2": first_rise(fro2), "rise_ratio": first_rise(ratio),
+                         "rise_tau": first_rise(tau), "fro2": fro2, "ratio": ratio, "tau": tau})
+    results = []
+    for key, label, what in (
+            ("rise_fro2", "(a)", "‖Ã_S‖_F² (∝ E‖Ã_Sη‖_F²)"),
+            ("rise_ratio", "(b)", "‖Ã_S‖_F²/(1−r^{S+1})² (∝ E noise-to-gain energy)"),
+            ("rise_tau", "(c)", "τ = max_i τ_i")):
+        seq_key = {"rise_fro2": "fro2", "rise_ratio": "ratio", "rise_tau": "tau"}[key]
+        bad = [r for r in rows if r[key] is not None]
+        ev = {"quantity": what, "named_graphs": list(G),
+              "random_graphs": f"{n_random} seeded G(n, p), n in 2..10, p in [0.1, 0.9]",
+              "lams": list(LAMS), "S_range": [0, S_max],
+              "rise_rtol": RISE_RTOL, "n_cases": len(rows), "cases_with_a_rise": len(bad),
+              "named_cases": [{"graph": r["graph"], "lam": r["lam"], "first_rise_at_S": r[key],
+                               "at_S0": r[seq_key][0], "at_S16": r[seq_key][16],
+                               "at_S_max": r[seq_key][-1]} for r in rows if r["graph"] in G],
+              "random_cases_with_a_rise": [{"graph": r["graph"], "lam": r["lam"],
+                                            "first_rise_at_S": r[key]} for r in bad
+                                           if r["graph"] not in G][:20]}
+        if bad:
+            w = max(bad, key=lambda r: r["A"].shape[0])   # the largest graph as the example
+            s = w[key]
+            ce = counterexample(ID, ctx, graph=(w["graph"], w["A"]), lam=w["lam"], norm=norm,
+                                quantity=what, S=s, value_at_S_minus_1=w[seq_key][s - 1],
+                                value_at_S=w[seq_key][s])
+            summ = (f"{label} {what} rises with S in {len(bad)}/{len(rows)} cases, e.g. "
+                    f"{w['graph']} λ={w['lam']:g}: {w[seq_key][s - 1]:.4g} → {w[seq_key][s]:.4g} "
+                    f"at S={s}")
+            results.append(make_result(c, norm, "fails", ev, summ, ce))
+        else:
+            results.append(make_result(
+                c, norm, "holds", ev,
+                f"{label} {what} non-increasing for S = 0..{S_max} on all {len(rows)} cases "
+                f"({len(G)} named + {n_random} random graphs × λ ∈ {list(LAMS)}), rel. tol "
+                f"{RISE_RTOL:g}"))
+
+    # (d) convergence to the GSD solution on seeded noise draws.
+    worst, cases = {"ratio": 0.0}, 0
+    for name, A in G.items():
+        n = A.shape[0]
+        for lam in LAMS:
+            eta = ctx.rng(ID, norm, name, lam).standard_normal((n, 4))
+            S_conv = neumann_order(lam, 1e-8)
+            (ratio, S_at), rel_gap, kappa = convergence_check(
+                A, lam, norm, eta, [0, 1, 2, 4, 8, 16, 32, 64, S_conv])
+            cases += 1
+            if ratio >= worst["ratio"]:
+                worst = {"ratio": ratio, "S": S_at, "graph": name, "lam": lam, "kappa": kappa,
+                         "A": A, "norm_gap_at_S_conv": rel_gap, "S_conv": S_conv}
+    ok = worst["ratio"] <= 1.0
+    ev = {"cases": cases, "graphs": list(G), "lams": list(LAMS),
+          "S_values": "0,1,2,4,8,16,32,64 and S_conv = neumann_order(λ, 1e-8)",
+          "noise": "η ~ N(0,1), n × 4, ctx.rng(ID, norm, graph, λ)",
+          "worst_error_over_bound": worst["ratio"], "worst": {k: v for k, v in worst.items()
+                                                             if k != "A"},
+          "reference": "gsd_solve(method='dense')",
+          "tolerance": f"error ≤ (κ r^(S+1) + {FLOAT_FLOOR:g})·‖(I+λL̃)⁻¹η‖_F"}
+    summ = (f"(d) ‖Ã_Sη − (I+λL̃)⁻¹η‖_F ≤ κr^{{S+1}}‖(I+λL̃)⁻¹η‖_F: worst error/bound "
+            f"{worst['ratio']:.6f} ({cases} cases); |‖Ã_Sη‖−‖(I+λL̃)⁻¹η‖|/‖·‖ = "
+            f"{worst['norm_gap_at_S_conv']:.1e} at S={worst['S_conv']}")
+    ce = None if ok else counterexample(ID, ctx, graph=(worst["graph"], worst["A"]),
+                                        lam=worst["lam"], S=worst["S"], norm=norm,
+                                        error_over_bound=worst["ratio"])
+    results.append(make_result(c, norm, "holds" if ok else "fails", ev, summ, ce))
+    return results

@@ -1,0 +1,228 @@
+"""Lemma 1 (Eq. 9): the tail of ‖Ã_S η‖_F² under sub-Gaussian noise.
+
+Notation: m = 1 − r^{S+1}, ρ_i = Σ_p [Ã_S]_ip² (so τ = n·max_i ρ_i / m²), Z = Ã_S η (n × d).
+
+The paper's bound is  B = 2τm²σ²(4 log n + log 2d)/n = 2σ²·max_i ρ_i·(4 log n + log 2d),
+claimed to hold with probability ≥ 1 − 1/d. But E‖Z‖_F² = σ²·d·Σ_i ρ_i ≥ d·max_i ρ_i·σ², so the
+bound sits below the mean as soon as d·Σ_i ρ_i > 2 max_i ρ_i (4 log n + log 2d), e.g. on every
+graph where the row energies are comparable and n ≳ 8 log n. The proof's last step goes from
+‖Z‖_F² ≥ t to max_ij Z_ij² ≥ t; the true implication is max_ij Z_ij² ≥ t/(nd).
+
+The corrected statement checked here is the per-entry Hoeffding bound plus a union bound over the
+nd entries (no more than the proof's own argument gives):
+
+    P( max_ij Z_ij² ≥ 2σ²·max_i ρ_i·log(2nd·d) ) ≤ 1/d,
+
+and its Frobenius consequence ‖Z‖_F² ≤ nd·max_ij Z_ij² ≤ 2τm²σ²·d·log(2nd²), which does not
+vanish as n grows.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ngc_ref import NeumannFilter, connectivity_factor, series_mass
+
+from .._common import counterexample
+from .._core import claim, make_result, registry
+from ._stats import CONFIDENCE, NOISES, bound_verdict, family_graph, seed_of, sub_gaussian_noise
+
+ID = "lemma-1"
+STATEMENT = ("Under Assumption 1 (i.i.d. zero-mean sub-Gaussian η ∈ R^{n×d}, parameter σ), with "
+             "probability at least 1 − 1/d: ‖Ã_Sη‖_F² ≤ 2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n. "
+             "Checked by Monte Carlo: the frequency of exceeding the bound, with a "
+             f"{CONFIDENCE:.0%} Clopper-Pearson interval, against 1/d.")
+
+LAM, S = 32.0, 16
+
+
+def paper_bound(tau, lam, S, sigma, n, d):
+    m = series_mass(lam, S)
+    return 2.0 * tau * m**2 * sigma**2 * (4.0 * math.log(n) + math.log(2 * d)) / n
+
+
+def max_entry_bound(tau, lam, S, sigma, n, d):
+    """2σ²·max_i ρ_i·log(2nd·d): union of nd Hoeffding tails, total 1/d."""
+    m = series_mass(lam, S)
+    return 2.0 * tau * m**2 * sigma**2 * math.log(2.0 * n * d * d) / n
+
+
+def frobenius_bound(tau, lam, S, sigma, n, d):
+    """nd × :func:`max_entry_bound` = 2τm²σ²·d·log(2nd²)."""
+    return n * d * max_entry_bound(tau, lam, S, sigma, n, d)
+
+
+def simulate(filt, noise, sigma, d, trials, rng, *, batch=64):
+    """‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij² for ``trials`` independent draws of η (n × d).
+
+    Draws are stacked as columns (Ã_S acts column by column), ``batch`` draws per product.
+    """
+    n = filt.n
+    fro2, max2 = np.empty(trials), np.empty(trials)
+    for start in range(0, trials, batch):
+        k = min(batch, trials - start)
+        eta = sub_gaussian_noise(rng, noise, (n, d * k), sigma)
+        Z = (filt @ eta).reshape(n, k, d)
+        fro2[start:start + k] = np.einsum("nkd,nkd->k", Z, Z)
+        max2[start:start + k] = (Z**2).max(axis=(0, 2))
+    return fro2, max2
+
+
+def _cases(ctx):
+    sizes = (100, 300, 1000) if not ctx.thorough else (100, 300, 1000, 3000, 10000)
+    fams = ("ring", "random-regular-4", "er-avgdeg-2logn", "barabasi-albert-3")
+    cases = [(f, n) for f in fams for n in sizes]
+    cases.append(("complete", 200))
+    return cases
+
+
+def run_cases(ctx, norm, bound_scale=1.0):
+    """Every (graph, noise) case: exceedance counts of the three bounds and their expectations.
+
+    ``bound_scale`` multiplies every bound (1 for the real check; tests plant other values).
+    """
+    d_values = (8,) if not ctx.thorough else (2, 8, 32)
+    trials = 200 if not ctx.thorough else 2000
+    sigma = 1.0
+    rows = []
+    for fam, n in _cases(ctx):
+        gseed = seed_of(ctx.rng(ID, "graph", fam, n))
+        A = family_graph(fam, n, gseed)
+        filt = NeumannFilter(A, LAM, S, norm)
+        conn = connectivity_factor(A, LAM, S, norm=norm)
+        for d in d_values:
+            for noise in NOISES:
+                rng = ctx.rng(ID, norm, fam, n, d, noise)
+                fro2, max2 = simulate(filt, noise, sigma, d, trials, rng)
+                nn = conn.n
+                b = bound_scale * paper_bound(conn.tau, LAM, S, sigma, nn, d)
+                bm = bound_scale * max_entry_bound(conn.tau, LAM, S, sigma, nn, d)
+                bf = bound_scale * frobenius_bound(conn.tau, LAM, S, sigma, nn, d)
+                rows.append({
+                    "family": fam, "graph_seed": gseed, "n": nn, "d": d, "noise": noise,
+                    "sigma": sigma, "trials": trials, "tau": conn.tau,
+                    "tau_log_n_over_n": conn.tau_log_n_over_n,
+                    "expected_fro2": sigma**2 * d * float(conn.row_square_sums.sum()),
+                    "mean_fro2": float(fro2.mean()), "paper_bound": b,
+                    "exceed_paper": int((fro2 > b).sum()),
+                    "mean_max2": float(max2.mean()), "max_entry_bound": bm,
+                    "exceed_max_entry": int((max2 > bm).sum()),
+                    "frobenius_bound": bf, "exceed_frobenius": int((fro2 > bf).sum()),
+                    "A": A})
+    return rows
+
+
+def judge(rows, key):
+    """Worst case of "P(exceed) ≤ 1/d" over rows: (verdict, worst row, its interval)."""
+    order = {"fails": 2, "inconclusive": 1, "holds": 0}
+    worst, worst_ci, verdict = None, None, "holds"
+    for r in rows:
+        v, ci = bound_verdict(r[key], r["trials"], 1.0 / r["d"])
+        r[key + "_ci"] = ci
+        if worst is None or (order[v], ci[0], r["n"]) > (order[verdict], worst_ci[0], worst["n"]):
+            worst, worst_ci, verdict = r, ci, v
+    return verdict, worst, worst_ci
+
+
+def _public(r):
+    return {k: v for k, v in r.items() if k != "A"}
+
+
+def _figure(ctx, norm, rows):
+    path = ctx.figure_path(f"lemma-1-{norm}.png")
+    if path is None:
+        return []
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..report import save_figure
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for fam, colour in zip(sorted({r["family"] for r in rows}), plt.cm.tab10.colors):
+        sel = sorted((r for r in rows if r["family"] == fam and r["noise"] == "gaussian"
+                      and r["d"] == 8), key=lambda r: r["n"])
+        if len(sel) < 2:
+            continue
+        ns = [r["n"] for r in sel]
+        axes[0].plot(ns, [r["mean_fro2"] for r in sel], "o-", color=colour, label=f"{fam} measured")
+        axes[0].plot(ns, [r["paper_bound"] for r in sel], "x--", color=colour)
+        axes[1].plot(ns, [r["mean_max2"] for r in sel], "o-", color=colour, label=fam)
+        axes[1].plot(ns, [r["max_entry_bound"] for r in sel], "x--", color=colour)
+    axes[0].set_title("‖Ã_Sη‖_F² (mean, o) vs Eq. 9 bound (x, dashed)")
+    axes[1].set_title("max_ij [Ã_Sη]_ij² (mean, o) vs corrected bound (x)")
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("n")
+    axes[0].legend(fontsize=7)
+    fig.suptitle(f"Lemma 1, λ={LAM:g}, S={S}, d=8, Gaussian σ=1, norm={norm}")
+    return [save_figure(fig, path)]
+
+
+@claim(ID, "Lemma 1, Eq. 9 (proof: appendix 'Proof of Lemma 1')", STATEMENT, order=30)
+def check(ctx, norm):
+    c = registry()[ID]
+    rows = run_cases(ctx, norm)
+    figs = _figure(ctx, norm, rows)
+    common = {"lam": LAM, "S": S, "sigma": "1 (standard deviation = sub-Gaussian parameter for "
+              "all three noises; uniform on [-√3, √3])", "confidence": CONFIDENCE,
+              "families_and_sizes": sorted({(r["family"], r["n"]) for r in rows}),
+              "noises": list(NOISES), "d": sorted({r["d"] for r in rows}),
+              "trials_per_case": rows[0]["trials"]}
+    results = []
+
+    verdict, w, ci = judge(rows, "exceed_paper")
+    ev = dict(common, cases=[_public(r) for r in rows],
+              worst_case=_public(w),
+              proof_notes=[
+                  "E‖Ã_Sη‖_F² = σ²·d·Σ_i ρ_i ('expected_fro2') does not vanish with n, while the "
+                  "bound = 2σ²·max_i ρ_i·(4 log n + log 2d) is O(τ log n / n).",
+                  "The proof's last union bound uses ‖M‖_F² ≥ t ⇒ ‖M‖_max² ≥ t; the valid "
+                  "implication is ‖M‖_max² ≥ t/(nd) since ‖M‖_F² ≤ nd·‖M‖_max².",
+                  "The union bound is taken over n² pairs although Ã_Sη is n × d.",
+                  "The chosen t contains (1 − r^S)² and no σ², the stated bound (1 − r^{S+1})²σ².",
+                  "The displayed Hoeffding step writes Σ_s (rÃ_S)^s where Ã_S = Σ_s (rÃ)^s/(λ+1) "
+                  "is meant."])
+    summ = (f"worst: {w['family']} n={w['n']} {w['noise']} d={w['d']}: P(exceed) = "
+            f"{w['exceed_paper']}/{w['trials']}, CI [{ci[0]:.3f}, {ci[1]:.3f}] vs 1/d = "
+            f"{1 / w['d']:.3f}; E‖Z‖²={w['expected_fro2']:.3g} vs bound {w['paper_bound']:.3g}")
+    ce = None
+    if verdict == "fails":
+        ce = counterexample(ID, ctx, graph=(f"{w['family']}-{w['n']}-seed{w['graph_seed']}", w["A"]),
+                            **{k: w[k] for k in ("family", "n", "graph_seed", "noise", "sigma", "d",
+                                                 "trials", "tau", "paper_bound", "mean_fro2",
+                                                 "expected_fro2", "exceed_paper")},
+                            lam=LAM, S=S, norm=norm, exceed_probability_ci=ci,
+                            noise_stream=f"ctx.rng('{ID}', '{norm}', '{w['family']}', {w['n']}, "
+                                         f"{w['d']}, '{w['noise']}')")
+    results.append(make_result(c, norm, verdict, ev, summ, ce, figs))
+
+    # Corrected statements: per-entry Hoeffding + union bound over the nd entries.
+    for key, label, what in (
+            ("exceed_max_entry", "max-entry",
+             "P(max_ij [Ã_Sη]_ij² > 2τ(1−r^{S+1})²σ² log(2nd·d)/n) ≤ 1/d"),
+            ("exceed_frobenius", "Frobenius",
+             "P(‖Ã_Sη‖_F² > 2τ(1−r^{S+1})²σ²·d·log(2nd²)) ≤ 1/d (= nd × the max-entry bound)")):
+        v2, w2, ci2 = judge(rows, key)
+        bkey = "max_entry_bound" if label == "max-entry" else "frobenius_bound"
+        mkey = "mean_max2" if label == "max-entry" else "mean_fro2"
+        ev2 = dict(common, correction=what, cases=[
+            {k: r[k] for k in ("family", "n", "d", "noise", "tau", bkey, mkey, key, key + "_ci")}
+            for r in rows], worst_case=_public(w2),
+            derivation="P(|[Ã_Sη]_ij| ≥ t) ≤ 2exp(−t²/(2σ²ρ_i)) (Hoeffding, ρ_i ≤ τm²/n); a union "
+                       "over the nd entries with t² = 2σ²·max_i ρ_i·log(2nd·d) gives total 1/d. "
+                       "This holds for any fixed Ã_S, both normalisations.")
+        ce2 = None
+        if v2 == "fails":
+            ce2 = counterexample(ID + "-corrected", ctx, graph=(
+                f"{w2['family']}-{w2['n']}", w2["A"]), noise=w2["noise"], d=w2["d"],
+                exceed=w2[key], trials=w2["trials"], ci=ci2, bound=w2[bkey], norm=norm)
+        results.append(make_result(
+            c, norm, v2, ev2,
+            f"{label}: {what}; worst {w2['family']} n={w2['n']} {w2['noise']}: "
+            f"{w2[key]}/{w2['trials']} exceed, CI [{ci2[0]:.3f}, {ci2[1]:.3f}] vs "
+            f"1/d={1 / w2['d']:.3f}; mean/bound = {w2[mkey] / w2[bkey]:.2g}",
+            ce2, id=ID + "-corrected"))
+    return results
