@@ -10,14 +10,25 @@ from .neumann import (NeumannFilter, NeumannOperator, neumann_matrix, neumann_or
 from .normalize import add_self_loops, normalized_adjacency
 from .robust import robust_propagate
 from .solve import ConvergenceWarning, SolveInfo, gsd_solve
-from . import datasets  # noqa: E402  (submodule: ngc_ref.datasets.load_dataset)
+# Submodules users reach by name: ngc_ref.graphs.sbm, ngc_ref.noise.corrupt,
+# ngc_ref.datasets.load_dataset, ngc_ref.training.run_experiment.
+# ``training`` is imported on first use: it pulls in scikit-learn (~1 s), which the operators
+# and the theory checks of exact identities do not need.
+from . import datasets, graphs, noise  # noqa: E402
 from .datasets import Dataset, load_dataset
 
 __version__ = "0.1.0"
 
+
+def __getattr__(name):
+    if name == "training":
+        import importlib
+        return importlib.import_module(".training", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 __all__ = [
-    "ConnectivityResult", "ConvergenceWarning", "Dataset", "load_dataset", "NeumannFilter", "NeumannOperator", "SolveInfo",
-    "add_self_loops", "connectivity_factor", "gsd_solve", "neumann_matrix", "neumann_order",
+    "ConnectivityResult", "ConvergenceWarning", "Dataset", "NeumannFilter", "NeumannOperator",
+    "SolveInfo", "add_self_loops", "connectivity_factor", "gsd_solve", "neumann_matrix", "neumann_order",
     "neumann_propagate", "normalized_adjacency", "robust_propagate", "series_mass",
-    "series_ratio",
+    "series_ratio", "load_dataset", "datasets", "graphs", "noise", "training",
 ]

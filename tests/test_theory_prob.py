@@ -173,6 +173,25 @@ def test_rngc_spectral_radius_matches_dense(norm):
 
 
 @pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_rngc_radius_bracket_contains_dense_spectral_radius(norm):
+    # A disconnected graph (repeated eigenvalue 1, the case that stalls ARPACK) and a
+    # connected one; the bracket must contain the dense ρ whatever ARPACK manages.
+    G = nx.disjoint_union_all([nx.path_graph(3)] * 10 + [nx.barabasi_albert_graph(40, 2, seed=1)])
+    A = nx.to_scipy_sparse_array(G, format="csr", dtype=float)
+    n = A.shape[0]
+    X = np.random.default_rng(2).random((n, 5))
+    An = normalized_adjacency(A, norm=norm)
+    P = X @ X.T / np.linalg.norm(X @ X.T)
+    two, inf = rngc_convergence.p_norms(X)
+    for eps in (0.0, 1e-3, 0.5, 3.0):
+        dense = np.abs(np.linalg.eigvals(An.toarray() - eps * P)).max()
+        lo, hi, how = rngc_convergence.radius_bracket(
+            An, X, eps, norm, p_norm=two if norm == "sym" else inf, r_max=0.999,
+            rng=np.random.default_rng(0))
+        assert lo - 1e-7 <= dense <= hi + 1e-7, (eps, lo, dense, hi, how)
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
 def test_rngc_planted_bipartite_diverges_exactly_where_predicted(norm):
     a, lam = 20, 1024.0
     A = nx.to_scipy_sparse_array(nx.complete_bipartite_graph(a, a), format="csr", dtype=float)

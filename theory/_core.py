@@ -33,6 +33,8 @@ class Result:
     summary: str = ""
     figures: list = field(default_factory=list)
     counterexample: dict | None = None
+    # Wall time of the check call (one claim in one norm) that produced this result.
+    seconds: float | None = None
 
     def __post_init__(self):
         if self.verdict not in VERDICTS:

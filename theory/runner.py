@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import traceback
 
 from ._core import Result, registry
@@ -29,8 +30,12 @@ def run_checks(ctx, only=None, progress=True):
         for c, norm in jobs:
             if bar is not None:
                 bar.set_description(f"{c.id} [{norm}]")
+            t0 = time.perf_counter()
             out = c.check(ctx, norm)
-            results.extend([out] if isinstance(out, Result) else list(out))
+            out = [out] if isinstance(out, Result) else list(out)
+            for r in out:
+                r.seconds = round(time.perf_counter() - t0, 3)
+            results.extend(out)
             if bar is not None:
                 bar.update(1)
     finally:
