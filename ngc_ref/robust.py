@@ -14,7 +14,6 @@ the full ‖XXᵀ‖_F, so that on a complete graph both modes coincide.
 
 from __future__ import annotations
 
-import numpy as np
 
 from . import _backend
 from ._validation import check_eps, check_features, check_option

@@ -29,3 +29,18 @@ def test_check_unwritable_out(tmp_path, capsys):
 def test_check_unknown_id(tmp_path, capsys):
     assert cli.main(["check", "--only", "nope", "--out", str(tmp_path), "--no-progress"]) == 2
     assert "unknown claim id" in capsys.readouterr().err
+
+
+def test_report_files_get_ordinary_permissions(tmp_path):
+    # Atomic writes go through mkstemp (mode 0600); the final file must not stay private.
+    import os
+
+    from theory.report import atomic_write_text
+    mask = os.umask(0o022)
+    try:
+        atomic_write_text(tmp_path / "r.md", "x")
+        assert (tmp_path / "r.md").stat().st_mode & 0o777 == 0o644
+        assert (tmp_path / "r.md").read_text() == "x"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["r.md"]
+    finally:
+        os.umask(mask)

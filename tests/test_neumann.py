@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 from numpy.testing import assert_allclose
 
 from ngc_ref import (NeumannFilter, gsd_solve, neumann_matrix, neumann_order, neumann_propagate,
-                     normalized_adjacency, series_mass)
+                     series_mass)
 from ngc_ref.strategies import graphs_with_signals, lams, norms, orders
 
 from . import _reference as ref

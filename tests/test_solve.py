@@ -6,7 +6,7 @@ import scipy.sparse as sp
 from hypothesis import given
 from numpy.testing import assert_allclose
 
-from ngc_ref import ConvergenceWarning, gsd_solve, normalized_adjacency
+from ngc_ref import ConvergenceWarning, gsd_solve
 from ngc_ref.strategies import graphs_with_signals, lams, norms
 
 from . import _reference as ref

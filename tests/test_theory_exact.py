@@ -2,7 +2,6 @@
 
 import json
 
-import networkx as nx
 import numpy as np
 import pytest
 
@@ -74,7 +73,7 @@ def test_planted_tau_violation(monkeypatch):
 
 
 def test_planted_case_study_violation(monkeypatch):
-    swapped = dict(case_study.GRAPHS, G2=nx.complete_graph(4), G3=nx.star_graph(3))
+    swapped = dict(case_study.GRAPHS, G2=case_study.GRAPHS["G3"], G3=case_study.GRAPHS["G2"])
     monkeypatch.setattr(case_study, "GRAPHS", swapped)
     v = verdicts(["case-study"])
     assert v[("case-study:2", "rw")].verdict == "fails"
@@ -104,9 +103,13 @@ def test_report_is_written_atomically(tmp_path):
 
 
 def test_same_seed_same_report(tmp_path):
-    a = [r.to_dict() for r in run_checks(Context(seed=5), only=["gsd-closed-form"], progress=False)]
-    b = [r.to_dict() for r in run_checks(Context(seed=5), only=["gsd-closed-form"], progress=False)]
-    assert a == b
+    def run():
+        out = [r.to_dict() for r in run_checks(Context(seed=5), only=["gsd-closed-form"],
+                                               progress=False)]
+        for d in out:
+            assert d.pop("seconds") >= 0   # wall time: the one field that may differ
+        return out
+    assert run() == run()
 
 
 def test_unknown_id():

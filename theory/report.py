@@ -14,10 +14,19 @@ from pathlib import Path
 SCHEMA_VERSION = 1
 
 
+def _default_mode():
+    """0o666 less the process umask: what ``open(path, "w")`` would have given the file."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def atomic_write_text(path, text):
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        # mkstemp creates 0600; a report is meant to be shared like any other output file.
+        os.fchmod(fd, _default_mode())
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
         os.replace(tmp, path)
@@ -32,6 +41,7 @@ def save_figure(fig, path):
     import matplotlib.pyplot as plt
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".png")
+    os.fchmod(fd, _default_mode())
     os.close(fd)
     try:
         fig.savefig(tmp, dpi=110, bbox_inches="tight")
@@ -76,6 +86,31 @@ def write_report(results, out_dir, meta):
     atomic_write_text(out_dir / "report.md", render_markdown(results, meta))
 
 
+def compact_json(obj, indent=1, _level=0):
+    """JSON with short lists and dicts of scalars on one line, so evidence tables stay readable."""
+    pad, inner = " " * (indent * _level), " " * (indent * (_level + 1))
+    flat = json.dumps(obj, ensure_ascii=False)
+    scalar = (str, int, float, bool, type(None))
+    if len(flat) <= 100 or (isinstance(obj, list) and all(isinstance(v, scalar) for v in obj)):
+        return flat
+    if isinstance(obj, dict):
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: "
+                 f"{compact_json(v, indent, _level + 1)}" for k, v in obj.items()]
+        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
+    if isinstance(obj, list):
+        items = [inner + compact_json(v, indent, _level + 1) for v in obj]
+        return "[\n" + ",\n".join(items) + f"\n{pad}]"
+    return flat
+
+
+def _json_block(obj, limit):
+    """A fenced JSON block for report.md, cut at a line boundary with a pointer to report.json."""
+    text = compact_json(obj)
+    if len(text) > limit:
+        text = text[:limit].rsplit("\n", 1)[0] + "\n… (cut here; the full record is in report.json)"
+    return ["```json", text, "```"]
+
+
 def render_markdown(results, meta):
     c = counts(results)
     lines = [
@@ -101,14 +136,10 @@ def render_markdown(results, meta):
             seen.add(r.id)
             lines += ["", f"## `{r.id}` — {r.paper_ref}", "", f"> {r.statement}", ""]
         lines += [f"### norm = {r.norm}: {r.verdict}", "", r.summary, ""]
-        lines.append("Evidence:")
-        lines.append("")
-        lines.append("```json")
-        lines.append(json.dumps(r.to_dict()["evidence"], indent=1)[:6000])
-        lines.append("```")
+        lines += ["Evidence:", ""] + _json_block(r.to_dict()["evidence"], 6000)
         if r.counterexample:
-            lines += ["", "Counterexample:", "", "```json",
-                      json.dumps(r.to_dict()["counterexample"], indent=1)[:4000], "```"]
+            lines += ["", "Counterexample:", ""] + _json_block(r.to_dict()["counterexample"],
+                                                               4000)
         for f in r.figures:
             lines += ["", f"![{r.id} {r.norm}]({f})"]
         lines.append("")

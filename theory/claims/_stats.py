@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import math
 
-import networkx as nx
 import numpy as np
-import scipy.sparse as sp
 from scipy.stats import beta
+
+from ngc_ref import graphs
+from ngc_ref.noise import row_normalize, subgaussian_noise
 
 #: Confidence level of every interval the probabilistic checks report.
 CONFIDENCE = 0.95
@@ -41,52 +42,37 @@ def bound_verdict(k, n, p_max, conf=CONFIDENCE):
 
 # Noises with variance σ² whose sub-Gaussian parameter is exactly σ (Assumption 1):
 # Gaussian N(0, σ²); Rademacher ±σ (E e^{tX} = cosh(tσ) <= e^{t²σ²/2}); uniform on
-# [-σ√3, σ√3], which is strictly sub-Gaussian: sinh(x)/x <= e^{x²/6} termwise, since
-# (2k+1)! >= 6^k k!, so its smallest sub-Gaussian parameter equals its standard deviation σ.
+# [-σ√3, σ√3], which is strictly sub-Gaussian (ngc_ref.noise.subgaussian_noise, proxy="optimal").
 NOISES = ("gaussian", "rademacher", "uniform")
 
 
 def sub_gaussian_noise(rng, kind, shape, sigma=1.0):
     """Zero-mean i.i.d. noise whose sub-Gaussian parameter (and standard deviation) is σ."""
-    if kind == "gaussian":
-        return sigma * rng.standard_normal(shape)
-    if kind == "rademacher":
-        return sigma * (2.0 * rng.integers(0, 2, size=shape) - 1.0)
-    if kind == "uniform":
-        a = sigma * math.sqrt(3.0)
-        return rng.uniform(-a, a, size=shape)
-    raise ValueError(f"noise must be one of {NOISES}, got {kind!r}")
+    scale = sigma * math.sqrt(3.0) if kind == "uniform" else sigma
+    eta, sig = subgaussian_noise(shape, kind, scale, seed=rng, proxy="optimal")
+    assert math.isclose(sig, sigma, rel_tol=1e-12)   # the parameter Lemma 1 is stated with
+    return eta
 
 
-def _adj(G):
-    A = nx.to_scipy_sparse_array(G, format="csr", dtype=float, weight=None)
-    A.setdiag(0)
-    A.eliminate_zeros()
-    return A
+def _sbm_family(n, seed):
+    k = 4
+    size = n // k
+    return graphs.sbm(size * k, k, min(1.0, 6.0 / size), 2.0 / (3 * size), seed=seed)[0]
 
 
-def _complete(n):
-    A = sp.csr_array(np.ones((n, n)) - np.eye(n))
-    return A
-
-
-#: family -> (builder(n, seed) -> adjacency, vertex_transitive)
+#: family -> (builder(n, seed) -> adjacency, vertex_transitive); built by :mod:`ngc_ref.graphs`.
 FAMILIES = {
-    "ring": (lambda n, s: _adj(nx.cycle_graph(n)), True),
-    "path": (lambda n, s: _adj(nx.path_graph(n)), False),
-    "grid-2d": (lambda n, s: _adj(nx.grid_2d_graph(int(round(math.sqrt(n))),
-                                                   int(round(math.sqrt(n))))), False),
-    "complete": (lambda n, s: _complete(n), True),
-    "star": (lambda n, s: _adj(nx.star_graph(n - 1)), False),
-    "er-avgdeg-3": (lambda n, s: _adj(nx.fast_gnp_random_graph(n, 3.0 / (n - 1), seed=s)), False),
-    "er-avgdeg-2logn": (lambda n, s: _adj(nx.fast_gnp_random_graph(
-        n, min(1.0, 2.0 * math.log(n) / (n - 1)), seed=s)), False),
-    "random-regular-4": (lambda n, s: _adj(nx.random_regular_graph(4, n + (n % 2), seed=s)),
-                         False),
-    "barabasi-albert-3": (lambda n, s: _adj(nx.barabasi_albert_graph(n, 3, seed=s)), False),
-    "sbm-4-blocks-deg8": (lambda n, s: _adj(nx.stochastic_block_model(
-        [n // 4] * 4, [[6.0 * 4 / n if a == b else 2.0 * 4 / (3 * n) for b in range(4)]
-                       for a in range(4)], seed=s)), False),
+    "ring": (lambda n, s: graphs.ring(n), True),
+    "path": (lambda n, s: graphs.path(n), False),
+    "grid-2d": (lambda n, s: graphs.grid(round(math.sqrt(n)), round(math.sqrt(n))), False),
+    "complete": (lambda n, s: graphs.complete(n), True),
+    "star": (lambda n, s: graphs.star(n), False),
+    "er-avgdeg-3": (lambda n, s: graphs.erdos_renyi(n, 3.0 / (n - 1), seed=s), False),
+    "er-avgdeg-2logn": (lambda n, s: graphs.erdos_renyi(
+        n, min(1.0, 2.0 * math.log(n) / (n - 1)), seed=s), False),
+    "random-regular-4": (lambda n, s: graphs.random_regular(n + (n % 2), 4, seed=s), False),
+    "barabasi-albert-3": (lambda n, s: graphs.barabasi_albert(n, 3, seed=s), False),
+    "sbm-4-blocks-deg8": (_sbm_family, False),
 }
 
 
@@ -107,13 +93,9 @@ def labelled_sbm(n, n_classes, deg_in, deg_out, seed):
     Returns (A, labels).
     """
     size = n // n_classes
-    sizes = [size] * n_classes
     p_in = min(1.0, deg_in / max(size - 1, 1))
     p_out = min(1.0, deg_out / max(size * (n_classes - 1), 1))
-    P = [[p_in if a == b else p_out for b in range(n_classes)] for a in range(n_classes)]
-    A = _adj(nx.stochastic_block_model(sizes, P, seed=int(seed)))
-    labels = np.repeat(np.arange(n_classes), size)
-    return A, labels
+    return graphs.sbm(size * n_classes, n_classes, p_in, p_out, seed=int(seed))
 
 
 def class_bag_of_words(rng, labels, d=200, words_per_node=12, topic_share=0.7):
@@ -134,8 +116,7 @@ def class_bag_of_words(rng, labels, d=200, words_per_node=12, topic_share=0.7):
 def pyg_row_normalize(X):
     """x / clamp(rowsum, min=1), as torch_geometric 2.0.3 ``NormalizeFeatures`` does.
 
-    Local stand-in until ``ngc_ref.noise.row_normalize`` lands. Rows whose sum is below 1
-    (including negative sums of noisy rows) are left unchanged, exactly like the clamp.
+    Rows whose sum is below 1 (including negative sums of noisy rows) are left unchanged,
+    exactly like the clamp. See :func:`ngc_ref.noise.row_normalize`.
     """
-    s = X.sum(axis=1, keepdims=True)
-    return X / np.maximum(s, 1.0)
+    return row_normalize(X, "pyg")

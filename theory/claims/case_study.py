@@ -2,9 +2,8 @@
 
 import math
 
-import networkx as nx
-
 import ngc_ref
+from ngc_ref.graphs import figure1_graphs
 
 from .._common import counterexample
 from .._core import claim, make_result, registry
@@ -14,8 +13,7 @@ STATEMENT = ("At λ = S = 64: 1) G1 (isolated, n=4) has no denoising (largest τ
              "2) the complete G3 has the smallest τ among the n = 4 graphs; 3) the star G2 has a "
              "larger τ than G3; 4) the decentralised ring G4 also gets a small τ; 5) the larger "
              "graph G4 denoises better (smaller τ·log n/n than G3).")
-GRAPHS = {"G1": nx.empty_graph(4), "G2": nx.star_graph(3), "G3": nx.complete_graph(4),
-          "G4": nx.cycle_graph(8)}
+GRAPHS = figure1_graphs()
 
 
 @claim(ID, "Figure 1, Sec. 3 case study", STATEMENT, order=60)
@@ -25,7 +23,7 @@ def check(ctx, norm):
     for k, G in GRAPHS.items():
         res = ngc_ref.connectivity_factor(G, 64, 64, norm=norm)
         tau[k], tln[k] = res.tau, res.tau_log_n_over_n
-    table = {k: {"n": GRAPHS[k].number_of_nodes(), "tau": tau[k], "tau_log_n_over_n": tln[k]}
+    table = {k: {"n": GRAPHS[k].shape[0], "tau": tau[k], "tau_log_n_over_n": tln[k]}
              for k in GRAPHS}
     insights = {
         1: ("G1 has the largest τ·log n/n and τ = n",

@@ -54,7 +54,8 @@ def check(ctx, norm):
                     ratio = err / bound
                     other_norm_worst = max(other_norm_worst, other / bound)
                     if ratio > worst_ratio:
-                        worst_ratio, worst = ratio, (name, A, lam, int(S), err, bound)
+                        worst_ratio, worst = ratio, {"graph": name, "lam": lam, "S": int(S),
+                                                          "error": err, "bound": bound}
             if name in ("ring-8", "star-7", "karate-34"):
                 curves[(name, lam)] = errs
     figs = []
@@ -63,7 +64,7 @@ def check(ctx, norm):
         figs.append(_plot(curves, norm, path))
     ev = {"graphs": list(graphs), "lams": lams, "cases": cases,
           "S_grid": "12 values from 0 to the S with r^{S+1} ≤ 1e-10 (at most 3000)",
-          "max_error_over_bound": worst_ratio,
+          "max_error_over_bound": worst_ratio, "max_attained_at": worst,
           "tightness": "ratio 1 means the bound is attained (the eigenvalue-1 direction makes "
                        "it tight for every graph)",
           "max_error_over_bound_in_the_other_norm": other_norm_worst,

@@ -3,7 +3,7 @@
 
 Setting of the appendix: noisy features X* + ξη, η i.i.d. N(0, 1), ξ ∈ {1, 10, 100}, then
 PyG-2.0.3 row normalisation RN(x) = x / clamp(rowsum, min=1) (implemented locally in
-:func:`theory.claims._stats.pyg_row_normalize` until ``ngc_ref.noise.row_normalize`` lands).
+:func:`ngc_ref.noise.row_normalize` with ``method="pyg"``).
 After RN the effective noise is N = RN(X* + ξη) − RN(X*), and the signal is RN(X*).
 
 Three readings are measured on binary bag-of-words features (and Cora when available):
@@ -142,7 +142,8 @@ def check(ctx, norm):
               "order": "noise is added to the raw binary features and RN applied to the sum (the "
                        "only order in which RN can act on η)",
               "draws": draws, "lam": LAM, "S": S,
-              "row_normalisation": "x / clamp(rowsum, min=1) (PyG 2.0.3 NormalizeFeatures), local",
+              "row_normalisation": "x / clamp(rowsum, min=1) (PyG 2.0.3 NormalizeFeatures), "
+                                   "ngc_ref.noise.row_normalize(X, 'pyg')",
               "measurements": rows,
               "note": "RN makes the noise row-dependent and correlated with the signal (each row is "
                       "divided by a noisy sum; rows with sum < 1 are left as they are), so "
