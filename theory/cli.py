@@ -7,6 +7,7 @@ import datetime
 import os
 import platform
 import sys
+import time
 from pathlib import Path
 
 
@@ -28,10 +29,16 @@ def _check(args):
     ctx = Context(seed=args.seed, thorough=args.thorough, out_dir=out,
                   data_root=Path(data_root) if data_root else None)
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
     results = run_checks(ctx, only=args.only, progress=not args.no_progress)
+    import numpy
+    import scipy
     meta = {"seed": args.seed, "thorough": args.thorough, "only": args.only,
             "version": ngc_ref.__version__, "started": started,
-            "python": platform.python_version(), "machine": platform.machine(),
+            "seconds": round(time.perf_counter() - t0, 1),
+            "python": platform.python_version(), "numpy": numpy.__version__,
+            "scipy": scipy.__version__, "machine": platform.machine(),
+            "cpus": os.cpu_count(),
             "data_root": data_root, "rerun": f"ngc-ref check --only ID --seed {args.seed}"}
     write_report(results, out, meta)
     print(format_table(results))
@@ -75,6 +82,11 @@ def main(argv=None):
         args = parser.parse_args(["demo"] + (["--debug"] if args.debug else []))
     try:
         return args.func(args)
+    except BrokenPipeError:
+        # `ngc-ref check | head`: the reader left; the report files are already written.
+        # Point stdout at devnull so the interpreter's final flush does not fail again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (ValueError, TypeError, OSError) as exc:
         if args.debug:
             raise
