@@ -36,7 +36,7 @@ def check_scalar(x, name, *, min_val=None, max_val=None, include_min=True, inclu
         Require an integral value (``numbers.Integral`` or an integral NumPy scalar).
     """
     if isinstance(x, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a {'integer' if integer else 'real number'}, got bool {x!r}")
+        raise TypeError(f"{name} must be {'an integer' if integer else 'a real number'}, got bool {x!r}")
     if integer:
         if not isinstance(x, numbers.Integral):
             if isinstance(x, numbers.Real) and float(x).is_integer():
@@ -154,7 +154,10 @@ def check_adjacency(A, *, symmetrize=False, name="A"):
         if A.is_directed() and not symmetrize:
             raise ValueError(f"{name} is a directed networkx graph; pass symmetrize=True to use "
                              f"its undirected version, or convert it with G.to_undirected()")
-        A = nx.to_scipy_sparse_array(A, weight="weight", format="csr", dtype=np.float64)
+        if A.number_of_nodes() == 0:   # networkx refuses to convert the null graph
+            A = sp.csr_array((0, 0), dtype=np.float64)
+        else:
+            A = nx.to_scipy_sparse_array(A, weight="weight", format="csr", dtype=np.float64)
     elif sp.issparse(A):
         _check_real_dtype(A.dtype, name)
         # A copy (never mutate the caller's matrix) that also sums duplicates of COO input.

@@ -16,3 +16,15 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None, max_examples=20)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Report how many fuzz cases each public function was given (tests/test_fuzz.py)."""
+    import sys
+    mod = sys.modules.get("tests.test_fuzz") or sys.modules.get("test_fuzz")
+    cases = getattr(mod, "CASES", None)
+    if cases:
+        terminalreporter.write_sep("-", f"fuzz: {sum(cases.values())} cases")
+        ok = getattr(mod, "RETURNED", {})
+        terminalreporter.write_line(", ".join(f"{k} {v} ({ok.get(k, 0)} returned)"
+                                              for k, v in sorted(cases.items())))
