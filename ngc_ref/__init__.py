@@ -28,7 +28,8 @@ def __getattr__(name):
 
 __all__ = [
     "ConnectivityResult", "ConvergenceWarning", "Dataset", "NeumannFilter", "NeumannOperator",
-    "SolveInfo", "add_self_loops", "connectivity_factor", "gsd_solve", "neumann_matrix", "neumann_order",
+    "SolveInfo", "add_self_loops", "connectivity_factor", "gsd_solve", "neumann_matrix",
+    "neumann_order",
     "neumann_propagate", "normalized_adjacency", "robust_propagate", "series_mass",
     "series_ratio", "load_dataset", "datasets", "graphs", "noise", "training",
 ]

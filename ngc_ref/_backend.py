@@ -31,7 +31,8 @@ def on_gpu(*xs):
     flags = [is_cupy_array(x) or is_cupy_sparse(x) for x in xs if x is not None]
     if any(flags) and not all(flags):
         raise TypeError("inputs mix CuPy (GPU) and NumPy/SciPy (CPU) data; move them to the "
-                        "same device first (cupy.asarray / cupyx.scipy.sparse.csr_matrix, or .get())")
+                        "same device first (cupy.asarray / cupyx.scipy.sparse.csr_matrix, "
+                        "or .get())")
     return any(flags)
 
 

@@ -36,7 +36,8 @@ def check_scalar(x, name, *, min_val=None, max_val=None, include_min=True, inclu
         Require an integral value (``numbers.Integral`` or an integral NumPy scalar).
     """
     if isinstance(x, (bool, np.bool_)):
-        raise TypeError(f"{name} must be {'an integer' if integer else 'a real number'}, got bool {x!r}")
+        kind = "an integer" if integer else "a real number"
+        raise TypeError(f"{name} must be {kind}, got bool {x!r}")
     if integer:
         if not isinstance(x, numbers.Integral):
             if isinstance(x, numbers.Real) and float(x).is_integer():

@@ -75,7 +75,9 @@ def adjacency_matrices(draw, min_nodes=1, max_nodes=12, *, weighted=False, self_
 
 @st.composite
 def graphs(draw, min_nodes=1, max_nodes=12, **kwargs):
-    """``networkx.Graph`` objects drawn through :func:`adjacency_matrices` (weights as ``weight``)."""
+    """``networkx.Graph`` objects drawn through :func:`adjacency_matrices`.
+
+    Edge weights are stored in the ``weight`` attribute."""
     import networkx as nx
     kwargs.setdefault("format", "csr")
     A = draw(adjacency_matrices(min_nodes, max_nodes, **kwargs))

@@ -20,7 +20,9 @@ from .theory import (LeastSquaresResult, TheoryTrajectory, least_squares, lipsch
                      theory_trajectory)
 
 __all__ = [
-    "Adam", "ExperimentResult", "ModelSpec", "model_spec", "run_experiment", "GradientDescent", "GraphPropagation", "SoftmaxClassifier", "make_node_classifier", "LeastSquaresResult", "PAPER_HYPERPARAMS", "PROPAGATIONS",
+    "Adam", "ExperimentResult", "ModelSpec", "model_spec", "run_experiment", "GradientDescent",
+    "GraphPropagation", "SoftmaxClassifier", "make_node_classifier", "LeastSquaresResult",
+    "PAPER_HYPERPARAMS", "PROPAGATIONS",
     "Propagation", "TheoryTrajectory", "TrainResult", "get_propagation", "least_squares",
     "lipschitz_constant", "paper_config", "propagate", "theory_trajectory", "train_classifier",
 ]

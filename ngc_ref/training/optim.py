@@ -55,7 +55,9 @@ class Adam:
 
 
 class GradientDescent:
-    """Plain full-batch gradient descent θ ← θ − lr (∇L + wd·θ) (``torch.optim.SGD``, no momentum)."""
+    """Plain full-batch gradient descent θ ← θ − lr (∇L + wd·θ).
+
+    As ``torch.optim.SGD`` without momentum."""
 
     def __init__(self, lr=0.1, weight_decay=0.0):
         self.lr = check_scalar(lr, "lr", min_val=0.0, include_min=False)

@@ -37,7 +37,8 @@ Examples
 >>> import numpy as np, networkx as nx
 >>> from ngc_ref.training import propagate
 >>> G = nx.path_graph(4); X = np.eye(4)
->>> np.allclose(propagate("ngc", G, X, lam=2.0, S=3), propagate("rngc", G, X, lam=2.0, S=3, eps=0.0))
+>>> np.allclose(propagate("ngc", G, X, lam=2.0, S=3),
+...             propagate("rngc", G, X, lam=2.0, S=3, eps=0.0))
 True
 >>> float(propagate("sgc", G, X, K=0).sum())
 4.0

@@ -4,7 +4,8 @@ With Z = Ã_S X on noisy features X = X* + η and Z* = Ã_S X* on clean ones,
 
 .. math::
 
-    f(W) = \\|Z W - Y\\|_F^2 \\;(\\text{Eq. 8}),\\qquad g(W) = \\|Z^* W - Y\\|_F^2 \\;(\\text{Eq. 9}),
+    f(W) = \\|Z W - Y\\|_F^2 \\;(\\text{Eq. 8}),\\qquad
+    g(W) = \\|Z^* W - Y\\|_F^2 \\;(\\text{Eq. 9}),
 
     g(W_f^{(k)}) - g(W_g^*) \\le \\mathcal{O}\\Big(\\frac{1}{2k\\alpha}\\Big)
         + \\mathcal{O}\\Big(\\frac{\\tau\\log n}{n}\\Big) \\;(\\text{Eq. 10}),

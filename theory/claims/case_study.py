@@ -38,7 +38,8 @@ def check(ctx, norm):
     all_ok = all(ok for _, ok in insights.values())
     results = [make_result(c, norm, "holds" if all_ok else "fails",
                            {"lam": 64, "S": 64, "table": table},
-                           "; ".join(f"{k}: τ={tau[k]:.4f}, τ·log n/n={tln[k]:.4f}" for k in GRAPHS),
+                           "; ".join(f"{k}: τ={tau[k]:.4f}, τ·log n/n={tln[k]:.4f}"
+                                     for k in GRAPHS),
                            None if all_ok else counterexample(ID, ctx, table=table, failed=[
                                i for i, (_, ok) in insights.items() if not ok]))]
     for i, (text, ok) in insights.items():

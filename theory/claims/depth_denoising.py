@@ -58,7 +58,7 @@ def random_small_graphs(ctx, count):
     """``count`` seeded G(n, p) graphs, n in 2..10, p in [0.1, 0.9] (the key names the seed)."""
     rng = ctx.rng(ID, "random-small")
     out = {}
-    for k in range(count):
+    for _k in range(count):
         n = int(rng.integers(2, 11))
         p = float(rng.uniform(0.1, 0.9))
         s = seed_of(rng)

@@ -67,7 +67,8 @@ def check(ctx, norm):
     if ok:
         results.append(make_result(c, norm, "holds", ev,
                                    f"no random feasible δ beats δ* (max rel. excess "
-                                   f"{worst_gap:.1e}); projected ascent reaches δ* to {pgd_gap:.1e}"))
+                                   f"{worst_gap:.1e}); projected ascent reaches δ* to "
+                                   f"{pgd_gap:.1e}"))
     else:
         name, A, eps = worst_case
         results.append(make_result(c, norm, "fails", ev,

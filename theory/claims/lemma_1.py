@@ -190,7 +190,8 @@ def check(ctx, norm):
             f"{1 / w['d']:.3f}; E‖Z‖²={w['expected_fro2']:.3g} vs bound {w['paper_bound']:.3g}")
     ce = None
     if verdict == "fails":
-        ce = counterexample(ID, ctx, graph=(f"{w['family']}-{w['n']}-seed{w['graph_seed']}", w["A"]),
+        name = f"{w['family']}-{w['n']}-seed{w['graph_seed']}"
+        ce = counterexample(ID, ctx, graph=(name, w["A"]),
                             **{k: w[k] for k in ("family", "n", "graph_seed", "noise", "sigma", "d",
                                                  "trials", "tau", "paper_bound", "mean_fro2",
                                                  "expected_fro2", "exceed_paper")},

@@ -38,7 +38,8 @@ def check(ctx, norm):
           "max_relative_difference_of_the_two_inverses": worst_id,
           "max_spectral_radius_of_A_norm": worst_rho,
           "min_real_eigenvalue_of_A_norm": min_eig,
-          "note": "ρ(rÃ) = r·ρ(Ã); ρ(Ã) = 1 exactly (Ã D̃^{1/2}1 = D̃^{1/2}1 for sym, Ã1 = 1 for rw). "
+          "note": "ρ(rÃ) = r·ρ(Ã); ρ(Ã) = 1 exactly (Ã D̃^{1/2}1 = D̃^{1/2}1 for sym, Ã1 = 1 "
+                  "for rw). "
                   "With self-loops the smallest eigenvalue stays above −1."}
     ok = worst_id <= EXACT_RTOL and worst_rho <= 1 + EXACT_RTOL
     if ok:

@@ -6,8 +6,8 @@ expanded in a Neumann series; with the exact inverse, i.e. S → ∞, it is G(X)
 
 The fixed point is computed densely by the damped iteration F_{k+1} = (1−β)F_k + βG(F_k) from
 F_0 = X (so the first iterate is Eq. 12), stopping when ‖G(F_k) − F_k‖_F ≤ 1e-10‖F_k‖_F; β = 1
-first (60 iterations), then 0.5 (400) and 0.25 (800) if the previous one did not converge. A case whose iteration never
-converges has no reference and counts as inconclusive.
+first (60 iterations), then 0.5 (400) and 0.25 (800) if the previous one did not converge. A
+case whose iteration never converges has no reference and counts as inconclusive.
 """
 
 from __future__ import annotations
@@ -150,7 +150,8 @@ def check(ctx, norm):
     curves = {name: error_curve(A, X, LAM, norm, eps_grid) for name, (A, X) in cases.items()}
     figs = _figure(ctx, norm, curves)
     verdict, (wcase, wrow) = judge(curves)
-    ev = {"lam": LAM, "eps_grid": eps_grid, "criterion": STATEMENT.split("Checker's criterion: ")[1],
+    ev = {"lam": LAM, "eps_grid": eps_grid,
+          "criterion": STATEMENT.split("Checker's criterion: ")[1],
           "iteration": f"damped fixed point from F_0 = X, stop at ‖G(F)−F‖ ≤ {TOL:g}‖F‖; "
                        f"(β, cap) tried in turn: {SCHEDULE}",
           "features": "row-normalised class bag-of-words (3 classes, d = 60, 8 words/node); "

@@ -33,9 +33,10 @@ STATEMENT = ("The RNGC series of Eq. 12 converges at the hyper-parameters the pa
              "ρ(r(Ã − εXXᵀ/‖XXᵀ‖_F)) < 1. Checked for every (λ, ε) of the appendix tables on "
              "synthetic graphs with row-normalised class bag-of-words features (homophilous graphs "
              "with the citation/co-author/products/flip settings, heterophilous graphs with the "
-             "heterophily-table settings; Cora/Citeseer when NGC_REF_DATA is set), and on a planted "
-             "K_{50,50} (do the settings alone guarantee convergence?); ρ by ARPACK to tolerance "
-             "1e-8, or a certified bracket when ARPACK needs over 100 restarts; the bound r(1 + ε‖P‖) and the sufficient condition ε‖P‖₂ < 1/λ are reported.")
+             "heterophily-table settings; Cora/Citeseer when NGC_REF_DATA is set), and on a "
+             "planted K_{50,50} (do the settings alone guarantee convergence?); ρ by ARPACK to "
+             "tolerance 1e-8, or a certified bracket when ARPACK needs over 100 restarts; the "
+             "bound r(1 + ε‖P‖) and the sufficient condition ε‖P‖₂ < 1/λ are reported.")
 
 # (λ, ε) pairs of the appendix tables (S does not change ρ); source tables named.
 HOMOPHILY_SETTINGS = [
@@ -239,14 +240,14 @@ def _figure(ctx, norm, graphs):
     graphs = {k: v for k, v in graphs.items() if "7c" not in k and "5c" not in k}
     # ρ(Ã − εP) does not depend on λ: compute once per graph and ε, scale by r per panel.
     base = {}
-    for name, (A, X, kind) in graphs.items():
+    for name, (A, X, _kind) in graphs.items():
         An = normalized_adjacency(A, norm=norm)
         base[name] = np.array([spectral_radius(An, X, e, norm, rng=ctx.rng(ID, "fig", name, e))
                                for e in eps_grid])
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     for ax, lam in zip(axes, (32.0, 1024.0)):
         r = lam / (lam + 1)
-        for k, (name, (A, X, kind)) in enumerate(graphs.items()):
+        for k, (name, (_A, X, kind)) in enumerate(graphs.items()):
             rho = r * base[name]
             col = plt.cm.tab10.colors[k % 10]
             ax.plot(eps_grid, rho, "o-", ms=3, color=col, label=f"{name} ({kind})")

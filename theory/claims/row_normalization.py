@@ -145,7 +145,8 @@ def check(ctx, norm):
               "row_normalisation": "x / clamp(rowsum, min=1) (PyG 2.0.3 NormalizeFeatures), "
                                    "ngc_ref.noise.row_normalize(X, 'pyg')",
               "measurements": rows,
-              "note": "RN makes the noise row-dependent and correlated with the signal (each row is "
+              "note": "RN makes the noise row-dependent and correlated with the signal (each row "
+                      "is "
                       "divided by a noisy sum; rows with sum < 1 are left as they are), so "
                       "Assumption 1 (i.i.d. entries) no longer holds after RN."}
         med = {xi: {k: float(np.median([r[k] for r in rows if r["xi"] == xi]))

@@ -16,7 +16,8 @@ def _cases(ctx, norm):
     """(graph name, A, λ, S, Ã_S dense, 1 − r^{S+1}) over the search space."""
     for name, A in small_graphs(ctx).items():
         for lam, S in lam_S_grid(ctx):
-            yield name, A, lam, S, ngc_ref.neumann_matrix(A, lam, S, norm), ngc_ref.series_mass(lam, S)
+            M = ngc_ref.neumann_matrix(A, lam, S, norm)
+            yield name, A, lam, S, M, ngc_ref.series_mass(lam, S)
 
 
 def _space(ctx):
@@ -51,7 +52,7 @@ def check_row_sum(ctx, norm):
     if norm == "sym":
         # Corrected statement for sym: D̃^{1/2}1 is the eigenvector of Ã_sym for eigenvalue 1.
         worst2 = 0.0
-        for name, A, lam, S, M, mass in _cases(ctx, norm):
+        for _name, A, _lam, _S, M, mass in _cases(ctx, norm):
             sq = np.sqrt(ngc_ref.normalized_adjacency(A, return_degrees=True)[1])
             worst2 = max(worst2, float(np.abs(M @ sq - mass * sq).max() / (mass * sq.max())))
         ev2 = dict(_space(ctx), max_relative_deviation=worst2,
@@ -120,7 +121,7 @@ def _check_sym_corrected(ctx, c):
     Σ_j M_ij ≤ Σ_j M_ij √(d̃_j/d̃_min) give the upper bound mass²·d̃_i/d̃_min.
     """
     lo_min, hi_max, count = np.inf, -np.inf, 0
-    for name, A, lam, S, M, mass in _cases(ctx, "sym"):
+    for _name, A, _lam, _S, M, mass in _cases(ctx, "sym"):
         d = ngc_ref.normalized_adjacency(A, return_degrees=True)[1]
         sq = (M ** 2).sum(axis=1)
         lo_min = min(lo_min, float((sq / (mass ** 2 * d / d.sum())).min()))
@@ -134,5 +135,6 @@ def _check_sym_corrected(ctx, c):
     ce = None if ok else counterexample(ROW_SQ + "-corrected", ctx, min_ratio=lo_min,
                                         max_ratio=hi_max)
     return make_result(c, "sym", "holds" if ok else "fails", ev,
-                       f"degree-weighted bounds: Σ sq / lower ≥ {lo_min:.4f}, Σ sq / upper ≤ {hi_max:.4f}; "
+                       f"degree-weighted bounds: Σ sq / lower ≥ {lo_min:.4f}, "
+                       f"Σ sq / upper ≤ {hi_max:.4f}; "
                        f"{count} rows", ce, id=ROW_SQ + "-corrected")
