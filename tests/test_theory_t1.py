@@ -115,7 +115,7 @@ def test_run_one_without_noise_has_no_floor():
 
 
 def test_theorem_1_check_end_to_end(monkeypatch):
-    monkeypatch.setattr(t1, "design", lambda ctx: ((100, 200, 400), 1, 2, 300))
+    monkeypatch.setattr(t1, "design", lambda ctx: ((100, 200, 400), (2, 1, 1), 2, 300))
     out = t1.check(Context(seed=0), "rw")
     assert [r.id for r in out] == ["theorem-1"] * 3 + ["theorem-1-corrected"]
     assert all(isinstance(r, Result) for r in out)
