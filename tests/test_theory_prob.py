@@ -238,3 +238,17 @@ def test_series_mass_in_lemma1_bounds():
                         2 * tau * m**2 * math.log(2 * n * d * d) / n)
     assert math.isclose(lemma_1.frobenius_bound(tau, 32.0, 16, 1.0, n, d),
                         n * d * lemma_1.max_entry_bound(tau, 32.0, 16, 1.0, n, d))
+
+
+def test_rngc_p_norms_dense_sparse_and_signed_agree_with_dense_P():
+    import scipy.sparse as sp
+    rng = np.random.default_rng(3)
+    for X in (rng.random((40, 6)) * (rng.random((40, 6)) < 0.3),   # non-negative: fast path
+              rng.standard_normal((40, 6))):                         # signed: blockwise path
+        P = X @ X.T / np.linalg.norm(X @ X.T)
+        expect = (np.linalg.norm(P, 2), np.abs(P).sum(axis=1).max())
+        for Xin in (X, sp.csr_array(X)):
+            assert np.allclose(rngc_convergence.p_norms(Xin), expect, rtol=1e-10)
+            v = rng.standard_normal(40)
+            op = rngc_convergence.perturbed_operator(sp.eye_array(40, format="csr"), Xin, 0.7)
+            assert np.allclose(op @ v, v - 0.7 * P @ v, rtol=1e-10)

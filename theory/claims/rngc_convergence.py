@@ -20,6 +20,7 @@ import importlib
 
 import networkx as nx
 import numpy as np
+import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from ngc_ref import normalized_adjacency
@@ -52,8 +53,12 @@ EIG_TOL = 1e-8
 
 
 def perturbed_operator(An, X, eps):
-    """Ã − εXXᵀ/‖XXᵀ‖_F as a LinearOperator (XXᵀ never formed)."""
-    c = eps / np.linalg.norm(X.T @ X)
+    """Ã − εXXᵀ/‖XXᵀ‖_F as a LinearOperator (XXᵀ never formed; X dense or sparse).
+
+    Bag-of-words features are ~1% dense, so keeping X sparse makes each product X(Xᵀv) cost
+    O(nnz(X)) instead of O(nd): on Citeseer (d = 3703) about 70 times fewer operations.
+    """
+    c = eps / _gram_fro(X)
     n = An.shape[0]
 
     def mv(v):
@@ -64,6 +69,12 @@ def perturbed_operator(An, X, eps):
         v = np.asarray(v).reshape(n, -1)
         return An.T @ v - c * (X @ (X.T @ v))
     return spla.LinearOperator((n, n), matvec=mv, rmatvec=rmv, matmat=mv, dtype=float)
+
+
+def _gram_fro(X):
+    """‖XᵀX‖_F (= ‖XXᵀ‖_F), a d × d computation."""
+    G = X.T @ X
+    return float(np.sqrt((G.data ** 2).sum())) if sp.issparse(G) else float(np.linalg.norm(G))
 
 
 def spectral_radius(An, X, eps, norm, *, rng=None, maxiter=None):
@@ -134,14 +145,27 @@ def radius_bracket(An, X, eps, norm, *, p_norm, r_max, rng=None):
 
 
 def p_norms(X):
-    """‖P‖₂ and ‖P‖_∞ for P = XXᵀ/‖XXᵀ‖_F (the ∞-norm blockwise, never n × n at once)."""
+    """‖P‖₂ and ‖P‖_∞ for P = XXᵀ/‖XXᵀ‖_F, never forming n × n.
+
+    ‖P‖₂ = λ_max(XᵀX)/‖XᵀX‖_F. ‖P‖_∞ = max_i Σ_j |x_i·x_j| / ‖XᵀX‖_F: for non-negative X
+    (bag-of-words, row-normalised) the absolute values drop and the row sums are X(Xᵀ1), O(nnz);
+    otherwise blocks of 1024 rows of XXᵀ are formed in turn.
+    """
+    fro = _gram_fro(X)
     G = X.T @ X
-    fro = np.linalg.norm(G)
-    two = float(np.linalg.eigvalsh(G).max() / fro)
-    inf = 0.0
-    for s in range(0, X.shape[0], 1024):
-        inf = max(inf, float(np.abs(X[s:s + 1024] @ X.T).sum(axis=1).max()))
-    return two, inf / fro
+    if sp.issparse(G):
+        two = float(spla.eigsh(G.astype(float), k=1, which="LA", return_eigenvectors=False)[0]
+                    if min(G.shape) > 2 else np.linalg.eigvalsh(G.toarray()).max())
+    else:
+        two = float(np.linalg.eigvalsh(G).max())
+    if (X.data if sp.issparse(X) else X).min(initial=0.0) >= 0:
+        inf = float(np.max(X @ (X.T @ np.ones(X.shape[0]))))
+    else:
+        Xd = X.toarray() if sp.issparse(X) else X
+        inf = 0.0
+        for s in range(0, Xd.shape[0], 1024):
+            inf = max(inf, float(np.abs(Xd[s:s + 1024] @ Xd.T).sum(axis=1).max()))
+    return two / fro, inf / fro
 
 
 def _graphs(ctx):
@@ -180,9 +204,9 @@ def _real_graphs(ctx):
         except Exception as exc:   # a missing file is not a finding about the paper
             notes.append(f"{name}: {type(exc).__name__}: {exc}")
             continue
-        X = ds.features
-        X = X.toarray() if hasattr(X, "toarray") else X
-        out[name] = (ds.adjacency, pyg_row_normalize(np.asarray(X, dtype=float)), "homophilous")
+        X = ds.features   # kept sparse (see perturbed_operator)
+        X = sp.csr_array(X, dtype=float) if sp.issparse(X) else np.asarray(X, dtype=float)
+        out[name] = (ds.adjacency, pyg_row_normalize(X), "homophilous")
     return out, "; ".join(notes) or "loaded"
 
 
