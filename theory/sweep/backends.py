@@ -108,7 +108,9 @@ class DaskBackend:
                                       key=f"ngc-ref-cell-{cell.id}-{os.urandom(4).hex()}"): cell
                    for fn, cell in jobs}
         try:
-            for fut in as_completed(list(futures)):
+            with self.client.as_current():
+                done = as_completed(list(futures))
+            for fut in done:
                 try:
                     rec = fut.result()
                 except Exception as exc:  # the worker died (KilledWorker), lost data, ...
