@@ -255,3 +255,18 @@ def test_example_configs_parse():
     files = sorted((ROOT / "benchmarks" / "configs").glob("*.*"))
     assert {load_config(f).task for f in files} >= {"tau", "lemma1", "theorem1",
                                                     "node_classification"}
+
+
+def test_assumption_2_thorough_grid_matches_serial_series():
+    """The checker's --thorough τ grid through the sweep runner gives tau_series' numbers."""
+    from theory import Context
+    from theory.claims import assumption_2 as a2
+    ctx = Context(seed=2)
+    fams, sizes = ["ring", "grid-2d", "barabasi-albert-3"], (30, 50)
+    grid = a2.tau_grid(fams, sizes, "sym", ctx, n_jobs=1)
+    for fam in fams:
+        fixed = a2.tau_series(fam, sizes, "sym", ctx, lambda n: (a2.LAM, a2.S))
+        grown = a2.tau_series(fam, sizes, "sym", ctx, a2.grown_lam_S)
+        assert a2._public(grid[fam][0]) == a2._public(fixed)
+        assert a2._public(grid[fam][1]) == a2._public(grown)
+        assert (a2._graph_of(fam, grid[fam][0][-1]) != fixed[-1]["A"]).nnz == 0

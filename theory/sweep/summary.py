@@ -65,7 +65,9 @@ def group(records, keys):
 
 
 def _sort_key(v):
-    return (0, v, "") if isinstance(v, (int, float)) and not isinstance(v, bool) else (1, 0, _key(v))
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return (0, v, "")
+    return (1, 0, _key(v))
 
 
 def _label(keys, gkey):
@@ -124,8 +126,8 @@ def summarize_tau(records, plot_path=None):
         for n, recs in by_n.items():
             res = [r["result"] for r in recs]
             tn, sd = _mean_std(r["tau_over_n"] for r in res)
-            rows.append((_label(keys, gkey), n, len(recs), f"{_mean_std(r['tau'] for r in res)[0]:.4g}",
-                         f"{tn:.4g}", f"{sd:.2g}",
+            tau = _mean_std(r["tau"] for r in res)[0]
+            rows.append((_label(keys, gkey), n, len(recs), f"{tau:.4g}", f"{tn:.4g}", f"{sd:.2g}",
                          f"{_mean_std(r['tau_log_n_over_n'] for r in res)[0]:.4g}",
                          f"{res[0]['floor']:.3g}"))
     table = text_table(("series", "n", "reps", "tau", "tau/n", "sd", "tau*log(n)/n", "floor"), rows)
@@ -228,7 +230,8 @@ def summarize_lemma1(records, plot_path=None):
                 ax.axhline(p_max, color="k", ls="--", lw=0.8)
         figs.append(_facet_plot(
             records, "n", ("family", "graph_params"),
-            ("P(‖Ã_Sη‖_F² > Eq. 9 bound)", "P(max_ij [Ã_Sη]_ij² > corrected)"), draw, plot_path,
+            ("P(‖Ã_Sη‖_F² > Eq. 9 bound)", "P(max_ij [Ã_Sη]_ij² > corrected)"), draw,
+            plot_path,
             "Lemma 1 exceedance (95% Clopper–Pearson; dashed: 1/d):", ylim=(-0.03, 1.03)))
     return table, figs
 

@@ -251,7 +251,7 @@ def _tau_validate(params):
 
 @register_task("tau", {**GRAPH_PARAMS, **FILTER_PARAMS,
                        "schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
-                                         doc="'sqrt_n': λ = √n, S = ⌈2λ⌉ (lam, S ignored)")},
+                                         doc="'sqrt_n': λ = √n (given n), S = ⌈2λ⌉")},
                validate=_tau_validate)
 def tau_task(params, seeds):
     """τ = n·max_i Σ_j [Ã_S]_ij² / m² (Eq. 5) for a graph family at n."""
@@ -261,7 +261,9 @@ def tau_task(params, seeds):
     gseed = _graph_seed(params, seeds)
     A, transitive = build_graph(params["family"], params["n"], gseed, params["graph_params"])
     n = A.shape[0]
-    lam, S = (params["lam"], params["S"]) if params["schedule"] == "fixed" else grown_lam_S(n)
+    # λ = √n of the *requested* n, as the Assumption 2 check does (grid-2d rounds n).
+    lam, S = ((params["lam"], params["S"]) if params["schedule"] == "fixed"
+              else grown_lam_S(params["n"]))
     # Vertex-transitive graphs have equal τ_i: one node gives τ exactly.
     nodes = np.array([0]) if transitive else None
     res = connectivity_factor(A, lam, S, norm=params["norm"], nodes=nodes)
@@ -333,7 +335,7 @@ def _theorem1_validate(params):
     "graph_seed": Param(int, None, min=0, doc="default: derived from (seed, n, k, degrees, rep)"),
 }, validate=_theorem1_validate)
 def theorem1_task(params, seeds):
-    """Theorem 1 (Eq. 10): GD on ‖Ã_S(X*+η)W − Y‖²; the excess clean loss g(W_k) − g(W_g*)."""
+    """Theorem 1 (Eq. 10): GD on ‖Ã_S(X*+η)W − Y‖²; excess clean loss g(W_k) − g(W_g*)."""
     from ngc_ref.graphs import contextual_sbm
     from ngc_ref.training import theory_trajectory
     n, k = params["n"], params["k"]
