@@ -11,8 +11,17 @@ from pathlib import Path
 import pytest
 
 from theory import cli
-from theory.sweep import (Param, SweepError, as_cells, load_config, make_cell, parse_config,
-                          read_records, register_task, run_sweep)
+from theory.sweep import (
+    Param,
+    SweepError,
+    as_cells,
+    load_config,
+    make_cell,
+    parse_config,
+    read_records,
+    register_task,
+    run_sweep,
+)
 from theory.sweep.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -172,9 +181,8 @@ def test_partial_last_line_is_dropped_and_lock(tmp_path):
     again = run_sweep(spec, out, n_jobs=1)
     assert _by_id(again) == _by_id(full)
     assert [json.loads(ln) for ln in out.read_text().splitlines()]   # every line is JSON
-    with Store(out):
-        with pytest.raises(ValueError, match="locked"):
-            Store(out)
+    with Store(out), pytest.raises(ValueError, match="locked"):
+        Store(out)
 
 
 def test_killed_subprocess_resumes(tmp_path):
@@ -196,7 +204,7 @@ def test_killed_subprocess_resumes(tmp_path):
     proc.wait()
     before = len(read_records(out))
     assert 2 <= before < 12
-    assert subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True).returncode == 0
+    assert subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, check=False).returncode == 0
     resumed = read_records(out)
     assert len(resumed) == 12 and len({r["id"] for r in resumed}) == 12
     reference = run_sweep(cfg, n_jobs=1)
@@ -247,7 +255,7 @@ def test_dask_not_imported_without_scheduler(tmp_path):
             "assert rc == 0 and 'distributed' not in sys.modules and 'dask' not in sys.modules")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     res = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
-                         text=True)
+                         text=True, check=False)
     assert res.returncode == 0, res.stderr
 
 

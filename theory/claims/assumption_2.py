@@ -81,8 +81,8 @@ def tau_grid(families, sizes, norm, ctx, n_jobs=-1):
         for schedule in ("fixed", "sqrt_n"):
             for n in sizes:
                 gseed = seed_of(ctx.rng(ID, "graph", fam, n))
-                cells.append(("tau", dict(family=fam, n=n, lam=LAM, S=S, norm=norm,
-                                          schedule=schedule, graph_seed=gseed)))
+                cells.append(("tau", {"family": fam, "n": n, "lam": LAM, "S": S, "norm": norm,
+                                      "schedule": schedule, "graph_seed": gseed}))
     recs = run_sweep(cells, n_jobs=n_jobs, seed=ctx.seed)
     keys = ("n", "lam", "S", "tau", "tau_over_n", "argmax_node", "argmax_degree",
             "isolated_nodes", "graph_seed", "floor")

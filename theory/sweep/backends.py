@@ -38,7 +38,7 @@ def execute_cell(fn, cell):
     t0 = time.perf_counter()
     try:
         result = fn(dict(cell.params), CellSeeds(cell.sweep_seed, cell.seed))
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - reported per cell, the sweep goes on
         return {"id": cell.id, "task": cell.task, "params": cell.params,
                 "error": "".join(traceback.format_exception_only(type(exc), exc)).strip()}
     return {"id": cell.id, "task": cell.task, "params": cell.params,
@@ -113,7 +113,7 @@ class DaskBackend:
             for fut in done:
                 try:
                     rec = fut.result()
-                except Exception as exc:  # the worker died (KilledWorker), lost data, ...
+                except Exception as exc:  # noqa: BLE001 - worker died (KilledWorker), ...
                     cell = futures[fut]
                     rec = {"id": cell.id, "task": cell.task, "params": cell.params,
                            "error": f"{type(exc).__name__}: {exc}"}

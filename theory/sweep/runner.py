@@ -28,7 +28,7 @@ def _commit():
     try:
         here = Path(__file__).resolve().parent
         out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True,
-                             text=True, timeout=5)
+                             text=True, timeout=5, check=False)
         return out.stdout.strip() or None if out.returncode == 0 else None
     except (OSError, subprocess.SubprocessError):
         return None

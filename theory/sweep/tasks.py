@@ -19,8 +19,8 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -123,7 +123,7 @@ class Task:
             raise ValueError(f"{where}: missing required parameter(s) {missing}")
         out = {}
         for k, p in sorted(self.params.items()):
-            v = params[k] if k in params else p.default
+            v = params.get(k, p.default)
             try:
                 out[k] = p.coerce(v, k)
             except (TypeError, ValueError) as exc:
@@ -260,7 +260,6 @@ def tau_task(params, seeds):
     from ..claims.assumption_2 import floor_tau_over_n, grown_lam_S
     gseed = _graph_seed(params, seeds)
     A, transitive = build_graph(params["family"], params["n"], gseed, params["graph_params"])
-    n = A.shape[0]
     # λ = √n of the *requested* n, as the Assumption 2 check does (grid-2d rounds n).
     lam, S = ((params["lam"], params["S"]) if params["schedule"] == "fixed"
               else grown_lam_S(params["n"]))
@@ -335,7 +334,7 @@ def _theorem1_validate(params):
     "graph_seed": Param(int, None, min=0, doc="default: derived from (seed, n, k, degrees, rep)"),
 }, validate=_theorem1_validate)
 def theorem1_task(params, seeds):
-    """Theorem 1 (Eq. 10): GD on ‖Ã_S(X*+η)W − Y‖²; excess clean loss g(W_k) − g(W_g*)."""
+    """Theorem 1 (Eq. 10): GD on ‖Ã_S(X*+η)W − Y‖²; excess loss g(W_k) − g(W_g*)."""
     from ngc_ref.graphs import contextual_sbm
     from ngc_ref.training import theory_trajectory
     n, k = params["n"], params["k"]
