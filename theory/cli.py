@@ -1,4 +1,5 @@
-"""The ``ngc-ref`` command: ``check`` (the theory checker) and ``demo`` (Figure 1 graphs)."""
+"""The ``ngc-ref`` command: ``check`` (the theory checker), ``sweep`` (parameter grids) and
+``demo`` (Figure 1 graphs)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,44 @@ def _check(args):
     return 0
 
 
+def _sweep(args):
+    if args.list_tasks:
+        from .sweep import describe, tasks
+        print("\n\n".join(describe(t) for t in tasks()))
+        return 0
+    if args.summary is not None:
+        if args.config is not None:
+            raise ValueError("give either CONFIG (run a sweep) or --summary OUT.jsonl, not both")
+        from .sweep.summary import summarize
+        text, figs = summarize(args.summary, args.plots, plots=not args.no_plots)
+        print(text)
+        if figs:
+            print("\nplots: " + ", ".join(figs))
+        return 0
+    if args.config is None:
+        raise ValueError("sweep needs a CONFIG.toml/.json (or --summary OUT.jsonl, --list-tasks)")
+    from .sweep import SweepError, load_config, run_sweep
+    sweep = load_config(args.config)
+    out = Path(args.out) if args.out else sweep.out or Path(Path(args.config).stem + ".jsonl")
+    if out.suffix != ".jsonl":
+        raise ValueError(f"--out must name a .jsonl file, got {str(out)!r}")
+    t0 = time.perf_counter()
+    try:
+        records = run_sweep(sweep, out, n_jobs=args.jobs, scheduler=args.scheduler,
+                            progress=not args.no_progress)
+    except SweepError as exc:
+        print(f"ngc-ref: error: {exc}; the other cells are in {out}; re-run to retry",
+              file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"ngc-ref: interrupted; finished cells are in {out}; re-run the same command to "
+              "resume", file=sys.stderr)
+        return 130
+    print(f"{len(records)} cells of task {sweep.task!r} in {out} "
+          f"({time.perf_counter() - t0:.1f} s); summary: ngc-ref sweep --summary {out}")
+    return 0
+
+
 def _demo(args):
     from ngc_ref.cli import demo
     demo(args.lam, args.S, args.norm)
@@ -66,6 +105,27 @@ def build_parser():
     chk.add_argument("--no-progress", action="store_true", help="no progress bar")
     chk.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     chk.set_defaults(func=_check)
+    swp = sub.add_parser("sweep", help="run a grid of cells (tau, lemma1, theorem1, "
+                         "node_classification) locally or on a Dask cluster; resumable",
+                         description="Run the cells of CONFIG (.toml or .json) that are not yet "
+                         "in the output file, appending one JSON line per finished cell; "
+                         "re-running the same command resumes. --summary OUT.jsonl prints a "
+                         "table and writes plots.")
+    swp.add_argument("config", nargs="?", metavar="CONFIG", help="sweep config (.toml/.json)")
+    swp.add_argument("--out", help="output .jsonl (default: the config's 'out', else "
+                     "CONFIG-STEM.jsonl in the current folder)")
+    swp.add_argument("-j", "--jobs", type=int, default=-1,
+                     help="local joblib workers (default -1: all cores; 1: in-process)")
+    swp.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                     help="run on this dask.distributed scheduler instead of local cores")
+    swp.add_argument("--summary", metavar="OUT.jsonl", help="summarise a sweep output")
+    swp.add_argument("--plots", metavar="DIR", help="folder for the summary plots (default: "
+                     "beside OUT.jsonl)")
+    swp.add_argument("--no-plots", action="store_true", help="summary table only")
+    swp.add_argument("--list-tasks", action="store_true", help="list tasks and their parameters")
+    swp.add_argument("--no-progress", action="store_true", help="no progress bar")
+    swp.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    swp.set_defaults(func=_sweep)
     demo = sub.add_parser("demo", help="tau and the truncation error on the Figure 1 graphs")
     demo.add_argument("--lam", type=float, default=64.0, help="lambda (default 64)")
     demo.add_argument("--S", type=int, default=64, help="expansion order S (default 64)")

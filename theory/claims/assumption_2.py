@@ -69,6 +69,34 @@ def tau_series(family, sizes, norm, ctx, lam_S):
     return rows
 
 
+def tau_grid(families, sizes, norm, ctx, n_jobs=-1):
+    """``{family: (fixed, grown)}``: the :func:`tau_series` of every family as one parallel
+    sweep (:func:`theory.sweep.run_sweep`), with the same graph seeds and numbers.
+
+    Rows carry no adjacency (``"A": None``); :func:`_graph_of` rebuilds it when needed.
+    """
+    from ..sweep import run_sweep
+    cells = []
+    for fam in families:
+        for schedule in ("fixed", "sqrt_n"):
+            for n in sizes:
+                gseed = seed_of(ctx.rng(ID, "graph", fam, n))
+                cells.append(("tau", {"family": fam, "n": n, "lam": LAM, "S": S, "norm": norm,
+                                      "schedule": schedule, "graph_seed": gseed}))
+    recs = run_sweep(cells, n_jobs=n_jobs, seed=ctx.seed)
+    keys = ("n", "lam", "S", "tau", "tau_over_n", "argmax_node", "argmax_degree",
+            "isolated_nodes", "graph_seed", "floor")
+    rows = iter(dict({k: r["result"][k] for k in keys}, A=None, family=r["params"]["family"],
+                     requested_n=r["params"]["n"]) for r in recs)
+    return {fam: tuple([next(rows) for _ in sizes] for _ in range(2)) for fam in families}
+
+
+def _graph_of(family, row):
+    if row.get("A") is not None:
+        return row["A"]
+    return family_graph(family, row.get("requested_n", row["n"]), row["graph_seed"])
+
+
 def loglog_slope(x, y):
     return float(np.polyfit(np.log(x), np.log(y), 1)[0])
 
@@ -97,7 +125,8 @@ def judge_grown(rows):
 
 
 def _public(rows):
-    return [{k: v for k, v in r.items() if k != "A"} for r in rows]
+    return [{k: v for k, v in r.items() if k not in ("A", "family", "requested_n")}
+            for r in rows]
 
 
 def _figure(ctx, norm, series):
@@ -138,7 +167,9 @@ def check(ctx, norm):
     sizes = (100, 200, 400, 800) if not ctx.thorough else (100, 200, 400, 800, 1600, 3200)
     floor = floor_tau_over_n(LAM, S)
     series = {}
-    for fam in FAMILIES:
+    if ctx.thorough:  # the large grid runs in parallel on the sweep runner
+        series = tau_grid(list(FAMILIES), sizes, norm, ctx)
+    for fam in FAMILIES if not ctx.thorough else ():
         fixed = tau_series(fam, sizes, norm, ctx, lambda n: (LAM, S))
         grown = tau_series(fam, sizes, norm, ctx, grown_lam_S)
         series[fam] = (fixed, grown)
@@ -184,7 +215,7 @@ def _fixed_result(c, ctx, norm, rows, floor, sizes, figs):
         best = min(failing, key=lambda r: r["series"][-1]["tau_over_n"])
         w = best["series"][-1]
         ce = counterexample(ID, ctx, graph=(f"{best['family']}-{w['n']}-seed{w['graph_seed']}",
-                                            w["A"]),
+                                            _graph_of(best["family"], w)),
                             family=best["family"], n=w["n"], lam=LAM, S=S, norm=norm,
                             tau=w["tau"], tau_over_n=w["tau_over_n"], node=w["argmax_node"],
                             floor=floor, isolated_nodes=w["isolated_nodes"])
@@ -211,7 +242,8 @@ def _grown_result(c, ctx, norm, rows, figs):
         r = next(r for r in rows if r["verdict"] == "fails")
         last = r["series"][-1]
         ce = counterexample(ID + "-corrected", ctx, graph=(
-            f"{r['family']}-{last['n']}-seed{last['graph_seed']}", last["A"]), family=r["family"],
+            f"{r['family']}-{last['n']}-seed{last['graph_seed']}", _graph_of(r["family"], last)),
+            family=r["family"],
             n=last["n"], lam=last["lam"], S=last["S"], norm=norm, tau_over_n=last["tau_over_n"],
             node=last["argmax_node"], node_degree=last["argmax_degree"],
             isolated_nodes=last["isolated_nodes"],

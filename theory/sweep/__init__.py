@@ -1,0 +1,17 @@
+"""Parameter sweeps over the paper's asymptotic claims, on local cores or a Dask cluster.
+
+``run_sweep(config_or_cells, out=None, n_jobs=-1, scheduler=None, progress=False)`` expands a
+grid of cells (a registered task and its parameters, :mod:`.tasks`), runs the unfinished ones
+with joblib or ``dask.distributed`` (:mod:`.backends`), appends one JSON line per finished cell
+to a crash-safe store (:mod:`.store`) and returns the records in cell order. :mod:`.summary`
+turns a store into a table and the usual plots. See ``theory/sweep/README.md``.
+"""
+
+from .config import Cell, Sweep, as_cells, load_config, make_cell, parse_config
+from .runner import SweepError, run_sweep
+from .store import read_records
+from .tasks import CellSeeds, Param, describe, get_task, register_task, tasks
+
+__all__ = ["Cell", "CellSeeds", "Param", "Sweep", "SweepError", "as_cells", "describe",
+           "get_task", "load_config", "make_cell", "parse_config", "read_records",
+           "register_task", "run_sweep", "tasks"]

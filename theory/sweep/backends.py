@@ -1,0 +1,136 @@
+"""Execution backends: joblib on the local cores, or a Dask cluster (``dask.distributed``).
+
+Both run :func:`execute_cell` on workers and yield its records *as cells finish* (any order);
+the driver alone writes the store. Dask is imported only when a scheduler is given.
+"""
+
+from __future__ import annotations
+
+import datetime
+import functools
+import os
+import platform
+import time
+import traceback
+
+
+@functools.lru_cache(maxsize=1)
+def versions():
+    """Versions of the packages a cell's numbers depend on (taken on the worker)."""
+    import networkx
+    import numpy
+    import scipy
+
+    import ngc_ref
+    return {"ngc_ref": ngc_ref.__version__, "numpy": numpy.__version__,
+            "scipy": scipy.__version__, "networkx": networkx.__version__,
+            "python": platform.python_version()}
+
+
+def execute_cell(fn, cell):
+    """Run one cell; returns its record, or ``{"error": ..., "id": ...}`` if the task raised.
+
+    Exceptions are returned, not raised, so that one bad cell does not stop the others;
+    ``KeyboardInterrupt`` and ``SystemExit`` still propagate.
+    """
+    from .tasks import CellSeeds
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
+    t0 = time.perf_counter()
+    try:
+        result = fn(dict(cell.params), CellSeeds(cell.sweep_seed, cell.seed))
+    except Exception as exc:  # noqa: BLE001 - reported per cell, the sweep goes on
+        return {"id": cell.id, "task": cell.task, "params": cell.params,
+                "error": "".join(traceback.format_exception_only(type(exc), exc)).strip()}
+    return {"id": cell.id, "task": cell.task, "params": cell.params,
+            "sweep_seed": cell.sweep_seed, "seed": cell.seed, "result": result,
+            "seconds": round(time.perf_counter() - t0, 6), "started": started,
+            "host": platform.node(), "pid": os.getpid(), "versions": versions()}
+
+
+class LocalBackend:
+    """joblib (loky processes); ``n_jobs=1`` runs in this process, in order."""
+
+    def __init__(self, n_jobs=-1):
+        self.n_jobs = n_jobs
+        self.description = f"joblib n_jobs={n_jobs}"
+
+    def open(self):
+        return self
+
+    def run(self, jobs):
+        """``jobs``: list of (fn, cell). Yields records as they finish."""
+        if self.n_jobs == 1 or len(jobs) <= 1:
+            for fn, cell in jobs:
+                yield execute_cell(fn, cell)
+            return
+        from joblib import Parallel, delayed
+        par = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered", batch_size="auto")
+        yield from par(delayed(execute_cell)(fn, cell) for fn, cell in jobs)
+
+    def close(self):
+        pass
+
+
+class DaskBackend:
+    """Submits every cell to a ``dask.distributed`` scheduler (an address or a ``Client``)."""
+
+    def __init__(self, scheduler, timeout=10):
+        self.scheduler = scheduler
+        self.timeout = timeout
+        self.client = None
+        self._own = False
+        self.description = f"dask {scheduler if isinstance(scheduler, str) else 'client'}"
+
+    def open(self):
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise ValueError("--scheduler needs dask.distributed: pip install "
+                             "'ngc_ref[cluster]' (or 'dask[distributed]')") from None
+        if isinstance(self.scheduler, str):
+            if not self.scheduler.startswith(("tcp://", "tls://", "inproc://", "ws://", "wss://")):
+                raise ValueError(f"scheduler must be an address like tcp://HOST:PORT, got "
+                                 f"{self.scheduler!r}")
+            try:
+                self.client = Client(self.scheduler, timeout=self.timeout,
+                                     set_as_default=False)
+            except (OSError, TimeoutError) as exc:
+                raise ValueError(f"cannot connect to the Dask scheduler at "
+                                 f"{self.scheduler!r}: {exc}") from None
+            self._own = True
+        else:
+            self.client = self.scheduler
+        return self
+
+    def run(self, jobs):
+        from dask.distributed import as_completed
+        futures = {self.client.submit(execute_cell, fn, cell, pure=False,
+                                      key=f"ngc-ref-cell-{cell.id}-{os.urandom(4).hex()}"): cell
+                   for fn, cell in jobs}
+        try:
+            with self.client.as_current():
+                done = as_completed(list(futures))
+            for fut in done:
+                try:
+                    rec = fut.result()
+                except Exception as exc:  # noqa: BLE001 - worker died (KilledWorker), ...
+                    cell = futures[fut]
+                    rec = {"id": cell.id, "task": cell.task, "params": cell.params,
+                           "error": f"{type(exc).__name__}: {exc}"}
+                fut.release()
+                yield rec
+        finally:
+            self.client.cancel([f for f in futures if not f.done()])
+
+    def close(self):
+        if self._own and self.client is not None:
+            self.client.close()
+        self.client = None
+
+
+def make_backend(n_jobs=-1, scheduler=None):
+    if scheduler is not None:
+        return DaskBackend(scheduler)
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be a non-zero integer (-1: all cores), got {n_jobs!r}")
+    return LocalBackend(n_jobs)

@@ -1,0 +1,440 @@
+"""The task registry: what one cell of a sweep computes, and which parameters it takes.
+
+A task is a function ``fn(params, seeds) -> dict`` registered with :func:`register_task` together
+with a declaration of its parameters (:class:`Param`). The declaration is the single point where
+config values are checked and coerced (``lam = 32`` becomes ``32.0``), so that two configs that
+mean the same cell hash to the same cell id. ``seeds`` (:class:`CellSeeds`) hands out the cell's
+random streams; a task never uses global randomness.
+
+Built-in tasks (see :func:`describe` for their parameters):
+
+``tau``                 τ and τ/n of Ã_S for a graph family at n (Assumption 2, Eq. 5).
+``lemma1``              one Monte-Carlo exceedance trial batch of Lemma 1 (Eq. 9).
+``theorem1``            the Theorem 1 gradient-descent trajectory on a contextual SBM.
+``node_classification`` one noisy-feature node-classification run (Sec. 5).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ngc_ref._validation import check_scalar
+
+_REQUIRED = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a task: its type (int, float, str, bool or dict), default, choices.
+
+    ``default=None`` makes the parameter optional with "not given" meaning a derived value
+    (e.g. a graph seed derived from the sweep seed).
+    """
+
+    kind: type
+    default: object = _REQUIRED
+    choices: tuple = ()
+    min: float | None = None
+    doc: str = ""
+
+    @property
+    def required(self):
+        return self.default is _REQUIRED
+
+    def coerce(self, value, name):
+        if value is None and self.default is None:
+            return None
+        if self.kind in (int, float):
+            return check_scalar(value, name, min_val=self.min, integer=self.kind is int)
+        if self.kind is bool:
+            if not isinstance(value, bool):
+                raise TypeError(f"{name} must be true or false, got {value!r}")
+            return value
+        if self.kind is str:
+            if not isinstance(value, str):
+                raise TypeError(f"{name} must be a string, got {type(value).__name__} {value!r}")
+            if self.choices and value not in self.choices:
+                raise ValueError(f"{name} must be one of {list(self.choices)}, got {value!r}")
+            return value
+        if self.kind is dict:
+            if not isinstance(value, dict):
+                raise TypeError(f"{name} must be a table/object, got {type(value).__name__}")
+            return {str(k): v for k, v in sorted(value.items())}
+        raise TypeError(f"unsupported parameter kind {self.kind}")  # pragma: no cover
+
+
+@dataclass(frozen=True)
+class CellSeeds:
+    """The random streams of one cell.
+
+    ``cell_seed`` is derived from the sweep seed, the task and *all* its parameters;
+    :meth:`derived` gives a seed from the sweep seed and a chosen subset of them (e.g. the graph
+    of (family, n, rep), shared by every cell that varies only the noise). Neither depends on
+    the order in which cells run or on the number of workers.
+    """
+
+    sweep_seed: int
+    cell_seed: int
+
+    def rng(self):
+        return np.random.default_rng(self.cell_seed)
+
+    def derived(self, *key):
+        """A 31-bit seed (valid for networkx too) from the sweep seed and ``key``."""
+        return stable_hash([self.sweep_seed, "derived", *key], bits=31)
+
+
+def canonical(obj):
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def stable_hash(obj, bits=63):
+    """An integer from the sha256 of the canonical JSON of ``obj`` (same on every machine)."""
+    digest = hashlib.sha256(canonical(obj).encode("utf-8")).hexdigest()
+    return int(digest[:16], 16) >> (64 - bits)
+
+
+@dataclass
+class Task:
+    name: str
+    fn: Callable
+    params: dict
+    doc: str = ""
+    validate: Callable | None = None
+    extra: dict = field(default_factory=dict)
+
+    def coerce(self, params, where=""):
+        """Checked, coerced and completed parameters (defaults filled in), sorted by name."""
+        where = where or f"task {self.name!r}"
+        if not isinstance(params, dict):
+            raise TypeError(f"{where}: parameters must be a table, got {type(params).__name__}")
+        unknown = sorted(set(params) - set(self.params))
+        if unknown:
+            raise ValueError(f"{where}: unknown parameter(s) {unknown}; valid: "
+                             f"{sorted(self.params)}")
+        missing = sorted(k for k, p in self.params.items() if p.required and k not in params)
+        if missing:
+            raise ValueError(f"{where}: missing required parameter(s) {missing}")
+        out = {}
+        for k, p in sorted(self.params.items()):
+            v = params.get(k, p.default)
+            try:
+                out[k] = p.coerce(v, k)
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"{where}: {exc}") from None
+        if self.validate is not None:
+            try:
+                self.validate(out)
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"{where}: {exc}") from None
+        return out
+
+
+_TASKS: dict[str, Task] = {}
+
+#: Parameters every task accepts: ``rep`` numbers independent replicates of a cell.
+COMMON = {"rep": Param(int, 0, min=0, doc="replicate number (only changes the seeds)")}
+
+
+def register_task(name, params, *, doc="", validate=None, replace=False):
+    """Register ``fn(params, seeds) -> dict`` as task ``name`` (a decorator).
+
+    ``params`` maps names to :class:`Param`; ``rep`` is added to every task. The function must
+    be importable by name (module level) so that process and cluster workers can run it.
+    """
+    def deco(fn):
+        if name in _TASKS and not replace:
+            raise ValueError(f"task {name!r} registered twice")
+        _TASKS[name] = Task(name, fn, {**params, **COMMON}, doc or (fn.__doc__ or "").strip())
+        _TASKS[name].validate = validate
+        return fn
+    return deco
+
+
+def get_task(name):
+    if not isinstance(name, str):
+        raise TypeError(f"task must be a string, got {type(name).__name__}")
+    if name not in _TASKS:
+        raise ValueError(f"unknown task {name!r}; valid tasks: {sorted(_TASKS)}")
+    return _TASKS[name]
+
+
+def tasks():
+    return dict(_TASKS)
+
+
+def describe(name):
+    """A short text listing the parameters of a task."""
+    t = get_task(name)
+    lines = [f"{t.name}: {t.doc.splitlines()[0] if t.doc else ''}"]
+    for k, p in sorted(t.params.items()):
+        default = "required" if p.required else f"default {p.default!r}"
+        choices = f", one of {list(p.choices)}" if p.choices else ""
+        lines.append(f"  {k} ({p.kind.__name__}, {default}{choices}) {p.doc}")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------ graphs
+
+def _families():
+    from ngc_ref.graphs import GRAPH_FAMILIES
+
+    from ..claims._stats import FAMILIES
+    return FAMILIES, GRAPH_FAMILIES
+
+
+def _check_family(params):
+    checker, library = _families()
+    fam, gp = params["family"], params.get("graph_params") or {}
+    if fam in checker:
+        if gp:
+            raise ValueError(f"family {fam!r} (a checker family) takes no graph_params, got "
+                             f"{sorted(gp)}")
+        return
+    if fam not in library:
+        raise ValueError(f"unknown family {fam!r}; valid: checker families "
+                         f"{sorted(checker)} or ngc_ref.graphs families {sorted(library)} "
+                         "(with graph_params)")
+    from ngc_ref.graphs import family_params
+    required, optional = family_params(fam)
+    missing = [p for p in required if p not in gp]
+    unexpected = [p for p in gp if p not in required + optional]
+    if missing or unexpected:
+        raise ValueError(f"family {fam!r} needs graph_params {list(required)} (optional "
+                         f"{list(optional)}); missing {missing}, unexpected {unexpected}")
+
+
+def build_graph(family, n, seed, graph_params=None):
+    """``(A, vertex_transitive)``: a checker family (``theory.claims._stats.FAMILIES``, sized by
+    n alone, as in the theory checks) or a :func:`ngc_ref.graphs.make_graph` family."""
+    checker, _ = _families()
+    if family in checker:
+        from ..claims._stats import family_graph
+        return family_graph(family, n, seed), checker[family][1]
+    from ngc_ref.graphs import make_graph
+    return make_graph(family, n, seed, **(graph_params or {})), False
+
+
+def _graph_seed(params, seeds):
+    if params.get("graph_seed") is not None:
+        return params["graph_seed"]
+    return seeds.derived("graph", params["family"], params["n"], params.get("graph_params", {}),
+                         params["rep"])
+
+
+GRAPH_PARAMS = {
+    "family": Param(str, doc="checker family (e.g. 'er-avgdeg-2logn') or make_graph family"),
+    "n": Param(int, min=2, doc="number of nodes (checker families may round it)"),
+    "graph_params": Param(dict, {}, doc="make_graph parameters, e.g. {d = 4}"),
+    "graph_seed": Param(int, None, min=0, doc="default: derived from (seed, family, n, rep)"),
+}
+FILTER_PARAMS = {
+    "lam": Param(float, 32.0, min=0.0, doc="λ"),
+    "S": Param(int, 16, min=0, doc="expansion order"),
+    "norm": Param(str, "rw", choices=("rw", "sym"), doc="normalisation of Ã"),
+}
+
+
+# ------------------------------------------------------------------------------ tau
+
+def _tau_validate(params):
+    _check_family(params)
+    if params["lam"] <= 0:
+        raise ValueError(f"lam must be > 0, got {params['lam']}")
+
+
+@register_task("tau", {**GRAPH_PARAMS, **FILTER_PARAMS,
+                       "schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
+                                         doc="'sqrt_n': λ = √n (given n), S = ⌈2λ⌉")},
+               validate=_tau_validate)
+def tau_task(params, seeds):
+    """τ = n·max_i Σ_j [Ã_S]_ij² / m² (Eq. 5) for a graph family at n."""
+    from ngc_ref import connectivity_factor
+
+    from ..claims.assumption_2 import floor_tau_over_n, grown_lam_S
+    gseed = _graph_seed(params, seeds)
+    A, transitive = build_graph(params["family"], params["n"], gseed, params["graph_params"])
+    # λ = √n of the *requested* n, as the Assumption 2 check does (grid-2d rounds n).
+    lam, S = ((params["lam"], params["S"]) if params["schedule"] == "fixed"
+              else grown_lam_S(params["n"]))
+    # Vertex-transitive graphs have equal τ_i: one node gives τ exactly.
+    nodes = np.array([0]) if transitive else None
+    res = connectivity_factor(A, lam, S, norm=params["norm"], nodes=nodes)
+    deg = np.asarray(A.sum(axis=1)).ravel()
+    return {"n": int(res.n), "lam": float(lam), "S": int(S), "tau": float(res.tau),
+            "tau_over_n": float(res.tau / res.n),
+            "tau_log_n_over_n": float(res.tau_log_n_over_n),
+            "argmax_node": int(res.argmax), "argmax_degree": float(deg[res.argmax]),
+            "isolated_nodes": int((deg == 0).sum()), "edges": int(A.nnz // 2),
+            "graph_seed": int(gseed), "floor": floor_tau_over_n(lam, S)}
+
+
+# ------------------------------------------------------------------------------ lemma 1
+
+def _lemma1_validate(params):
+    _tau_validate(params)
+
+
+@register_task("lemma1", {**GRAPH_PARAMS, **FILTER_PARAMS,
+                          "d": Param(int, 8, min=1, doc="noise columns; the bound's 1/d"),
+                          "noise": Param(str, "gaussian",
+                                         choices=("gaussian", "rademacher", "uniform")),
+                          "sigma": Param(float, 1.0, min=0.0, doc="sub-Gaussian parameter σ"),
+                          "trials": Param(int, 200, min=1, doc="independent draws of η")},
+               validate=_lemma1_validate)
+def lemma1_task(params, seeds):
+    """Lemma 1 exceedance trials: how often ‖Ã_Sη‖_F² (and max_ij) exceed the bounds."""
+    from ngc_ref import NeumannFilter, connectivity_factor
+
+    from ..claims.lemma_1 import frobenius_bound, max_entry_bound, paper_bound, simulate
+    gseed = _graph_seed(params, seeds)
+    A, _ = build_graph(params["family"], params["n"], gseed, params["graph_params"])
+    lam, S, norm, d = params["lam"], params["S"], params["norm"], params["d"]
+    sigma, trials = params["sigma"], params["trials"]
+    filt = NeumannFilter(A, lam, S, norm)
+    conn = connectivity_factor(A, lam, S, norm=norm)
+    fro2, max2 = simulate(filt, params["noise"], sigma, d, trials, seeds.rng())
+    n = conn.n
+    b = paper_bound(conn.tau, lam, S, sigma, n, d)
+    bm = max_entry_bound(conn.tau, lam, S, sigma, n, d)
+    bf = frobenius_bound(conn.tau, lam, S, sigma, n, d)
+    return {"n": int(n), "tau": float(conn.tau), "tau_log_n_over_n": float(conn.tau_log_n_over_n),
+            "trials": trials, "graph_seed": int(gseed), "p_max": 1.0 / d,
+            "expected_fro2": sigma**2 * d * float(conn.row_square_sums.sum()),
+            "mean_fro2": float(fro2.mean()), "mean_max2": float(max2.mean()),
+            "paper_bound": b, "max_entry_bound": bm, "frobenius_bound": bf,
+            "exceed_paper": int((fro2 > b).sum()), "exceed_max_entry": int((max2 > bm).sum()),
+            "exceed_frobenius": int((fro2 > bf).sum())}
+
+
+# ------------------------------------------------------------------------------ theorem 1
+
+def _theorem1_validate(params):
+    if params["d"] < params["k"]:
+        raise ValueError(f"d must be >= k (one-hot class means), got d={params['d']}, "
+                         f"k={params['k']}")
+
+
+@register_task("theorem1", {
+    "n": Param(int, min=4, doc="nodes of the contextual SBM"),
+    "k": Param(int, 2, min=2, doc="classes"),
+    "deg_in": Param(float, 8.0, min=0.0, doc="expected degree inside the class"),
+    "deg_out": Param(float, 2.0, min=0.0, doc="expected degree to other classes"),
+    "d": Param(int, 16, min=1, doc="feature dimension (≥ k)"),
+    "signal": Param(float, 1.0, min=0.0, doc="norm of each clean feature row"),
+    "noise_std": Param(float, 0.5, min=0.0, doc="σ of the Gaussian noise η (noise level)"),
+    **FILTER_PARAMS,
+    "steps": Param(int, 300, min=0, doc="gradient-descent steps"),
+    "graph_seed": Param(int, None, min=0, doc="default: derived from (seed, n, k, degrees, rep)"),
+}, validate=_theorem1_validate)
+def theorem1_task(params, seeds):
+    """Theorem 1 (Eq. 10): GD on ‖Ã_S(X*+η)W − Y‖²; excess loss g(W_k) − g(W_g*)."""
+    from ngc_ref.graphs import contextual_sbm
+    from ngc_ref.training import theory_trajectory
+    n, k = params["n"], params["k"]
+    size = n // k
+    p_in = min(1.0, params["deg_in"] / max(size - 1, 1))
+    p_out = min(1.0, params["deg_out"] / max(size * (k - 1), 1))
+    gseed = params["graph_seed"]
+    if gseed is None:
+        gseed = seeds.derived("csbm", n, k, params["deg_in"], params["deg_out"], params["d"],
+                              params["signal"], params["rep"])
+    data = contextual_sbm(n, k, p_in, p_out, params["d"], signal=params["signal"], seed=gseed)
+    rng = seeds.rng()
+    eta = params["noise_std"] * rng.standard_normal(data.X_clean.shape)
+    tr = theory_trajectory(data.adjacency, data.X_clean, eta, data.Y, params["lam"], params["S"],
+                           norm=params["norm"], steps=params["steps"], seed=rng)
+    k_last = int(tr.k[-1])
+    return {"n": int(data.adjacency.shape[0]), "graph_seed": int(gseed), "tau": float(tr.tau),
+            "noise_term": float(tr.noise_term), "steps_run": k_last,
+            "excess_loss": float(tr.g_gap[-1]), "excess_loss_per_node": float(tr.g_gap[-1]) / n,
+            "excess_loss_limit": float(tr.g_gap_limit),
+            "opt_term": float(tr.opt_term[-1]) if k_last > 0 else None,
+            "f_gap_at_Wg": float(tr.f_gap_at_Wg[-1]), "noise_norm_sq": float(tr.noise_norm_sq),
+            "descent_bound_holds": bool(tr.descent_bound_holds()), "L": float(tr.L),
+            "alpha": float(tr.alpha), "rank_Z": int(tr.lstsq_f.rank),
+            "converged": bool(tr.converged)}
+
+
+# ------------------------------------------------------------------------------ classification
+
+_DATASET_CACHE: dict = {}
+
+
+def _nc_validate(params):
+    from ngc_ref.datasets import DATASETS
+    if params["dataset"] != "csbm" and params["dataset"].lower() not in DATASETS:
+        raise ValueError(f"dataset must be 'csbm' or one of {list(DATASETS)}, got "
+                         f"{params['dataset']!r}")
+    if params["noise"] == "flip" and params["level"] > 1:
+        raise ValueError(f"level is a probability for noise='flip', got {params['level']}")
+
+
+def _csbm_dataset(params, seed):
+    from types import SimpleNamespace
+
+    from ..claims._stats import class_bag_of_words, labelled_sbm
+    n, k = params["n"], params["k"]
+    A, labels = labelled_sbm(n, k, params["deg_in"], params["deg_out"], seed)
+    rng = np.random.default_rng(seed)
+    X = class_bag_of_words(rng, labels, d=params["d"])
+    perm = rng.permutation(len(labels))
+    train = np.zeros(len(labels), bool)
+    for c in range(k):  # 20 labelled nodes per class, as in the Planetoid splits
+        train[perm[labels[perm] == c][:20]] = True
+    rest = perm[~train[perm]]
+    val, test = np.zeros_like(train), np.zeros_like(train)
+    val[rest[:len(rest) // 3]] = True
+    test[rest[len(rest) // 3:]] = True
+    return SimpleNamespace(name="csbm", adjacency=A, features=X, labels=labels, train_mask=train,
+                           val_mask=val, test_mask=test, num_classes=k)
+
+
+@register_task("node_classification", {
+    "dataset": Param(str, "csbm", doc="'csbm' (synthetic, homophilous SBM + bag of words) or a "
+                                      "name for ngc_ref.datasets.load_dataset (needs "
+                                      "NGC_REF_DATA)"),
+    "split": Param(int, 0, min=0, doc="split of a real dataset"),
+    "n": Param(int, 600, min=10, doc="csbm: nodes"),
+    "k": Param(int, 3, min=2, doc="csbm: classes"),
+    "deg_in": Param(float, 6.0, min=0.0, doc="csbm: expected degree inside the class"),
+    "deg_out": Param(float, 2.0, min=0.0, doc="csbm: expected degree to other classes"),
+    "d": Param(int, 120, min=2, doc="csbm: vocabulary size"),
+    "noise": Param(str, "gaussian", choices=("gaussian", "flip", "rademacher", "uniform")),
+    "level": Param(float, 0.1, min=0.0, doc="ξ (gaussian), p (flip) or s"),
+    "model": Param(str, "ngc", choices=("ngc", "rngc", "gsd", "raw", "mlp", "sgc", "s2gc",
+                                        "appnp")),
+}, validate=_nc_validate)
+def node_classification_task(params, seeds):
+    """One node-classification run (Sec. 5 protocol) with ngc_ref.training.run_experiment.
+
+    The noise seed does not depend on ``model``, so models of one (dataset, noise, level, rep)
+    see the same noisy features, as in the paper's protocol.
+    """
+    from ngc_ref.training import run_experiment
+    ds = params["dataset"]
+    if ds == "csbm":
+        dseed = seeds.derived("csbm-nc", params["n"], params["k"], params["deg_in"],
+                              params["deg_out"], params["d"], params["rep"])
+        data = _csbm_dataset(params, dseed)
+    else:
+        from ngc_ref.datasets import load_dataset
+        key = (ds.lower(), params["split"])
+        if key not in _DATASET_CACHE:
+            _DATASET_CACHE[key] = load_dataset(ds, split=params["split"])
+        data = _DATASET_CACHE[key]
+    run_seed = seeds.derived("nc-run", {k: v for k, v in params.items() if k != "model"})
+    res = run_experiment(data, noise=params["noise"], levels=(params["level"],),
+                         models=(params["model"],), runs=1, seed=run_seed)
+    rec = res.records[0]
+    spec = next(iter(res.specs.values()))
+    return {"test_acc": float(rec["test_acc"]),
+            "val_acc": None if math.isnan(rec["val_acc"]) else float(rec["val_acc"]),
+            "final_loss": float(rec["final_loss"]), "run_seed": int(run_seed),
+            "n": int(data.adjacency.shape[0]), "hyperparams": spec.source}
