@@ -187,7 +187,8 @@ class NeumannFilter:
 
 
 class NeumannOperator(LinearOperator):
-    """Ã_S as a SciPy ``LinearOperator``: plugs into ``cg``, ``eigsh``, ``svds``, ``aslinearoperator``.
+    """Ã_S as a SciPy ``LinearOperator``: plugs into ``cg``, ``eigsh``, ``svds``,
+    ``aslinearoperator``.
 
     Products stay lazy: each matvec runs the Horner series. The adjoint is exact for both
     normalisations (for ``"rw"`` it is the same polynomial in Ã_rwᵀ = Ã D̃⁻¹).
@@ -287,7 +288,8 @@ def neumann_matrix(A, lam, S, norm="sym", *, symmetrize=False,
     --------
     >>> import networkx as nx
     >>> from ngc_ref import neumann_matrix
-    >>> neumann_matrix(nx.empty_graph(2), lam=1.0, S=1)   # isolated nodes: (1 + r)/(λ+1) on the diagonal
+    >>> # isolated nodes: (1 + r)/(λ+1) on the diagonal
+    >>> neumann_matrix(nx.empty_graph(2), lam=1.0, S=1)
     array([[0.75, 0.  ],
            [0.  , 0.75]])
     """

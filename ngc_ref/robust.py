@@ -3,7 +3,8 @@
 .. math::
 
     H = \\frac{1}{\\lambda+1}\\sum_{s=0}^{S}
-        \\Big[r\\Big(\\tilde{\\mathcal{A}} - \\varepsilon\\frac{XX^\\top}{\\|XX^\\top\\|_F}\\Big)\\Big]^s X.
+        \\Big[r\\Big(\\tilde{\\mathcal{A}}
+        - \\varepsilon\\frac{XX^\\top}{\\|XX^\\top\\|_F}\\Big)\\Big]^s X.
 
 The n x n term XXᵀ/‖XXᵀ‖_F is never formed. In ``mode="full"`` it is applied as the low-rank
 product X (Xᵀ V) / ‖XᵀX‖_F (note ‖XXᵀ‖_F = ‖XᵀX‖_F, a d x d computation). In ``mode="edges"``

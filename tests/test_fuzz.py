@@ -275,3 +275,66 @@ def test_fuzz_counted():
     assert all(v > 0 for v in CASES.values())
     # Both outcomes must be exercised: a fuzzer whose inputs are all rejected tests nothing.
     assert all(RETURNED.get(k, 0) > 0 for k in CASES), RETURNED
+
+
+@st.composite
+def cli_argvs(draw, tmp):
+    """Command lines for ``ngc-ref``, mostly wrong: bad numbers, missing and unwritable paths,
+    unknown ids and options. ``check`` always gets a cheap ``--only`` so a valid line is fast."""
+    cmd = draw(st.sampled_from(["check", "sweep", "demo", "nope", ""]))
+    vocab = {
+        "check": [["--only", "tau-range"], ["--only", "no-such-claim"], ["--seed", "x"],
+                  ["--seed", "-3"], ["--out", str(tmp / "out")], ["--out", "/proc/nope"],
+                  ["--out", str(tmp / "file.txt")], ["--no-progress"], ["--thorough"]],
+        "sweep": [[str(tmp / "missing.toml")], [str(tmp / "bad.toml")], [str(tmp / "bad.json")],
+                  ["--summary", str(tmp / "missing.jsonl")], ["-j", "x"], ["-j", "0"],
+                  ["--out", "/proc/nope.jsonl"], ["--scheduler", "nonsense"], ["--list-tasks"],
+                  ["--no-progress"]],
+        "demo": [["--lam", "-1"], ["--lam", "nan"], ["--lam", "x"], ["--S", "-2"],
+                 ["--S", "1.5"], ["--norm", "bad"], ["--lam", "2"], ["--S", "3"]],
+        "nope": [["--x"]], "": [["--debug"]],
+    }[cmd]
+    argv = [cmd] if cmd else []
+    for opt in draw(st.lists(st.sampled_from(vocab), max_size=3)):
+        argv += opt
+    if cmd == "check" and "--only" not in argv:
+        argv += ["--only", "tau-range", "--no-progress"]
+    if cmd == "check" and "--thorough" in argv:
+        argv.remove("--thorough")
+    return argv
+
+
+def test_fuzz_cli(tmp_path_factory):
+    """Every command line ends with exit status 0, 1 or 2, one-line errors, no traceback."""
+    import contextlib
+    import io
+
+    from hypothesis import HealthCheck
+
+    from theory import cli
+
+    tmp = tmp_path_factory.mktemp("cli")
+    (tmp / "file.txt").write_text("x")
+    (tmp / "bad.toml").write_text("task = [unclosed")
+    (tmp / "bad.json").write_text('{"task": "nope", "grid": {}}')
+
+    @settings(max_examples=settings.default.max_examples,
+              suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+    @given(argv=cli_argvs(tmp))
+    def run(argv):
+        CASES["ngc-ref CLI"] = CASES.get("ngc-ref CLI", 0) + 1
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            try:
+                code = cli.main(argv)
+            except SystemExit as exc:      # argparse usage errors
+                code = exc.code
+        text = err.getvalue()
+        assert code in (0, 1, 2), (argv, code, text)
+        assert "Traceback" not in text, (argv, text)
+        if code == 2 and text:
+            errors = [ln for ln in text.splitlines() if "error" in ln]
+            assert len(errors) == 1, (argv, text)
+        if code == 0:
+            RETURNED["ngc-ref CLI"] = RETURNED.get("ngc-ref CLI", 0) + 1
+    run()

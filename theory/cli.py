@@ -25,7 +25,8 @@ def _check(args):
         probe.write_text("")
         probe.unlink()
     except OSError as exc:
-        raise ValueError(f"--out {args.out!r} is not a writable directory: {exc.strerror}") from None
+        raise ValueError(f"--out {args.out!r} is not a writable directory: "
+                         f"{exc.strerror}") from None
     data_root = os.environ.get("NGC_REF_DATA")
     ctx = Context(seed=args.seed, thorough=args.thorough, out_dir=out,
                   data_root=Path(data_root) if data_root else None)
@@ -101,7 +102,8 @@ def build_parser():
     chk.add_argument("--only", nargs="+", metavar="ID", help="run only these claim ids")
     chk.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     chk.add_argument("--thorough", action="store_true", help="larger n and more trials")
-    chk.add_argument("--out", default="ngc_ref_report", help="output folder (default ngc_ref_report)")
+    chk.add_argument("--out", default="ngc_ref_report",
+                     help="output folder (default ngc_ref_report)")
     chk.add_argument("--no-progress", action="store_true", help="no progress bar")
     chk.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     chk.set_defaults(func=_check)

@@ -172,7 +172,8 @@ def judge_slower(acc, levels, n_classes, baselines=BASELINES, conf=CONFIDENCE):
 
 def settings(ctx):
     """(label, dataset or name, noise, levels, normalize, paper reference) to run."""
-    out = [("csbm gaussian", "csbm", "gaussian", CSBM_LEVELS, False, "synthetic, Theorem 1 setting")]
+    out = [("csbm gaussian", "csbm", "gaussian", CSBM_LEVELS, False,
+            "synthetic, Theorem 1 setting")]
     if ctx.data_root is not None:
         out.append(("cora gaussian", "cora", "gaussian", CORA_GAUSSIAN, True, "Fig. 2"))
         out.append(("cora flip", "cora", "flip", CORA_FLIP, False, "Table 4"))

@@ -6,13 +6,14 @@ W_f* = argmin f (the limit of W^(k)). The theorem states, with probability 1 −
 
     g(W^(k)) − g(W_g*) ≤ O(1/(2kα)) + O(τ log n / n).
 
-The O(·) hide constants; the proof's first term is exactly ‖W⁰ − W_g*‖²/(2kα), the second is
-never given a constant. The check runs :func:`ngc_ref.training.theory_trajectory` on contextual
-SBMs of growing n (4 balanced classes, expected degree 16 inside / 4 outside the class, so the
-graphs stay sparse and τ is not dominated by the odd isolated or degree-1 node; X* = one-hot class means, d = 4, so Z* has full column rank; η i.i.d.
-N(0, 1), sub-Gaussian with σ = 1) at the paper's λ = 32, S = 16: several graphs per n (fewer for
-large n, where τ is expensive) and several noise draws per graph, W⁰ = 0, α = 1/L. τ is computed exactly in the
-normalisation under test. It tests three precise readings:
+The O(·) hide constants; the proof's first term is exactly ‖W⁰ − W_g*‖²/(2kα), the second is never
+given a constant. The check runs :func:`ngc_ref.training.theory_trajectory` on contextual SBMs of
+growing n (4 balanced classes, expected degree 16 inside / 4 outside the class, so the graphs stay
+sparse and τ is not dominated by the odd isolated or degree-1 node; X* = one-hot class means, d =
+4, so Z* has full column rank; η i.i.d. N(0, 1), sub-Gaussian with σ = 1) at the paper's λ = 32, S
+= 16: several graphs per n (fewer for large n, where τ is expensive) and several noise draws per
+graph, W⁰ = 0, α = 1/L. τ is computed exactly in the normalisation under test. It tests three
+precise readings:
 
 (a) the proof's optimisation step f(W^(k)) − f(W_g*) ≤ ‖W⁰ − W_g*‖²/(2kα) for every k ≥ 1
     (an exact inequality of convex GD; relative tolerance 1e-9 of max_k f for rounding);
@@ -42,11 +43,11 @@ Cauchy-Schwarz:
     g(W^(k)) − g(W_g*) ≤ ‖W⁰ − W_g*‖²/(2kα) + N(W_g*) + N(W^(k)),
     N(W) = 2‖Z_η‖_F‖W‖_F‖Z*W − Y‖_F + ‖Z_η‖_F²‖W‖_F²,
 
-exact for every k, both normalisations (the constant-free core of the proof). With W⁰ = 0
-(so ‖ZW^(k) − Y‖ ≤ ‖Y‖ by descent), C ≥ ‖W_g*‖_F, ‖W^(k)‖_F and lemma-1-corrected's ‖Z_η‖_F² ≤ B = 2τm²σ²d·log(2nd²) (prob.
-≥ 1 − 1/d), it gives g(W^(k)) − g(W_g*) ≤ ‖W_g*‖²/(2kα) + 4C√B‖Y‖_F + 4C²B, which does not
-vanish with n (‖Y‖_F = √n). Checked with relative tolerance 1e-9 at every (n, graph, draw, k).
-"""
+exact for every k, both normalisations (the constant-free core of the proof). With W⁰ = 0 (so
+‖ZW^(k) − Y‖ ≤ ‖Y‖ by descent), C ≥ ‖W_g*‖_F, ‖W^(k)‖_F and lemma-1-corrected's ‖Z_η‖_F² ≤ B =
+2τm²σ²d·log(2nd²) (prob. ≥ 1 − 1/d), it gives g(W^(k)) − g(W_g*) ≤ ‖W_g*‖²/(2kα) + 4C√B‖Y‖_F +
+4C²B, which does not vanish with n (‖Y‖_F = √n). Checked with relative tolerance 1e-9 at every (n,
+graph, draw, k)."""
 
 from __future__ import annotations
 
