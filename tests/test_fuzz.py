@@ -62,22 +62,23 @@ def adjacencies(draw):
                               [np.int8, np.float16, np.complex128, object], weight=2))
     fmt = draw(mostly_valid(["coo", "csr", "csc", "lil", "dia", "dense", "networkx"], ["list"]))
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")   # casting NaN to int etc.
+        warnings.simplefilter("ignore")   # casting NaN/inf to int is part of the point
         arr = M.astype(dtype) if dtype is not object else M.astype(object)
-    if fmt == "dense" or M.ndim != 2:
-        return arr
-    if fmt == "list":
-        return arr.tolist()
-    if fmt == "networkx":
-        if M.shape[0] != M.shape[1] or not np.isfinite(M).all():
+        if fmt == "dense" or M.ndim != 2:
             return arr
-        return nx.from_numpy_array(M, create_using=nx.DiGraph if kind == "directed" else nx.Graph)
-    if dtype is object or dtype is np.float16:   # scipy.sparse has no float16
-        return arr
-    S = sp.coo_array(M.astype(dtype))
+        if fmt == "list":
+            return arr.tolist()
+        if fmt == "networkx":
+            if M.shape[0] != M.shape[1] or not np.isfinite(M).all():
+                return arr
+            return nx.from_numpy_array(
+                M, create_using=nx.DiGraph if kind == "directed" else nx.Graph)
+        if dtype is object or dtype is np.float16:   # scipy.sparse has no float16
+            return arr
+        S = sp.coo_array(arr)
     if fmt == "coo" and S.nnz:
         # duplicates and explicit zeros: COO keeps both until summed
-        S = sp.coo_array((np.concatenate([S.data, S.data[:1] * 0]),
+        S = sp.coo_array((np.concatenate([S.data, np.zeros(1, S.dtype)]),
                           (np.concatenate([S.row, S.row[:1]]),
                            np.concatenate([S.col, S.col[:1]]))), shape=S.shape)
     return S.asformat(fmt)

@@ -18,7 +18,14 @@ def theory_problems(draw):
     return A, X, eta, Y
 
 
-@given(theory_problems().filter(lambda p: np.abs(p[1] + p[2]).max() > 1e-3),
+def _representable(p):
+    # Features of scale ≲ 1e-150 make W_g* overflow float64; theory_trajectory refuses those
+    # (tested in test_training_theory.py), so they are not examples of the inequality.
+    return np.abs(p[1] + p[2]).max() > 1e-3 and (np.abs(p[1]).max() == 0
+                                                 or np.abs(p[1]).max() > 1e-100)
+
+
+@given(theory_problems().filter(_representable),
        ngs.lams(1e-2, 1e2), ngs.orders(12), ngs.norms())
 def test_descent_inequality_of_theorem_1_proof(problem, lam, S, norm):
     A, X, eta, Y = problem

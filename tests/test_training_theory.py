@@ -188,3 +188,10 @@ def test_least_squares_drops_directions_below_the_rank_cutoff():
     res = least_squares(Z, Y)
     assert res.rank == 2
     assert np.linalg.norm(res.W) < 10                # not ~1e15
+
+
+def test_trajectory_refuses_clean_features_too_small_for_float64():
+    A = nx.path_graph(2)
+    X = np.full((2, 1), 2.2250738585072014e-308)   # the smallest normal float64
+    with pytest.raises(ValueError, match="X_clean is too small in scale"):
+        theory_trajectory(A, X, np.ones((2, 1)), np.eye(2), 1.0, 0, norm="sym", steps=5, tau=1.0)

@@ -178,7 +178,9 @@ def least_squares(Z, Y, *, l2=0.0):
     rank = int(np.sum(s > rcond * (s[0] if s.size else 0.0)))
     cond = float(s[0] / s[-1]) if s.size and s[-1] > 0 else float("inf")
     R = Z @ W - Y
-    obj = float(np.sum(R * R) + l2 * np.sum(W * W))
+    # The penalty only when there is one: 0·‖W‖² would turn an overflowing ‖W‖² (features of
+    # scale 1e-165 give W ~ 1e165) into NaN.
+    obj = float(np.sum(R * R) + (l2 * np.sum(W * W) if l2 > 0 else 0.0))
     return LeastSquaresResult(W=W, rank=rank, cond=cond, singular_values=s, objective=obj)
 
 
@@ -385,8 +387,17 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
     def quad(Gm, Bm, V):  # ‖MV − Y‖² = tr(VᵀGV) − 2tr(VᵀB) + ‖Y‖²
         return float(np.sum(V * (Gm @ V)) - 2.0 * np.sum(V * Bm) + yy)
 
-    g_star = quad(Gs, Bs, Wg)
-    f_at_Wg = quad(G, B, Wg)
+    with np.errstate(over="ignore", invalid="ignore"):
+        g_star = quad(Gs, Bs, Wg)
+        f_at_Wg = quad(G, B, Wg)
+        wg_sq = float(np.sum(Wg * Wg))
+    if not (np.isfinite(g_star) and np.isfinite(f_at_Wg) and np.isfinite(wg_sq)):
+        # Ã_S X* of scale ~1e-300 makes W_g* ~ 1e300: f(W_g*) and ‖W⁰ − W_g*‖² overflow
+        # float64 and every bound term would be inf or NaN.
+        scale = float(np.abs(Zs).max()) if Zs.size else 0.0
+        raise ValueError(f"X_clean is too small in scale for float64: max|Ã_S X_clean| = "
+                         f"{scale:.3g} makes the clean least-squares solution W_g* overflow "
+                         f"(‖W_g*‖² = {wg_sq:.3g}); rescale X_clean (and eta) by a common factor")
     rec = {key: [] for key in ("f", "objective", "g", "W_norm", "grad_norm")}
 
     def record(V, grad):
