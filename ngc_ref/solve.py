@@ -21,7 +21,7 @@ from ._validation import (DEFAULT_MAX_DENSE_NODES, check_dense_size, check_featu
                           check_norm, check_option, check_scalar)
 from .normalize import normalized_adjacency
 
-METHODS = ("auto", "cg", "chebyshev", "direct", "dense")
+METHODS = ("auto", "cg", "direct", "dense", "chebyshev")
 
 #: ``method="auto"`` uses the sparse LU factorisation up to this many nodes, CG above it.
 AUTO_DIRECT_MAX_NODES = 5000
@@ -80,7 +80,7 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
     lam : float
         λ > 0.
     norm : {"sym", "rw"}
-    method : {"auto", "cg", "chebyshev", "direct", "dense"}
+    method : {"auto", "cg", "direct", "dense", "chebyshev"}
         ``"cg"``: Jacobi-preconditioned conjugate gradients on the SPD system, run on all d
         columns at once (one sparse x dense product per iteration for the whole block; each
         column keeps its own step sizes and stops on its own). ``"chebyshev"``: Chebyshev
