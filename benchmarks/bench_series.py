@@ -101,7 +101,7 @@ def run(quick=False, log=print):
     n_syn = 50_000 if quick else 200_000
     graphs.append((f"er-{n_syn // 1000}k-deg10", synthetic(n_syn, 10.0, seed=1)))
     d = 8 if quick else 16
-    budget = 10.0 if quick else 45.0
+    budget = 10.0 if quick else 30.0
     s_max = 4000 if quick else 30000
     results = []
     for gname, A in graphs:
