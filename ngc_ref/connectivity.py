@@ -13,15 +13,17 @@ therefore applies that polynomial to blocks of columns of the identity with spar
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from . import _backend
+from ._spmm import HornerKernel, resolve_workers
 from ._validation import (DEFAULT_MAX_DENSE_NODES, check_dense_size, check_option, check_scalar)
 from .neumann import NeumannFilter, _horner, series_mass
 
-TAU_METHODS = ("exact", "dense")
+TAU_METHODS = ("exact", "dense", "estimate")
 
 # Elements (n x block) of one dense block; with the Horner temporaries that is ~3 such arrays.
 _BLOCK_ELEMENTS = 2**23
@@ -49,6 +51,17 @@ class ConnectivityResult:
         The setting.
     mass : float
         1 − r^{S+1}.
+    method : str
+        ``"exact"``, ``"dense"`` or ``"estimate"``.
+    tau_lower, tau_upper : float
+        An interval for τ. For the exact methods both equal ``tau``. For ``"estimate"``,
+        ``tau_lower`` (= ``tau``) is the exact τ_i of a node, so it never exceeds the true τ,
+        and τ <= ``tau_upper`` holds with probability at least ``confidence``.
+    confidence : float
+        1 for the exact methods; the coverage probability of ``tau_upper`` for ``"estimate"``.
+    n_exact : int
+        How many τ_i were computed exactly (all nodes for the exact methods; the candidate
+        maximisers for ``"estimate"``).
     """
 
     tau: float
@@ -62,6 +75,11 @@ class ConnectivityResult:
     S: int
     norm: str
     mass: float
+    method: str = "exact"
+    tau_lower: float = float("nan")
+    tau_upper: float = float("nan")
+    confidence: float = 1.0
+    n_exact: int = -1
 
     @property
     def tau_log_n_over_n(self):
@@ -70,8 +88,9 @@ class ConnectivityResult:
 
 
 def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, block_size=None,
-                        symmetrize=False, max_nodes=DEFAULT_MAX_DENSE_NODES):
-    """τ and τ_i of Ã_S (paper Eq. 5), exactly and without forming Ã_S.
+                        symmetrize=False, max_nodes=DEFAULT_MAX_DENSE_NODES, workers=None,
+                        n_samples=256, confidence=0.99, max_candidates=256, seed=None):
+    """τ and τ_i of Ã_S (paper Eq. 5), exactly and without forming Ã_S, or estimated with a bound.
 
     Parameters
     ----------
@@ -83,13 +102,27 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
     norm : {"rw", "sym"}
         The paper defines τ with ``"rw"`` (its default here); ``"sym"`` is offered for the
         experiments' normalisation.
-    method : {"exact", "dense"}
-        ``"exact"``: blockwise sparse products, O(n·block) memory. ``"dense"``: forms Ã_S
-        (refused above ``max_nodes``); a reference for small graphs.
+    method : {"exact", "dense", "estimate"}
+        ``"exact"``: blockwise sparse products, O(nnz + n·block·workers) memory.
+        ``"dense"``: forms Ã_S (refused above ``max_nodes``); a reference for small graphs.
+        ``"estimate"``: a Gaussian sketch of all row norms plus exact τ_i for the candidate
+        maximisers (see Notes); for graphs where the exact cost S·nnz·n is too high.
     nodes : array_like of int, optional
         Compute τ_i only for these nodes (τ is then their max). Default: all nodes.
     block_size : int, optional
-        Identity columns per block (default: about 8M elements per block, at most 1024 columns).
+        Identity columns per block (default: about 8M elements per block in all, shared by the
+        workers, at most 1024 columns).
+    workers : int or None
+        Threads (default: the cores this process may use). With one block per thread, the
+        blocks run concurrently; the result does not depend on it.
+    n_samples : int
+        ``"estimate"`` only: Gaussian probe vectors m (cost S·nnz·m).
+    confidence : float in (0, 1)
+        ``"estimate"`` only: the probability 1 − δ with which ``tau_upper`` bounds τ.
+    max_candidates : int
+        ``"estimate"`` only: at most this many τ_i are recomputed exactly (cost S·nnz each).
+    seed : None, int or numpy.random.Generator
+        ``"estimate"`` only.
 
     Returns
     -------
@@ -97,8 +130,19 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
 
     Notes
     -----
-    The cost is S·nnz(Ã) per column, i.e. S·nnz·n for all nodes: a few seconds for Cora,
-    about a minute on two cores for Pubmed at S = 16.
+    The exact cost is S·nnz(Ã) per column, i.e. S·nnz·n for all nodes.
+
+    ``"estimate"``: with Z an n x m matrix of independent N(0, 1) entries, row i of
+    Y = Ã_S Z has m independent N(0, ‖b_i‖²) entries (b_i the i-th row of Ã_S), so
+    q_i = ‖Y_i‖² / ‖b_i‖² follows χ²_m *exactly*. With the Bonferroni level δ/n per node,
+    every ‖b_i‖² lies in [q_i / χ²_m(1 − δ/2n), q_i / χ²_m(δ/2n)] simultaneously with
+    probability >= 1 − δ. Let L be the largest lower bound; every node whose upper bound is
+    >= L is a candidate maximiser, and its τ_i is recomputed exactly (the
+    ``max_candidates`` largest upper bounds, if there are more). Then ``tau`` = ``tau_lower``
+    = the largest exact τ_i (always a true τ_i, so never above τ) and ``tau_upper`` = max of
+    ``tau`` and the upper bounds of the nodes not recomputed. If all candidates were
+    recomputed, ``tau_upper == tau`` unless the bounds failed (probability <= δ). ``tau_i``
+    holds the sketch estimates q_i·n/(m·mass²), with the exact values where recomputed.
 
     Examples
     --------
@@ -109,9 +153,14 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
     4.0
     >>> round(connectivity_factor(nx.complete_graph(4), lam=64, S=64).tau, 6)   # near 1
     1.001761
+    >>> est = connectivity_factor(nx.star_graph(30), lam=4, S=8, method="estimate", seed=0)
+    >>> bool(est.tau_lower <= connectivity_factor(nx.star_graph(30), lam=4, S=8).tau
+    ...      <= est.tau_upper)
+    True
     """
     method = check_option(method, "method", TAU_METHODS)
-    filt = NeumannFilter(A, lam, S, norm, symmetrize=symmetrize)
+    workers = resolve_workers(workers)
+    filt = NeumannFilter(A, lam, S, norm, symmetrize=symmetrize, workers=workers)
     n = filt.n
     gpu = filt._gpu
     xp, _ = _backend.namespaces(gpu)
@@ -130,35 +179,110 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
     if n == 0:
         raise ValueError("A has no nodes; τ is undefined for an empty graph")
     mass = series_mass(filt.lam, filt.S)
+    if block_size is not None:
+        block_size = check_scalar(block_size, "block_size", min_val=1, integer=True)
+    extra = {}
     if method == "dense":
         check_dense_size(n, max_nodes, "connectivity_factor(method='dense')")
         M = filt.matrix(max_nodes=max_nodes)
         sq = (M[xp.asarray(nodes)] ** 2).sum(axis=1)
+    elif method == "exact":
+        sq = _row_square_sums(filt, nodes, block_size, xp, workers)
     else:
-        if block_size is None:
-            block_size = int(min(1024, max(1, _BLOCK_ELEMENTS // max(n, 1))))
-        block_size = check_scalar(block_size, "block_size", min_val=1, integer=True)
-        sq = _row_square_sums(filt, nodes, block_size, xp)
+        if gpu:
+            raise ValueError("method='estimate' is CPU only; use method='exact' for CuPy input")
+        return _estimate(filt, nodes, mass, block_size, workers, n_samples, confidence,
+                         max_candidates, seed)
     sq = _backend.to_numpy(sq)
     row_sums = _backend.to_numpy(filt.row_sums())
     tau_i = n * sq / mass**2
     k = int(np.argmax(tau_i))
-    return ConnectivityResult(tau=float(tau_i[k]), tau_i=tau_i, nodes=nodes, row_sums=row_sums,
+    tau = float(tau_i[k])
+    return ConnectivityResult(tau=tau, tau_i=tau_i, nodes=nodes, row_sums=row_sums,
                               row_square_sums=sq, argmax=int(nodes[k]), n=n, lam=filt.lam,
-                              S=filt.S, norm=filt.norm, mass=mass)
+                              S=filt.S, norm=filt.norm, mass=mass, method=method,
+                              tau_lower=tau, tau_upper=tau, confidence=1.0,
+                              n_exact=len(nodes), **extra)
 
 
-def _row_square_sums(filt, nodes, block_size, xp):
-    """Σ_j [Ã_S]_ij² for i in ``nodes``: column norms of Ã_Sᵀ E_block."""
+def _row_square_sums(filt, nodes, block_size, xp, workers=1):
+    """Σ_j [Ã_S]_ij² for i in ``nodes``: column norms of Ã_Sᵀ E_block, blocks on threads."""
     n = filt.n
     # Ã_Sᵀ is the same series in Ã_normᵀ (Ã_sym is symmetric, Ã_rwᵀ = Ã D̃⁻¹).
     AnT = filt.A_norm.T.tocsr() if filt.norm == "rw" else filt.A_norm
     out = xp.empty(len(nodes), dtype=np.float64)
     scale = 1.0 / (filt.lam + 1.0)
-    for start in range(0, len(nodes), block_size):
+    gpu = filt._gpu
+    workers = 1 if gpu else max(1, min(workers, len(nodes)))
+    if block_size is None:
+        # ~8M elements in all; each worker holds ~3 n x block arrays.
+        per = _BLOCK_ELEMENTS // workers
+        block_size = int(min(1024, max(1, per // max(n, 1))))
+        # Enough blocks that every worker gets one.
+        block_size = max(1, min(block_size, -(-len(nodes) // workers)))
+    kernel = None if gpu else HornerKernel(AnT, filt.r, workers=1)
+
+    def run(start):
         idx = nodes[start:start + block_size]
         E = xp.zeros((n, len(idx)), dtype=np.float64)
         E[xp.asarray(idx), xp.arange(len(idx))] = 1.0
-        H = _horner(AnT, E, filt.r, filt.S)
+        H = _horner(AnT, E, filt.r, filt.S) if gpu else kernel(E, filt.S)
         out[start:start + len(idx)] = (H * H).sum(axis=0) * scale**2
+
+    starts = range(0, len(nodes), block_size)
+    if workers == 1:
+        for s0 in starts:
+            run(s0)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(run, starts))
     return out
+
+
+def _estimate(filt, nodes, mass, block_size, workers, n_samples, confidence, max_candidates,
+              seed):
+    """Gaussian-sketch bounds on every τ_i, exact τ_i for the candidate maximisers."""
+    from scipy.stats import chi2
+
+    m = check_scalar(n_samples, "n_samples", min_val=1, integer=True)
+    conf = check_scalar(confidence, "confidence", min_val=0.0, max_val=1.0, include_min=False,
+                        include_max=False)
+    max_candidates = check_scalar(max_candidates, "max_candidates", min_val=1, integer=True)
+    rng = np.random.default_rng(seed)
+    n = filt.n
+    k_nodes = len(nodes)
+    # Rows of Ã_S are what τ_i measures, so probe Ã_S itself (not its transpose).
+    Z = rng.standard_normal((n, m))
+    Y = filt.apply(Z)[nodes]
+    q = np.einsum("ij,ij->i", Y, Y)
+    del Y, Z
+    delta = 1.0 - conf
+    lo_q = chi2.ppf(1.0 - delta / (2 * k_nodes), m)
+    hi_q = chi2.ppf(delta / (2 * k_nodes), m)
+    c = n / mass**2
+    est = c * q / m
+    lower = c * q / lo_q
+    upper = c * q / hi_q
+    L = float(lower.max())
+    cand = np.flatnonzero(upper >= L)
+    cand = cand[np.argsort(-upper[cand], kind="stable")][:max_candidates]
+    sq = _row_square_sums(filt, nodes[cand], block_size, np, workers)
+    exact_tau = c * sq
+    tau_i = est.copy()
+    tau_i[cand] = exact_tau
+    k = int(np.argmax(exact_tau))
+    tau = float(exact_tau[k])
+    rest = np.ones(k_nodes, dtype=bool)
+    rest[cand] = False
+    tau_upper = max(tau, float(upper[rest].max())) if rest.any() else tau
+    # ...but an upper bound below L cannot exceed the best exact candidate unless the bounds
+    # failed, so clip to tau when every candidate was recomputed.
+    if rest.any() and float(upper[rest].max()) < L:
+        tau_upper = tau
+    row_sums = filt.row_sums()
+    row_sq = tau_i / c
+    return ConnectivityResult(tau=tau, tau_i=tau_i, nodes=nodes, row_sums=row_sums,
+                              row_square_sums=row_sq, argmax=int(nodes[cand[k]]), n=n,
+                              lam=filt.lam, S=filt.S, norm=filt.norm, mass=mass,
+                              method="estimate", tau_lower=tau, tau_upper=tau_upper,
+                              confidence=conf, n_exact=len(cand))

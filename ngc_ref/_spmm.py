@@ -1,0 +1,143 @@
+"""Fast CPU kernel for the Horner recursion H ← X + r Ã H (pure NumPy/SciPy).
+
+The plain loop ``H = A @ H; H *= r; H += X`` allocates a fresh n x d result for every product
+(page faults on first touch), then makes two more passes over memory. This kernel
+
+* folds r into the stored values once (rÃ) and lets SciPy's CSR x dense kernel *accumulate*
+  into a buffer that already holds X, so one step is a memcpy plus one sparse product;
+* ping-pongs between two preallocated buffers (no allocation inside the loop);
+* splits the rows into ``workers`` contiguous ranges of about equal nnz and runs them on
+  threads: SciPy's sparsetools kernels release the GIL, and a row range only writes its own
+  rows of the output. The row ranges index the full ``indices``/``data`` arrays through a
+  slice of ``indptr``, so nothing is copied.
+
+Every output entry is accumulated in the same order as ``A @ H`` (row by row, stored order), so
+results agree with :func:`ngc_ref.neumann._horner` to within one rounding of ``r·a_ij`` (the
+scaled values are rounded once instead of the products).
+
+It uses ``scipy.sparse._sparsetools.csr_matvecs``, which is private; if it is missing or its
+signature changes, :func:`_accumulate_rows` falls back to the public ``A[a:b] @ H`` (same
+numbers, slower).
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import scipy.sparse as sp
+
+try:  # private, stable since SciPy 0.x; guarded so a SciPy change only costs speed
+    from scipy.sparse._sparsetools import csr_matvecs as _csr_matvecs
+except ImportError:  # pragma: no cover
+    _csr_matvecs = None
+
+#: Below this many output elements (n·d) per step, threads cost more than they save.
+MIN_ELEMENTS_PER_THREAD = 1 << 16
+
+
+def default_workers():
+    """Cores this process may run on (``os.sched_getaffinity``), at most 8."""
+    try:
+        n = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        n = os.cpu_count() or 1
+    return max(1, min(8, n))
+
+
+def resolve_workers(workers):
+    """``None``/0 -> :func:`default_workers`; negative -> cores + 1 + workers (joblib style)."""
+    if workers is None or workers == 0:
+        return default_workers()
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)):
+        raise TypeError(f"workers must be an int or None, got {type(workers).__name__}")
+    workers = int(workers)
+    if workers < 0:
+        workers = max(1, default_workers() + 1 + workers)
+    return workers
+
+
+def _row_ranges(indptr, parts):
+    """``parts`` contiguous row ranges with about equal nnz (and at least one row each)."""
+    n = len(indptr) - 1
+    parts = max(1, min(parts, n))
+    cuts = np.searchsorted(indptr, np.linspace(0, indptr[-1], parts + 1)[1:-1])
+    bounds = np.unique(np.concatenate([[0], np.clip(cuts, 0, n), [n]]))
+    return [(int(a), int(b)) for a, b in zip(bounds[:-1], bounds[1:]) if b > a]
+
+
+def _accumulate_rows(A, H, Y, a, b):
+    """Y[a:b] += A[a:b] @ H in place (Y, H C-contiguous 2-D, same dtype as A)."""
+    k = H.shape[1]
+    if _csr_matvecs is not None:
+        try:
+            _csr_matvecs(b - a, A.shape[1], k, A.indptr[a:b + 1], A.indices, A.data,
+                         H.reshape(-1), Y[a:b].reshape(-1))
+            return
+        except (TypeError, ValueError):  # pragma: no cover - SciPy changed the private API
+            pass
+    Y[a:b] += A[a:b] @ H
+
+
+class HornerKernel:
+    """Σ_{s=0}^{S} (rA)^s X for a fixed CSR matrix A and ratio r, on CPU threads.
+
+    Parameters
+    ----------
+    A : scipy.sparse CSR matrix, shape (n, n)
+    r : float
+    workers : int or None
+        Threads (``None``: the cores this process may use).
+    """
+
+    def __init__(self, A, r, *, workers=None):
+        A = sp.csr_array(A)
+        if not A.has_sorted_indices:
+            A = A.sorted_indices()
+        self.A = A
+        self.r = float(r)
+        self.workers = resolve_workers(workers)
+        self._scaled = {}
+
+    def _scaled_for(self, dtype):
+        if dtype not in self._scaled:
+            A = self.A
+            data = (A.data.astype(np.float64) * self.r).astype(dtype)
+            indices = A.indices
+            indptr = A.indptr
+            if indices.dtype != indptr.dtype:  # the kernel needs one index type
+                indices = indices.astype(np.int64)
+                indptr = indptr.astype(np.int64)
+            self._scaled[dtype] = sp.csr_array((data, indices, indptr), shape=A.shape)
+        return self._scaled[dtype]
+
+    def __call__(self, X, S, *, workers=None):
+        """Σ_{s=0}^{S} (rA)^s X for 2-D ``X`` (float32 stays float32)."""
+        X = np.ascontiguousarray(X)
+        rA = self._scaled_for(X.dtype)
+        n, d = X.shape
+        workers = self.workers if workers is None else resolve_workers(workers)
+        workers = max(1, min(workers, (n * d) // MIN_ELEMENTS_PER_THREAD))
+        H = X.copy()
+        if S == 0:
+            return H
+        Y = np.empty_like(X)
+        ranges = _row_ranges(rA.indptr, workers)
+
+        def step(rng):
+            a, b = rng
+            Y[a:b] = X[a:b]
+            _accumulate_rows(rA, H, Y, a, b)
+
+        if len(ranges) == 1:
+            for _ in range(S):
+                step(ranges[0])
+                H, Y = Y, H
+            return H
+        with ThreadPoolExecutor(len(ranges)) as pool:
+            for _ in range(S):
+                # list() waits for every range: a barrier before H is read again.
+                list(pool.map(step, ranges))
+                H, Y = Y, H
+        return H
