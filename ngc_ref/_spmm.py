@@ -120,7 +120,7 @@ class HornerKernel:
         workers = self.workers if workers is None else resolve_workers(workers)
         workers = max(1, min(workers, (n * d) // MIN_ELEMENTS_PER_THREAD))
         H = X.copy()
-        if S == 0:
+        if S == 0 or H.size == 0:   # nothing to propagate (and no row range to hand a thread)
             return H
         Y = np.empty_like(X)
         ranges = _row_ranges(rA.indptr, workers)

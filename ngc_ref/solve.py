@@ -91,9 +91,11 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
         (SuperLU) of the SPD matrix. ``"dense"``: ``numpy.linalg.solve`` on the dense
         I + λL̃ (refused above ``max_nodes``). ``"auto"``: direct up to 5000 nodes, else CG.
     rtol, atol : float
-        CG stops a column (Chebyshev stops when every column meets it) when ‖b_j − M f_j‖ <= max(rtol·‖b_j‖, atol) for the SPD system M F = B.
+        CG stops a column (Chebyshev stops when every column meets it) when
+        ‖b_j − M f_j‖ <= max(rtol·‖b_j‖, atol) for the SPD system M F = B.
     maxiter : int, optional
-        CG/Chebyshev iteration cap (default 10·n). Hitting it warns with :class:`ConvergenceWarning`.
+        CG/Chebyshev iteration cap (default 10·n). Hitting it warns with
+        :class:`ConvergenceWarning`.
     return_info : bool
         Also return a :class:`SolveInfo` with iterations and the achieved residual.
     symmetrize : bool or {"max", "mean"}

@@ -45,7 +45,10 @@ def test_star_with_a_million_leaves():
     assert np.allclose(H, mass, rtol=16 * 1e6 * np.finfo(float).eps, atol=0)
     # τ of the centre and two leaves, exactly, without touching the other 999,998 rows.
     res = ngc_ref.connectivity_factor(A, 32, 16, norm="rw", nodes=[0, 1, 2])
-    assert res.tau_i.shape == (3,) and res.tau_i[1] == pytest.approx(res.tau_i[2], rel=1e-12)
+    # Leaves are interchangeable; their τ_i sum 10⁶ squares, so they agree to the same rounding
+    # bound as above (the threaded blocks round the two leaves differently: measured 7.6e-12).
+    assert res.tau_i.shape == (3,)
+    assert res.tau_i[1] == pytest.approx(res.tau_i[2], rel=16 * 1e6 * np.finfo(float).eps)
     assert 1 <= res.tau_i.min() and res.tau_i.max() <= A.shape[0]
     F = ngc_ref.gsd_solve(A, np.ones((A.shape[0], 1)), 32, norm="rw", method="cg", rtol=1e-10)
     assert np.allclose(F, 1.0, rtol=1e-8)   # (I + λL̃_rw)·1 = 1: constants are fixed points
