@@ -11,16 +11,26 @@ def _f(x, fmt="{:.3g}"):
 
 def summary(res):
     env = res["environment"]
-    tri = res["triad"]["triad_GBps_stream_count"]
-    L = [f"# Speed and scale benchmarks (issue #6)\n",
+    tri, tri_end = res["triad"], res["triad_end"]
+    thr = tri["threads"]
+    L = ["# Speed and scale benchmarks (issue #6)\n",
          f"Command: `{res['command']}`  ",
          f"Commit `{env['commit']}` (dirty={env['dirty']}), {env['time']}, "
          f"{env['cpu']}, {env['cores_available']} cores, load at start {env['loadavg_at_start']}, "
          f"at end {res.get('loadavg_at_end')}  ",
          f"Python {env['python']}, NumPy {env['numpy']}, SciPy {env['scipy']}, "
          f"torch {env['torch']}. Total {res['total_seconds']:.0f} s.\n",
-         f"STREAM-style triad (NumPy, 3 arrays counted): {tri:.1f} GB/s at start, "
-         f"{res['triad_end']['triad_GBps_stream_count']:.1f} GB/s at end.\n"]
+         "STREAM-style triad in NumPy, GB/s (STREAM count of 3 arrays / bytes NumPy's two "
+         "passes actually move, 5 arrays):  ",
+         f"start: 1 thread {tri['GBps_stream_count_1thr']:.1f} / "
+         f"{tri['GBps_bytes_moved_1thr']:.1f}, {thr} threads "
+         f"{tri[f'GBps_stream_count_{thr}thr']:.1f} / {tri[f'GBps_bytes_moved_{thr}thr']:.1f}; "
+         f"end: 1 thread {tri_end['GBps_stream_count_1thr']:.1f} / "
+         f"{tri_end['GBps_bytes_moved_1thr']:.1f}, {thr} threads "
+         f"{tri_end[f'GBps_stream_count_{thr}thr']:.1f} / "
+         f"{tri_end[f'GBps_bytes_moved_{thr}thr']:.1f}.  ",
+         f"Roofline used below (the largest of the start figures): "
+         f"**{tri['roofline_GBps']:.1f} GB/s**.\n"]
     if "series" in res:
         L += ["## 1. Truncated series vs exact solve (norm='sym', d random columns)\n",
               "S the series needs for a relative error (measured, or extrapolated from the "
@@ -51,16 +61,18 @@ def summary(res):
         L += ["## 2. Propagation Ã_S X (λ=32, norm='sym')\n",
               "Bytes per product = nnz·(value+index) + indptr + n·d·itemsize read + n·d·itemsize "
               "written (the minimum a sparse x dense product must move).\n",
-              "| graph | d | variant | ms/product | GB/s | % of triad | speedup vs plain | "
-              "rel. diff vs plain f64 |", "|" + "---|" * 8]
+              "| graph | d | variant | ms/product | GB/s | % of roofline | GFMA/s | "
+              "speedup vs plain | rel. diff vs plain f64 |", "|" + "---|" * 9]
         for r in res["propagation"]:
             if "seconds_per_product" not in r:
-                L.append(f"| {r['graph']} | | {r['variant']} | skipped: {r.get('skipped')} | | | | |")
+                L.append(f"| {r['graph']} | | {r['variant']} | skipped: {r.get('skipped')} "
+                         "| | | | | |")
                 continue
             L.append(f"| {r['graph']} | {r.get('d', '')} | {r['variant']}"
                      f"{' (' + r['impl'] + ')' if 'impl' in r else ''} | "
                      f"{r['seconds_per_product'] * 1e3:.1f} | {r['GBps']:.2f} | "
-                     f"{100 * r['fraction_of_triad']:.1f}% | {r['speedup_vs_plain']:.2f}x | "
+                     f"{100 * r['fraction_of_triad']:.1f}% | {_f(r.get('GFMAps'), '{:.2f}')} | "
+                     f"{r['speedup_vs_plain']:.2f}x | "
                      f"{_f(r.get('rel_diff_vs_plain'), '{:.1e}')} |")
         L.append("")
     if "tau" in res:
@@ -123,7 +135,7 @@ def plots(res, out):
         ax.barh(range(len(rows)), [100 * r["fraction_of_triad"] for r in rows])
         ax.set_yticks(range(len(rows)), labels, fontsize=6)
         ax.axvline(25, color="k", ls="--", lw=0.8)
-        ax.set_xlabel("% of triad bandwidth (dashed: 25% target)")
+        ax.set_xlabel("% of the roofline (triad) bandwidth (dashed: 25% target)")
         fig.tight_layout()
         fig.savefig(os.path.join(out, "propagation.png"), dpi=80)
         plt.close(fig)

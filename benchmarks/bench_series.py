@@ -72,8 +72,8 @@ def solver_curve(M_args, An, X, lam, ref, method, norm="sym"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             t, (F, info) = best_time(
-                lambda: gsd_solve(*M_args, X, lam, norm, method=method, rtol=rtol,
-                                  return_info=True), repeat=1)
+                lambda rtol=rtol: gsd_solve(*M_args, X, lam, norm, method=method, rtol=rtol,
+                                            return_info=True, workers=1), repeat=1)
         out.append({"rtol": rtol, "seconds": t, "iterations": info.iterations,
                     "rel_error": _rel(F, ref), "converged": info.converged})
     return out

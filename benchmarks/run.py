@@ -45,7 +45,7 @@ def main(argv=None):
         res["series"] = bench_series.run(quick=a.quick, log=log)
         json.dump(res, open(path, "w"), indent=1)
     if "propagation" in parts:
-        res["propagation"] = bench_propagation.run(res["triad"]["triad_GBps_stream_count"],
+        res["propagation"] = bench_propagation.run(res["triad"]["roofline_GBps"],
                                                    quick=a.quick, log=log)
         json.dump(res, open(path, "w"), indent=1)
     if "tau" in parts:

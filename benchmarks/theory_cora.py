@@ -69,8 +69,8 @@ def main(argv=None, dataset=None):
                      + f" | {tr.g_gap_limit:.4g} | {np.linalg.norm(tr.W_g_star):.3g} | "
                      f"{tr.W_norm[-1]:.3g} |")
         assert tr.descent_bound_holds()
-    lines.append(f"\nThe proof's inequality f(W^(k)) − f(W_g*) ≤ ‖W⁰ − W_g*‖²/(2kα) held at every k "
-                 f"for every ξ. {time.perf_counter() - t0:.0f} s.")
+    lines.append("\nThe proof's inequality f(W^(k)) − f(W_g*) ≤ ‖W⁰ − W_g*‖²/(2kα) held at every "
+                 f"k for every ξ. {time.perf_counter() - t0:.0f} s.")
     text = "\n".join(lines) + "\n"
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(text)

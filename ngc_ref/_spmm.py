@@ -80,6 +80,75 @@ def _accumulate_rows(A, H, Y, a, b):
     Y[a:b] += A[a:b] @ H
 
 
+class SparseProduct:
+    """Y = A @ H (or Y = B + A @ H) into a preallocated Y, row ranges on threads.
+
+    Use it as a context manager so the thread pool lives as long as the loop that calls it::
+
+        with SparseProduct(A, workers=2) as mul:
+            for _ in range(k):
+                mul(H, Y)          # Y = A @ H, no allocation
+
+    Parameters
+    ----------
+    A : scipy.sparse matrix, shape (n, m)
+        Converted to CSR with sorted indices and one index dtype (no copy when it already is).
+    workers : int or None
+        Threads (``None``: the cores this process may use; capped so that every thread gets at
+        least :data:`MIN_ELEMENTS_PER_THREAD` output elements).
+    """
+
+    def __init__(self, A, *, workers=None):
+        A = sp.csr_array(A)
+        if not A.has_sorted_indices:
+            A = A.sorted_indices()
+        if A.indices.dtype != A.indptr.dtype:  # the kernel needs one index type
+            A = sp.csr_array((A.data, A.indices.astype(np.int64), A.indptr.astype(np.int64)),
+                             shape=A.shape)
+        self.A = A
+        self.workers = resolve_workers(workers)
+        self._pool = None
+        self._ranges = {}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def _ranges_for(self, d):
+        n = self.A.shape[0]
+        w = max(1, min(self.workers, (n * d) // MIN_ELEMENTS_PER_THREAD))
+        if w not in self._ranges:
+            self._ranges[w] = _row_ranges(self.A.indptr, w)
+        return self._ranges[w]
+
+    def __call__(self, H, Y, B=None):
+        """Y[:] = B + A @ H (B = None: zero). H, Y, B: C-contiguous (·, d), A's dtype."""
+        A = self.A
+
+        def rows(rng):
+            a, b = rng
+            if B is None:
+                Y[a:b] = 0
+            else:
+                Y[a:b] = B[a:b]
+            _accumulate_rows(A, H, Y, a, b)
+
+        ranges = self._ranges_for(H.shape[1]) if A.shape[0] else []
+        if len(ranges) <= 1:
+            for rng in ranges:
+                rows(rng)
+            return Y
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.workers)
+        # list() waits for every range: a barrier before Y is read.
+        list(self._pool.map(rows, ranges))
+        return Y
+
+
 class HornerKernel:
     """Σ_{s=0}^{S} (rA)^s X for a fixed CSR matrix A and ratio r, on CPU threads.
 
@@ -104,40 +173,22 @@ class HornerKernel:
         if dtype not in self._scaled:
             A = self.A
             data = (A.data.astype(np.float64) * self.r).astype(dtype)
-            indices = A.indices
-            indptr = A.indptr
+            indices, indptr = A.indices, A.indptr
             if indices.dtype != indptr.dtype:  # the kernel needs one index type
-                indices = indices.astype(np.int64)
-                indptr = indptr.astype(np.int64)
+                indices, indptr = indices.astype(np.int64), indptr.astype(np.int64)
             self._scaled[dtype] = sp.csr_array((data, indices, indptr), shape=A.shape)
         return self._scaled[dtype]
 
     def __call__(self, X, S, *, workers=None):
         """Σ_{s=0}^{S} (rA)^s X for 2-D ``X`` (float32 stays float32)."""
         X = np.ascontiguousarray(X)
-        rA = self._scaled_for(X.dtype)
-        n, d = X.shape
-        workers = self.workers if workers is None else resolve_workers(workers)
-        workers = max(1, min(workers, (n * d) // MIN_ELEMENTS_PER_THREAD))
         H = X.copy()
         if S == 0 or H.size == 0:   # nothing to propagate (and no row range to hand a thread)
             return H
         Y = np.empty_like(X)
-        ranges = _row_ranges(rA.indptr, workers)
-
-        def step(rng):
-            a, b = rng
-            Y[a:b] = X[a:b]
-            _accumulate_rows(rA, H, Y, a, b)
-
-        if len(ranges) == 1:
+        workers = self.workers if workers is None else resolve_workers(workers)
+        with SparseProduct(self._scaled_for(X.dtype), workers=workers) as mul:
             for _ in range(S):
-                step(ranges[0])
-                H, Y = Y, H
-            return H
-        with ThreadPoolExecutor(len(ranges)) as pool:
-            for _ in range(S):
-                # list() waits for every range: a barrier before H is read again.
-                list(pool.map(step, ranges))
+                mul(H, Y, X)   # Y = X + rA H
                 H, Y = Y, H
         return H

@@ -9,6 +9,7 @@ Both normalisations are solved through a symmetric positive definite system:
 
 from __future__ import annotations
 
+import contextlib
 import warnings
 from dataclasses import dataclass, field
 
@@ -17,6 +18,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from . import _backend
+from ._spmm import SparseProduct
 from ._validation import (DEFAULT_MAX_DENSE_NODES, check_dense_size, check_features, check_lam,
                           check_norm, check_option, check_scalar)
 from .normalize import normalized_adjacency
@@ -62,7 +64,8 @@ class SolveInfo:
 
 
 def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, maxiter=None,
-              return_info=False, symmetrize=False, max_nodes=DEFAULT_MAX_DENSE_NODES):
+              return_info=False, symmetrize=False, max_nodes=DEFAULT_MAX_DENSE_NODES,
+              workers=None):
     """F = (I + λL̃)⁻¹ X, the exact minimiser of the GSD objective (paper Eq. 1-2).
 
     .. math::
@@ -101,6 +104,9 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
     symmetrize : bool or {"max", "mean"}
     max_nodes : int
         Size guard for ``method="dense"``.
+    workers : int or None
+        CPU threads for the sparse product of CG and Chebyshev (row blocks; ``None``: the cores
+        this process may use). Results do not depend on it.
 
     Returns
     -------
@@ -120,11 +126,13 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
     norm = check_norm(norm)
     An, d = normalized_adjacency(A, norm=norm, symmetrize=symmetrize, return_degrees=True)
     return _gsd_solve_normalized(An, d, X, lam, norm, method=method, rtol=rtol, atol=atol,
-                                 maxiter=maxiter, return_info=return_info, max_nodes=max_nodes)
+                                 maxiter=maxiter, return_info=return_info, max_nodes=max_nodes,
+                                 workers=workers)
 
 
 def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, atol=0.0,
-                          maxiter=None, return_info=False, max_nodes=DEFAULT_MAX_DENSE_NODES):
+                          maxiter=None, return_info=False, max_nodes=DEFAULT_MAX_DENSE_NODES,
+                          workers=None):
     method = check_option(method, "method", METHODS)
     rtol = check_scalar(rtol, "rtol", min_val=0.0)
     atol = check_scalar(atol, "atol", min_val=0.0)
@@ -147,22 +155,21 @@ def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, ato
 
     M, B, Minv_diag = _spd_system(An64, d.astype(np.float64), X64, lam, norm, gpu)
     info = SolveInfo(method=method, converged=True)
-    if method == "cg":
-        F, info.iterations, info.residual_history, info.converged = _block_cg(
-            M, B, Minv_diag, rtol, atol, maxiter, xp)
+    if method in ("cg", "chebyshev"):
+        with _product(M, gpu, workers) as mul:
+            if method == "cg":
+                F, info.iterations, info.residual_history, info.converged = _block_cg(
+                    mul, B, Minv_diag, rtol, atol, maxiter, xp)
+            else:
+                # Precondition with D̃ (rw) or nothing (sym), not Jacobi: then the spectrum is
+                # exactly that of (1+λ)I − λÃ_norm, inside [1, 1 + 2λ].
+                pre = xp.asarray(1.0 / d.astype(np.float64)) if norm == "rw" else None
+                F, info.iterations, info.residual_history, info.converged = _chebyshev(
+                    mul, B, pre, 1.0, 1.0 + 2.0 * lam, rtol, atol, maxiter, xp)
         if not info.converged:
-            warnings.warn(f"gsd_solve: CG did not reach rtol={rtol:g} in maxiter={maxiter} "
+            name = "CG" if method == "cg" else "Chebyshev"
+            warnings.warn(f"gsd_solve: {name} did not reach rtol={rtol:g} in maxiter={maxiter} "
                           f"iterations (final max relative residual "
-                          f"{info.residual_history[-1]:.3e})", ConvergenceWarning, stacklevel=3)
-    elif method == "chebyshev":
-        # Precondition with D̃ (rw) or nothing (sym), not Jacobi: then the spectrum is exactly
-        # that of (1+λ)I − λÃ_norm, inside [1, 1 + 2λ].
-        pre = (1.0 / d.astype(np.float64)) if norm == "rw" else xp.ones(n)
-        F, info.iterations, info.residual_history, info.converged = _chebyshev(
-            M, B, xp.asarray(pre), 1.0, 1.0 + 2.0 * lam, rtol, atol, maxiter, xp)
-        if not info.converged:
-            warnings.warn(f"gsd_solve: Chebyshev did not reach rtol={rtol:g} in "
-                          f"maxiter={maxiter} iterations (final max relative residual "
                           f"{info.residual_history[-1]:.3e})", ConvergenceWarning, stacklevel=3)
     elif method == "direct":
         lu = spla.splu(sp.csc_matrix(M), permc_spec="MMD_AT_PLUS_A")
@@ -175,6 +182,17 @@ def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, ato
     info.residual = _original_residual(An64, F, X64, lam)
     F = F.astype(out_dtype, copy=False)
     return (F, info) if return_info else F
+
+
+def _product(M, gpu, workers):
+    """A context giving ``mul(P, Q)``: Q = M @ P in place (threaded rows on the CPU)."""
+    if not gpu:
+        return SparseProduct(M, workers=workers)
+
+    def mul(P, Q):
+        Q[...] = M @ P
+
+    return contextlib.nullcontext(mul)
 
 
 def _spd_system(An, d, X, lam, norm, gpu):
@@ -195,82 +213,107 @@ def _spd_system(An, d, X, lam, norm, gpu):
     return _backend.csr_type(gpu)(M), B, 1.0 / diag
 
 
-def _block_cg(M, B, Minv_diag, rtol, atol, maxiter, xp):
+def _coldot(U, V, xp):
+    """Column-wise inner products Σ_i U_ij V_ij without an n x k temporary."""
+    return xp.einsum("ij,ij->j", U, V)
+
+
+def _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp):
     """Jacobi-preconditioned CG on every column of B at once.
 
-    Each column has its own α, β (independent recurrences), so columns that are linearly
-    dependent cannot break the iteration the way a true block-Krylov method can; converged
-    columns drop out of the active set. Returns (F, iterations, max-residual history, converged).
+    ``mul(P, Q)`` writes M @ P into Q. Each column has its own α, β (independent
+    recurrences), so columns that are linearly dependent cannot break the iteration the way a
+    true block-Krylov method can; converged columns drop out of the active set. Every update is
+    in place into preallocated buffers: one sparse product and a few streaming passes per
+    iteration, no allocation. Returns (F, iterations, max-residual history, converged).
     """
     n, k = B.shape
     F = xp.zeros_like(B)
-    bnorm = xp.linalg.norm(B, axis=0)
+    bnorm = xp.sqrt(_coldot(B, B, xp))
     thresh = xp.maximum(rtol * bnorm, atol)
-    R = B.copy()
-    active = xp.flatnonzero(xp.linalg.norm(R, axis=0) > thresh)
+    safe_b = xp.where(bnorm > 0, bnorm, 1.0)
+    active = xp.flatnonzero(bnorm > thresh)
     history = []
     if active.size == 0:
         return F, 0, history, True
     Pre = Minv_diag[:, None]
-    Ra = R[:, active]
+    Ra = xp.ascontiguousarray(B[:, active])
+    Fa = xp.zeros_like(Ra)
     Z = Pre * Ra
     P = Z.copy()
-    rz = xp.sum(Ra * Z, axis=0)
-    safe_b = xp.where(bnorm > 0, bnorm, 1.0)
-    it = 0
+    Q, T = xp.empty_like(P), xp.empty_like(P)
+    rz = _coldot(Ra, Z, xp)
+    it, converged = 0, False
     while it < maxiter:
         it += 1
-        Q = M @ P
-        alpha = rz / xp.sum(P * Q, axis=0)
-        F[:, active] += alpha * P
-        Ra -= alpha * Q
-        rnorm = xp.linalg.norm(Ra, axis=0)
+        mul(P, Q)
+        alpha = rz / _coldot(P, Q, xp)
+        Fa += xp.multiply(P, alpha, out=T)
+        Ra -= xp.multiply(Q, alpha, out=T)
+        rnorm = xp.sqrt(_coldot(Ra, Ra, xp))
         history.append(float(xp.max(rnorm / safe_b[active])))
         still = rnorm > thresh[active]
         if not bool(still.any()):
-            return F, it, history, True
+            converged = True
+            break
         if not bool(still.all()):
-            active, Ra, P, rz = active[still], Ra[:, still], P[:, still], rz[still]
-        Z = Pre * Ra
-        rz_new = xp.sum(Ra * Z, axis=0)
-        P = Z + (rz_new / rz) * P
+            # Write the converged columns out and shrink every buffer to the active ones.
+            done = ~still
+            F[:, active[done]] = Fa[:, done]
+            active, rz = active[still], rz[still]
+            Fa, Ra, P = (xp.ascontiguousarray(U[:, still]) for U in (Fa, Ra, P))
+            Z, Q, T = xp.empty_like(P), xp.empty_like(P), xp.empty_like(P)
+        xp.multiply(Ra, Pre, out=Z)
+        rz_new = _coldot(Ra, Z, xp)
+        P *= rz_new / rz
+        P += Z
         rz = rz_new
-    return F, it, history, False
+    F[:, active] = Fa
+    return F, it, history, converged
 
 
-def _chebyshev(M, B, Minv_diag, lmin, lmax, rtol, atol, maxiter, xp):
+def _chebyshev(mul, B, Minv_diag, lmin, lmax, rtol, atol, maxiter, xp):
     """Preconditioned Chebyshev iteration for M F = B (Saad, Alg. 12.1).
 
-    The eigenvalues of diag(Minv_diag)·M must lie in [lmin, lmax]. Stops when every column has
-    ‖b_j − M f_j‖ <= max(rtol·‖b_j‖, atol) (the recurrence's residual, updated exactly).
-    Returns (F, iterations, max-residual history, converged).
+    ``mul(D, Q)`` writes M @ D into Q; ``Minv_diag`` is the diagonal preconditioner, or None
+    for none. The eigenvalues of diag(Minv_diag)·M must lie in [lmin, lmax]. Stops when every
+    column has ‖b_j − M f_j‖ <= max(rtol·‖b_j‖, atol) (the recurrence's residual, updated
+    exactly). Returns (F, iterations, max-residual history, converged).
     """
     theta = 0.5 * (lmax + lmin)
     delta = 0.5 * (lmax - lmin)
     sigma = theta / delta
-    Pre = Minv_diag[:, None]
     F = xp.zeros_like(B)
     R = B.copy()
-    bnorm = xp.linalg.norm(B, axis=0)
+    bnorm = xp.sqrt(_coldot(B, B, xp))
     thresh = xp.maximum(rtol * bnorm, atol)
     safe_b = xp.where(bnorm > 0, bnorm, 1.0)
     history = []
-    if not bool((xp.linalg.norm(R, axis=0) > thresh).any()):
+    if not bool((bnorm > thresh).any()):
         return F, 0, history, True
+    Q, T = xp.empty_like(B), xp.empty_like(B)
+
     rho = 1.0 / sigma
-    D = (Pre * R) / theta
+    D = R.copy() if Minv_diag is None else Minv_diag[:, None] * R
+    D /= theta
     it = 0
     while it < maxiter:
         it += 1
         F += D
-        R -= M @ D
-        rnorm = xp.linalg.norm(R, axis=0)
+        mul(D, Q)
+        R -= Q
+        rnorm = xp.sqrt(_coldot(R, R, xp))
         history.append(float(xp.max(rnorm / safe_b)))
         if not bool((rnorm > thresh).any()):
             return F, it, history, True
         rho_new = 1.0 / (2.0 * sigma - rho)
         D *= rho_new * rho
-        D += (2.0 * rho_new / delta) * (Pre * R)
+        if Minv_diag is None:
+            xp.multiply(R, 2.0 * rho_new / delta, out=T)
+        else:
+            xp.multiply(R, Minv_diag[:, None], out=T)
+            T *= 2.0 * rho_new / delta
+        D += T
         rho = rho_new
     return F, it, history, False
 

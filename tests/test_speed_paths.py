@@ -7,7 +7,7 @@ from numpy.testing import assert_allclose
 
 from ngc_ref import NeumannFilter, connectivity_factor, gsd_solve, neumann_propagate
 from ngc_ref import graphs
-from ngc_ref._spmm import HornerKernel, _row_ranges, resolve_workers
+from ngc_ref._spmm import HornerKernel, SparseProduct, _row_ranges, resolve_workers
 from ngc_ref.neumann import _horner
 from ngc_ref.normalize import normalized_adjacency
 
@@ -54,6 +54,42 @@ def test_float32_error_is_float32_sized(er_graph):
     assert H32.dtype == np.float32
     rel = np.linalg.norm(H32 - H64) / np.linalg.norm(H64)
     assert rel < 1e-5
+
+
+@pytest.mark.parametrize("workers", [1, 2, 5])
+def test_sparse_product_into_buffers(er_graph, workers):
+    import scipy.sparse as sp
+    rng = np.random.default_rng(4)
+    # int64 indices with an int32 indptr, unsorted: the product must normalise them itself.
+    C = sp.csr_matrix(er_graph * rng.random(er_graph.shape))
+    A = sp.csr_matrix((C.data, C.indices.astype(np.int64), C.indptr), shape=C.shape)
+    A.has_sorted_indices = False
+    H, B = rng.standard_normal((600, 120)), rng.standard_normal((600, 120))
+    Y = np.full_like(H, np.nan)   # every entry must be overwritten
+    with SparseProduct(A, workers=workers) as mul:
+        assert mul(H, Y) is Y
+        assert_allclose(Y, C.toarray() @ H, rtol=1e-12, atol=1e-12)
+        mul(H, Y, B)
+        assert_allclose(Y, B + C.toarray() @ H, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["cg", "chebyshev"])
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_solvers_do_not_depend_on_workers(er_graph, method, norm):
+    # Columns of very different scale converge at different iterations: exercises the
+    # shrinking active set of block CG.
+    X = np.random.default_rng(5).standard_normal((600, 120)) * np.logspace(-3, 3, 120)
+    # An eigenvector of the SPD system (D̃^{1/2}1 for sym, D̃1 for rw, eigenvalue 1 of M) is
+    # solved in one CG iteration, so the active set must shrink.
+    X[:, 7] = np.sqrt(er_graph.sum(axis=1) + 1.0)
+    F1, i1 = gsd_solve(er_graph, X, 32.0, norm, method=method, rtol=1e-10, workers=1,
+                       return_info=True)
+    F2, i2 = gsd_solve(er_graph, X, 32.0, norm, method=method, rtol=1e-10, workers=2,
+                       return_info=True)
+    assert np.array_equal(F1, F2) and i1.iterations == i2.iterations
+    want = gsd_solve(er_graph, X, 32.0, norm, method="dense")
+    assert_allclose(F1, want, rtol=1e-7, atol=1e-9 * np.abs(want).max())
+    assert i1.residual < 1e-9
 
 
 def test_row_ranges_cover_rows_once():
