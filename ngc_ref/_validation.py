@@ -89,15 +89,28 @@ def check_norm(norm):
     return check_option(norm, "norm", NORMS)
 
 
-def check_dense_size(n, max_nodes, what):
-    """Refuse to form an n x n dense array when n exceeds ``max_nodes``."""
+def check_dense_size(n, max_nodes, what, *, arrays=1, itemsize=8):
+    """Refuse to form an n x n dense array when n exceeds ``max_nodes`` or it cannot fit.
+
+    Two guards: ``max_nodes`` (a deliberate opt-in above 5000 nodes), and the memory budget of
+    :mod:`ngc_ref._memory` (free memory, or ``NGC_REF_MEMORY_BUDGET``): ``arrays`` n x n arrays
+    of ``itemsize`` bytes (the result and the temporaries alive with it) must fit, so a raised
+    ``max_nodes`` cannot make the operating system kill the process instead.
+    """
     max_nodes = check_scalar(max_nodes, "max_nodes", min_val=1, integer=True)
+    one = n * n * itemsize
     if n > max_nodes:
-        gib = n * n * 8 / 2**30
         raise ValueError(
-            f"{what} would form a dense {n} x {n} array ({gib:.2f} GiB in float64), above "
-            f"max_nodes={max_nodes}; pass max_nodes={n} (or larger) if you really want it, "
-            f"or use the sparse/blockwise functions instead")
+            f"{what} would form a dense {n} x {n} array ({one / 2**30:.2f} GiB in float64), "
+            f"above max_nodes={max_nodes}; pass max_nodes={n} (or larger) if you really want "
+            f"it, or use the sparse/blockwise functions instead")
+    from ._memory import check_memory
+    detail = (f"{arrays} dense {n} x {n} arrays of {itemsize} bytes per entry" if arrays > 1
+              else f"a dense {n} x {n} array of {itemsize} bytes per entry")
+    check_memory(arrays * one, what,
+                 "use the sparse/blockwise functions instead (neumann_propagate, "
+                 "gsd_solve(method='cg'), connectivity_factor(method='exact' or 'estimate'))",
+                 detail=detail)
 
 
 def as_generator(seed):

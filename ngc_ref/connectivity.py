@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _backend
+from ._memory import check_memory
 from ._spmm import HornerKernel, resolve_workers
 from ._validation import (DEFAULT_MAX_DENSE_NODES, check_dense_size, check_option, check_scalar)
 from .neumann import NeumannFilter, _horner, series_mass
@@ -111,7 +112,9 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
         Compute τ_i only for these nodes (τ is then their max). Default: all nodes.
     block_size : int, optional
         Identity columns per block (default: about 8M elements per block in all, shared by the
-        workers, at most 1024 columns).
+        workers, at most 1024 columns). The exact method holds 3·n·block_size·workers float64
+        numbers at once and refuses (ValueError, with the numbers) when they exceed the memory
+        budget: the available memory or ``NGC_REF_MEMORY_BUDGET`` (see :mod:`ngc_ref._memory`).
     workers : int or None
         Threads (default: the cores this process may use). With one block per thread, the
         blocks run concurrently; the result does not depend on it.
@@ -183,7 +186,7 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
         block_size = check_scalar(block_size, "block_size", min_val=1, integer=True)
     extra = {}
     if method == "dense":
-        check_dense_size(n, max_nodes, "connectivity_factor(method='dense')")
+        check_dense_size(n, max_nodes, "connectivity_factor(method='dense')", arrays=4)
         M = filt.matrix(max_nodes=max_nodes)
         sq = (M[xp.asarray(nodes)] ** 2).sum(axis=1)
     elif method == "exact":
@@ -205,7 +208,7 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
                               n_exact=len(nodes), **extra)
 
 
-def _row_square_sums(filt, nodes, block_size, xp, workers=1):
+def _row_square_sums(filt, nodes, block_size, xp, workers=1, method="exact"):
     """Σ_j [Ã_S]_ij² for i in ``nodes``: column norms of Ã_Sᵀ E_block, blocks on threads."""
     n = filt.n
     # Ã_Sᵀ is the same series in Ã_normᵀ (Ã_sym is symmetric, Ã_rwᵀ = Ã D̃⁻¹).
@@ -220,6 +223,12 @@ def _row_square_sums(filt, nodes, block_size, xp, workers=1):
         block_size = int(min(1024, max(1, per // max(n, 1))))
         # Enough blocks that every worker gets one.
         block_size = max(1, min(block_size, -(-len(nodes) // workers)))
+    # E, H and the Horner temporary: three n x block float64 arrays per worker.
+    need = 3 * 8 * n * block_size * workers
+    check_memory(need, f"connectivity_factor(method={method!r})",
+                 "pass a smaller block_size (or fewer workers)"
+                 + (", or use method='estimate'" if method == "exact" else ""),
+                 detail=f"{workers} worker(s) x 3 blocks of {n} x {block_size} float64")
     kernel = None if gpu else HornerKernel(AnT, filt.r, workers=1)
 
     def run(start):
@@ -251,6 +260,9 @@ def _estimate(filt, nodes, mass, block_size, workers, n_samples, confidence, max
     rng = np.random.default_rng(seed)
     n = filt.n
     k_nodes = len(nodes)
+    # Z, Ã_S Z and the Horner temporary.
+    check_memory(3 * 8 * n * m, "connectivity_factor(method='estimate')",
+                 "pass a smaller n_samples", detail=f"3 blocks of {n} x {m} float64")
     # Rows of Ã_S are what τ_i measures, so probe Ã_S itself (not its transpose).
     Z = rng.standard_normal((n, m))
     Y = filt.apply(Z)[nodes]
@@ -266,7 +278,7 @@ def _estimate(filt, nodes, mass, block_size, workers, n_samples, confidence, max
     L = float(lower.max())
     cand = np.flatnonzero(upper >= L)
     cand = cand[np.argsort(-upper[cand], kind="stable")][:max_candidates]
-    sq = _row_square_sums(filt, nodes[cand], block_size, np, workers)
+    sq = _row_square_sums(filt, nodes[cand], block_size, np, workers, method="estimate")
     exact_tau = c * sq
     tau_i = est.copy()
     tau_i[cand] = exact_tau

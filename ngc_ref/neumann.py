@@ -184,7 +184,9 @@ class NeumannFilter:
 
     def matrix(self, *, max_nodes=DEFAULT_MAX_DENSE_NODES):
         """Ã_S as a dense array (refused above ``max_nodes`` nodes; raise it to insist)."""
-        check_dense_size(self.n, max_nodes, "NeumannFilter.matrix")
+        # The identity, the result and the Horner temporary are alive together.
+        check_dense_size(self.n, max_nodes, "NeumannFilter.matrix", arrays=3,
+                         itemsize=np.dtype(self.A_norm.dtype).itemsize)
         xp, _ = _backend.namespaces(self._gpu)
         return self.apply(xp.eye(self.n, dtype=self.A_norm.dtype))
 

@@ -31,14 +31,16 @@ def test_propagate_gpu_equals_cpu(graph, norm):
     A, X, Ag, Xg = graph
     got = ngc_ref.neumann_propagate(Ag, Xg, 8.0, 12, norm)
     assert isinstance(got, cupy.ndarray)
-    assert_allclose(got.get(), ngc_ref.neumann_propagate(A, X, 8.0, 12, norm), rtol=1e-10, atol=1e-12)
+    assert_allclose(got.get(), ngc_ref.neumann_propagate(A, X, 8.0, 12, norm),
+                    rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("norm", ["sym", "rw"])
 def test_cg_gpu_equals_cpu(graph, norm):
     A, X, Ag, Xg = graph
     got = ngc_ref.gsd_solve(Ag, Xg, 8.0, norm, method="cg", rtol=1e-12)
-    assert_allclose(got.get(), ngc_ref.gsd_solve(A, X, 8.0, norm, method="direct"), rtol=1e-9, atol=1e-10)
+    assert_allclose(got.get(), ngc_ref.gsd_solve(A, X, 8.0, norm, method="direct"),
+                    rtol=1e-9, atol=1e-10)
 
 
 def test_tau_and_rngc_gpu_equal_cpu(graph):
@@ -47,7 +49,8 @@ def test_tau_and_rngc_gpu_equal_cpu(graph):
                     ngc_ref.connectivity_factor(A, 4.0, 6).tau_i, rtol=1e-10)
     for mode in ("full", "edges"):
         assert_allclose(ngc_ref.robust_propagate(Ag, Xg, 4.0, 6, 0.5, mode=mode).get(),
-                        ngc_ref.robust_propagate(A, X, 4.0, 6, 0.5, mode=mode), rtol=1e-10, atol=1e-12)
+                        ngc_ref.robust_propagate(A, X, 4.0, 6, 0.5, mode=mode),
+                        rtol=1e-10, atol=1e-12)
 
 
 def test_mixing_devices_is_a_type_error(graph):

@@ -49,7 +49,8 @@ def test_sym_degree_weighted_row_sums(AX, lam, S):
 
 def test_sym_plain_row_sums_differ_from_rw_identity():
     # The star graph has unequal degrees: plain row sums of the sym series are not 1 − r^{S+1}.
-    A = np.zeros((4, 4)); A[0, 1:] = A[1:, 0] = 1
+    A = np.zeros((4, 4))
+    A[0, 1:] = A[1:, 0] = 1
     rows = NeumannFilter(A, 2.0, 5, "sym").row_sums()
     assert np.ptp(rows) > 1e-3
 

@@ -59,7 +59,8 @@ def test_zero_features_and_sparse_features():
     G = nx.path_graph(5)
     assert_allclose(robust_propagate(G, np.zeros((5, 2)), 1.0, 4, 1.0), 0.0)
     Xs = sp.random(5, 3, density=0.5, random_state=0, format="csr")
-    assert_allclose(robust_propagate(G, Xs, 1.0, 4, 1.0), robust_propagate(G, Xs.toarray(), 1.0, 4, 1.0))
+    assert_allclose(robust_propagate(G, Xs, 1.0, 4, 1.0),
+                    robust_propagate(G, Xs.toarray(), 1.0, 4, 1.0))
 
 
 def test_bad_eps_and_mode():

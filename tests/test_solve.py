@@ -26,7 +26,8 @@ def _random_graph(n, avg_deg, seed):
 @given(graphs_with_signals(max_nodes=10, weighted=True), lams(), norms())
 def test_methods_agree_with_numpy_solve(AX, lam, norm):
     A, X = AX
-    want = np.linalg.solve(np.eye(A.shape[0]) + lam * (np.eye(A.shape[0]) - ref.norm_adj(A, norm)), X)
+    eye = np.eye(A.shape[0])
+    want = np.linalg.solve(eye + lam * (eye - ref.norm_adj(A, norm)), X)
     scale = max(1.0, np.abs(X).max())
     for method in ("dense", "direct", "cg", "auto"):
         F, info = gsd_solve(A, X, lam, norm, method=method, rtol=1e-12, return_info=True)

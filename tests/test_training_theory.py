@@ -24,7 +24,8 @@ def _problem(n=40, d=4, c=2, seed=0, noise=0.3):
 
 def test_least_squares_gradient_matches_finite_differences():
     rng = np.random.default_rng(1)
-    Z, Y, W = rng.standard_normal((15, 4)), rng.standard_normal((15, 3)), rng.standard_normal((4, 3))
+    Z, Y = rng.standard_normal((15, 4)), rng.standard_normal((15, 3))
+    W = rng.standard_normal((4, 3))
     f = lambda V: float(np.sum((Z @ V - Y) ** 2))  # noqa: E731
     grad = 2 * Z.T @ Z @ W - 2 * Z.T @ Y
     h = 1e-6

@@ -48,13 +48,19 @@ def softmax_cross_entropy(logits, y):
 
 
 def layer_sizes(d, hidden, c):
-    """[d, h_1, ..., h_k, c] from ``hidden`` (0 / int / sequence of ints)."""
-    if hidden is None or (np.isscalar(hidden) and int(hidden) == 0):
-        hs = []
-    elif np.isscalar(hidden):
-        hs = [int(hidden)]
-    else:
-        hs = [int(h) for h in hidden]
+    """[d, h_1, ..., h_k, c] from ``hidden`` (None / 0 / positive int / sequence of them)."""
+    from .._validation import check_scalar
+    if hidden is None:
+        return [d, c]
+    if isinstance(hidden, (str, bytes)) or not (np.isscalar(hidden)
+                                                 or isinstance(hidden, (list, tuple))):
+        raise TypeError(f"hidden must be 0, a positive int or a sequence of them, got "
+                        f"{type(hidden).__name__} {hidden!r}")
+    if np.isscalar(hidden):
+        h = check_scalar(hidden, "hidden", min_val=0, integer=True)
+        return [d, c] if h == 0 else [d, h, c]
+    hs = [check_scalar(h, f"hidden[{i}]", min_val=1, integer=True)
+          for i, h in enumerate(hidden)]
     return [d, *hs, c]
 
 

@@ -14,7 +14,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import as_generator, check_option, check_scalar
+import scipy.sparse as sp
+
+from .._memory import check_memory
+from .._validation import as_generator, check_features, check_option, check_scalar
 from . import _nn
 from .optim import OPTIMIZERS, make_optimizer
 
@@ -89,11 +92,16 @@ def train_classifier(H, y, n_classes=None, *, hidden=0, dropout=0.0, optimizer="
     >>> res.accuracy(H, y), bool(res.loss_history[-1] < res.loss_history[0])
     (1.0, True)
     """
-    H = np.asarray(H)
+    if isinstance(H, (str, bytes)) or H is None or sp.issparse(H):
+        raise TypeError(f"H must be a dense (m, d) array, got {type(H).__name__}")
+    try:
+        H = np.asarray(H)
+    except Exception as exc:   # ragged lists and the like
+        raise TypeError(f"H could not be read as an array: {exc}") from None
     if H.ndim != 2:
         raise ValueError(f"H must be 2-D (m x d), got shape={H.shape}")
-    dtype = np.float32 if H.dtype == np.float32 else np.float64
-    H = H.astype(dtype, copy=False)
+    H = check_features(H, H.shape[0], name="H")
+    dtype = H.dtype
     y = np.asarray(y)
     if y.ndim != 1 or y.shape[0] != H.shape[0]:
         raise ValueError(f"y must be 1-D with one label per row of H ({H.shape[0]}), got "
@@ -101,7 +109,8 @@ def train_classifier(H, y, n_classes=None, *, hidden=0, dropout=0.0, optimizer="
     if y.size == 0:
         raise ValueError("y is empty: no training nodes")
     if y.dtype.kind not in "iu" or y.min() < 0:
-        raise ValueError("y must hold non-negative integer class labels")
+        raise ValueError(f"y must hold non-negative integer class labels, got dtype={y.dtype}"
+                         + (f", min={y.min()}" if y.dtype.kind in "iu" else ""))
     if n_classes is None:
         n_classes = int(y.max()) + 1
     n_classes = check_scalar(n_classes, "n_classes", min_val=1, integer=True)
@@ -111,16 +120,33 @@ def train_classifier(H, y, n_classes=None, *, hidden=0, dropout=0.0, optimizer="
     epochs = check_scalar(epochs, "epochs", min_val=0, integer=True)
     check_option(optimizer, "optimizer", OPTIMIZERS)
     rng = as_generator(seed)
-    params = _nn.init_params(_nn.layer_sizes(H.shape[1], hidden, n_classes), rng, dtype)
+    sizes = _nn.layer_sizes(H.shape[1], hidden, n_classes)
+    n_params = sum((a + 1) * b for a, b in zip(sizes[:-1], sizes[1:]))
+    # Parameters, gradients and Adam's two moments; activations of the m training rows.
+    check_memory(dtype.itemsize * (4 * n_params + 2 * H.shape[0] * sum(sizes[1:])),
+                 "train_classifier", "use fewer hidden units or classes (hidden, n_classes)",
+                 detail=f"layers {sizes}")
+    params = _nn.init_params(sizes, rng, dtype)
     opt = make_optimizer(optimizer, lr, weight_decay)
     history = np.empty(epochs)
-    for t in range(epochs):
-        masks = _nn.dropout_masks(params, H.shape[0], dropout, rng, dtype)
-        loss, grads = _nn.loss_and_grad(params, H, y, masks)
-        history[t] = loss
-        opt.step(params, grads)
-    if not np.all(np.isfinite(history)):
-        raise FloatingPointError("training diverged (non-finite loss); lower lr")
+    # Overflow is detected below and reported as divergence, not as floating-point warnings.
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t in range(epochs):
+            masks = _nn.dropout_masks(params, H.shape[0], dropout, rng, dtype)
+            loss, grads = _nn.loss_and_grad(params, H, y, masks)
+            history[t] = loss
+            if not np.isfinite(loss):
+                break
+            opt.step(params, grads)
+    try:   # predicting on H must not overflow either (ReLU can hide an inf as a 0)
+        with np.errstate(over="raise", invalid="raise"):
+            finite = bool(np.all(np.isfinite(history))
+                          and np.all(np.isfinite(_nn.forward(params, H)[0])))
+    except FloatingPointError:
+        finite = False
+    if not finite:
+        raise ValueError(f"training diverged (the loss or the logits overflowed) with "
+                         f"lr={lr!r}; lower lr")
     settings = dict(hidden=hidden, dropout=dropout, optimizer=optimizer, lr=lr, epochs=epochs,
                     weight_decay=weight_decay, n_classes=n_classes)
     return TrainResult(params=params, loss_history=history, epochs=epochs, settings=settings)

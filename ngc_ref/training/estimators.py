@@ -45,6 +45,20 @@ def _as_seed(random_state):
     return int(check_random_state(random_state).randint(np.iinfo(np.int32).max))
 
 
+def _checked(where, func, *args, **kwargs):
+    """Run a scikit-learn validator; name the arguments in its messages when they do not.
+
+    scikit-learn's own wording is kept (its estimator checks match on it) and the place is
+    appended, e.g. "Found array with dim 3 ... (checking X of SoftmaxClassifier.predict)".
+    """
+    try:
+        return func(*args, **kwargs)
+    except ValueError as exc:
+        if type(exc) is not ValueError:   # NotFittedError and the like: leave alone
+            raise
+        raise ValueError(f"{exc} (checking {where})") from None
+
+
 class SoftmaxClassifier(ClassifierMixin, BaseEstimator):
     """Softmax regression (hidden=0) or a ReLU MLP trained full batch by Adam or GD, in NumPy.
 
@@ -102,8 +116,9 @@ class SoftmaxClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Train on (X, y); returns ``self``."""
-        X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
-        check_classification_targets(y)
+        X, y = _checked("X and y of SoftmaxClassifier.fit", validate_data, self, X, y,
+                        dtype=[np.float64, np.float32])
+        _checked("y of SoftmaxClassifier.fit", check_classification_targets, y)
         self.classes_, y_enc = np.unique(y, return_inverse=True)
         res = train_classifier(X, y_enc, len(self.classes_), hidden=self.hidden,
                                dropout=self.dropout, optimizer=self.optimizer, lr=self.lr,
@@ -123,7 +138,8 @@ class SoftmaxClassifier(ClassifierMixin, BaseEstimator):
 
     def _logits(self, X):
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=[np.float64, np.float32], reset=False)
+        X = _checked("X of SoftmaxClassifier", validate_data, self, X,
+                     dtype=[np.float64, np.float32], reset=False)
         return _nn.forward(self._params(), X.astype(self.coefs_[0].dtype, copy=False))[0]
 
     def decision_function(self, X):
@@ -228,8 +244,10 @@ class GraphPropagation(TransformerMixin, BaseEstimator):
         if arr.dtype.kind not in "iu":
             raise TypeError(f"X must hold integer node indices, got dtype={arr.dtype}")
         if arr.size and (arr.min() < 0 or arr.max() >= self.n_nodes_):
-            raise ValueError(f"node indices must lie in [0, {self.n_nodes_ - 1}], got "
-                             f"min={arr.min()}, max={arr.max()}")
+            where = (f"in [0, {self.n_nodes_ - 1}]" if self.n_nodes_
+                     else "absent: the graph has no nodes")
+            raise ValueError(f"X must hold node indices {where}, got min={arr.min()}, "
+                             f"max={arr.max()}")
         return arr
 
     def transform(self, X):

@@ -139,6 +139,44 @@ def _load(dataset, split, root):
     return dataset
 
 
+def _check_labels(data):
+    """labels, train/val/test masks and the number of classes of a dataset object, checked."""
+    labels = np.asarray(data.labels)
+    if labels.ndim != 1 or labels.dtype.kind not in "iu":
+        raise ValueError(f"dataset.labels must be a 1-D array of integer class labels (-1 for "
+                         f"unlabelled), got dtype={labels.dtype}, shape={labels.shape}")
+    n = labels.shape[0]
+    masks = {}
+    for key in ("train_mask", "val_mask", "test_mask"):
+        mask = getattr(data, key, None)
+        if mask is None and key == "val_mask":
+            mask = np.zeros(n, dtype=bool)
+        mask = np.asarray(mask)
+        if mask.shape != (n,):
+            raise ValueError(f"dataset.{key} must be a boolean mask with one entry per node "
+                             f"({n}), got shape={mask.shape}")
+        if mask.dtype != bool:
+            if mask.dtype.kind not in "iu" or not np.isin(mask, (0, 1)).all():
+                raise ValueError(f"dataset.{key} must be a boolean mask (or 0/1), got "
+                                 f"dtype={mask.dtype} with values other than 0 and 1 (node "
+                                 f"indices? pass a mask)")
+            mask = mask.astype(bool)
+        masks[key] = mask
+    for key in ("train_mask", "test_mask"):
+        if not masks[key].any():
+            raise ValueError(f"dataset.{key} selects no nodes")
+    used = masks["train_mask"] | masks["test_mask"]
+    if np.any(labels[used] < 0):
+        raise ValueError("dataset.train_mask/test_mask select unlabelled nodes (label -1)")
+    n_classes = getattr(data, "num_classes", None)
+    n_classes = int(labels.max()) + 1 if n_classes is None else check_scalar(
+        n_classes, "dataset.num_classes", min_val=1, integer=True)
+    if labels.max() >= n_classes:
+        raise ValueError(f"dataset.labels has label {int(labels.max())} >= "
+                         f"dataset.num_classes={n_classes}")
+    return labels, masks["train_mask"], masks["val_mask"], masks["test_mask"], n_classes
+
+
 def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "raw"), runs=10,
                    seed=0, split=0, root=None, normalize=True, noise_fn=None, verbose=False):
     """Repeat (corrupt features → propagate → train → test) over seeds; mean ± std per model.
@@ -174,17 +212,23 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
     check_option(noise, "noise", NOISE_KINDS)
     runs = check_scalar(runs, "runs", min_val=1, integer=True)
     seed = check_scalar(seed, "seed", min_val=0, integer=True)
+    if isinstance(levels, (str, bytes)) or not hasattr(levels, "__iter__"):
+        raise TypeError(f"levels must be a sequence of noise levels, got "
+                        f"{type(levels).__name__} {levels!r}")
+    levels = tuple(check_scalar(lv, f"levels[{i}]", min_val=0.0) for i, lv in enumerate(levels))
+    if isinstance(models, dict):
+        for label, spec in models.items():
+            if not isinstance(spec, ModelSpec):
+                raise TypeError(f"models[{label!r}] must be a ModelSpec, got "
+                                f"{type(spec).__name__}")
+    elif isinstance(models, (str, bytes)) or not hasattr(models, "__iter__"):
+        raise TypeError(f"models must be a sequence of model names or a dict of ModelSpec, "
+                        f"got {type(models).__name__} {models!r}")
     data = _load(dataset, split, root)
     if noise_fn is None:
         from ..noise import corrupt as noise_fn  # lazy: a separate module of the package
     name = getattr(data, "name", "dataset")
-    labels = np.asarray(data.labels)
-    train = np.asarray(data.train_mask, dtype=bool)
-    test = np.asarray(data.test_mask, dtype=bool)
-    val = np.asarray(getattr(data, "val_mask", np.zeros_like(train)), dtype=bool)
-    n_classes = int(getattr(data, "num_classes", None) or labels.max() + 1)
-    if np.any(labels[train] < 0) or np.any(labels[test] < 0):
-        raise ValueError("train/test masks contain unlabelled nodes (label -1)")
+    labels, train, val, test, n_classes = _check_labels(data)
     if isinstance(models, dict):
         spec_for = {lv: dict(models) for lv in levels}
     else:
@@ -195,7 +239,6 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
     children = np.random.SeedSequence(seed).spawn(runs)
     records = []
     for li, lv in enumerate(levels):
-        lv = check_scalar(lv, "level", min_val=0.0)
         for r, child in enumerate(children):
             noise_ss, init_ss = child.spawn(2)
             # A different stream per level too, so levels are independent draws.

@@ -28,12 +28,23 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg as sla
+import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from .._validation import as_generator, check_features, check_norm, check_option, check_scalar
 from ..neumann import NeumannFilter
 
 LIPSCHITZ_METHODS = ("auto", "dense", "svds", "power")
+
+
+def _as_matrix(M, name):
+    """A finite real float64 (m, k) array (a 1-D input is one column; sparse is densified)."""
+    try:
+        shape = M.shape if sp.issparse(M) else np.shape(M)
+    except Exception:   # ragged nested lists
+        shape = ()
+    rows = shape[0] if len(shape) else 0
+    return check_features(M, rows, name=name).astype(np.float64, copy=False)
 
 #: ``method="auto"`` uses a dense SVD up to this many entries of Z, ``svds`` above.
 AUTO_DENSE_MAX_ENTRIES = 4_000_000
@@ -73,30 +84,49 @@ def lipschitz_constant(Z, *, l2=0.0, method="auto", seed=None, rtol=1e-12, maxit
     """
     l2 = check_scalar(l2, "l2", min_val=0.0)
     check_option(method, "method", LIPSCHITZ_METHODS)
+    rtol = check_scalar(rtol, "rtol", min_val=0.0)
+    if maxiter is not None:
+        maxiter = check_scalar(maxiter, "maxiter", min_val=1, integer=True)
+    if sp.issparse(Z):
+        Z = sp.csr_array(check_features(Z, Z.shape[0], name="Z", allow_sparse=True),
+                         dtype=np.float64)
+    elif not isinstance(Z, spla.LinearOperator):
+        Z = _as_matrix(Z, "Z")
+    elif Z.dtype is not None and np.dtype(Z.dtype).kind not in "biuf":
+        raise TypeError(f"Z must be a real operator, got dtype={Z.dtype}")
     is_array = isinstance(Z, np.ndarray)
     if method == "auto":
         method = "dense" if is_array and Z.size <= AUTO_DENSE_MAX_ENTRIES else "svds"
     iterations = None
-    if Z.shape[0] == 0 or Z.shape[1] == 0:
-        sigma = 0.0
-    elif method == "dense":
-        if not is_array:
-            raise TypeError("method='dense' needs an ndarray Z; use 'svds' or 'power' for a "
-                            "LinearOperator")
-        sigma = float(sla.svdvals(Z)[0])
-    elif method == "svds":
-        rng = as_generator(seed)
-        if min(Z.shape) == 1:  # ARPACK needs k < min(n, d)
-            sigma = float(np.linalg.norm(Z @ np.ones(Z.shape[1])) if Z.shape[1] == 1
-                          else np.linalg.norm(Z.T @ np.ones(Z.shape[0])))
+    # Overflow shows as a non-finite L, refused below.
+    with np.errstate(over="ignore", invalid="ignore"):
+        if Z.shape[0] == 0 or Z.shape[1] == 0:
+            sigma = 0.0
+        elif method == "dense":
+            if not is_array:
+                raise TypeError("method='dense' needs an ndarray Z; use 'svds' or 'power' for a "
+                                "LinearOperator")
+            sigma = float(sla.svdvals(Z)[0])
+        elif method == "svds":
+            rng = as_generator(seed)
+            if min(Z.shape) == 1:  # ARPACK needs k < min(n, d)
+                sigma = float(np.linalg.norm(Z @ np.ones(Z.shape[1])) if Z.shape[1] == 1
+                              else np.linalg.norm(Z.T @ np.ones(Z.shape[0])))
+            else:
+                v0 = rng.standard_normal(min(Z.shape))
+                try:
+                    sigma = float(spla.svds(spla.aslinearoperator(Z), k=1, tol=0, v0=v0,
+                                            maxiter=maxiter, return_singular_vectors=False)[0])
+                except spla.ArpackError as exc:   # e.g. a LinearOperator that returns NaN
+                    raise ValueError(f"svds failed on Z ({exc}); check that Z is finite, or use "
+                                     f"method='power'") from None
         else:
-            v0 = rng.standard_normal(min(Z.shape))
-            sigma = float(spla.svds(spla.aslinearoperator(Z), k=1, tol=0, v0=v0, maxiter=maxiter,
-                                    return_singular_vectors=False)[0])
-    else:
-        sigma, iterations = _power_sigma(spla.aslinearoperator(Z), as_generator(seed), rtol,
-                                         maxiter or 10_000)
-    L = 2.0 * sigma**2 + 2.0 * l2
+            sigma, iterations = _power_sigma(spla.aslinearoperator(Z), as_generator(seed), rtol,
+                                             maxiter or 10_000)
+    L = 2.0 * sigma * sigma + 2.0 * l2   # Python floats: inf on overflow
+    if not math.isfinite(L):
+        raise ValueError(f"L = 2·σ_max(Z)² + 2·l2 is not finite (σ_max(Z) = {sigma:.3g}, "
+                         f"l2 = {l2:.3g}); Z must be finite; rescale Z (or l2)")
     if return_info:
         return L, {"sigma_max": sigma, "method": method, "iterations": iterations}
     return L
@@ -116,8 +146,9 @@ def _power_sigma(op, rng, rtol, maxiter):
         if abs(lam - lam_old) <= rtol * abs(lam):
             return math.sqrt(max(lam, 0.0)), it
         lam_old = lam
+    from ..solve import ConvergenceWarning
     warnings.warn(f"power iteration did not reach rtol={rtol} in {maxiter} iterations",
-                  RuntimeWarning, stacklevel=3)
+                  ConvergenceWarning, stacklevel=3)
     return math.sqrt(max(lam, 0.0)), maxiter
 
 
@@ -162,25 +193,41 @@ def least_squares(Z, Y, *, l2=0.0):
     (array([[2.]]), 1, 2.0)
     """
     l2 = check_scalar(l2, "l2", min_val=0.0)
-    Z = np.asarray(Z, dtype=np.float64)
-    Y = np.asarray(Y, dtype=np.float64)
-    s = sla.svdvals(Z) if min(Z.shape) else np.zeros(0)
+    Z = _as_matrix(Z, "Z")
+    Y = check_features(Y, Z.shape[0], name="Y").astype(np.float64, copy=False)
+    if Z.size == 0 or Y.shape[1] == 0:   # nothing to fit: W = 0 is the minimum-norm minimiser
+        W = np.zeros((Z.shape[1], Y.shape[1]))
+        return LeastSquaresResult(W=W, rank=0, cond=float("inf"),
+                                  singular_values=np.zeros(min(Z.shape)),
+                                  objective=float(np.sum(Y * Y)))
+    with np.errstate(over="ignore", invalid="ignore"):
+        s = sla.svdvals(Z) if np.isfinite(np.sum(Z * Z)) else np.full(min(Z.shape), np.inf)
+    if not np.all(np.isfinite(s)):
+        raise ValueError("Z is too large in scale for float64 (its singular values "
+                         "overflow); rescale Z")
     # One relative cutoff for the reported rank and for the solve (LAPACK's gelsd would use
     # eps alone and keep directions with σ/σ_max ~ 1e-14, whose inverse blows W_g* up).
     rcond = max(Z.shape) * np.finfo(np.float64).eps
-    if l2 > 0:
-        d = Z.shape[1]
-        Za = np.vstack([Z, math.sqrt(l2) * np.eye(d)])
-        Ya = np.vstack([Y, np.zeros((d, Y.shape[1]))])
-        W, _, _, _ = sla.lstsq(Za, Ya, cond=rcond, lapack_driver="gelsd")
-    else:
-        W, _, _, _ = sla.lstsq(Z, Y, cond=rcond, lapack_driver="gelsd")
+    # LAPACK's residual sums may overflow for huge Y: the result is checked below instead.
+    with np.errstate(over="ignore", invalid="ignore"):
+        if l2 > 0:
+            d = Z.shape[1]
+            Za = np.vstack([Z, math.sqrt(l2) * np.eye(d)])
+            Ya = np.vstack([Y, np.zeros((d, Y.shape[1]))])
+            W, _, _, _ = sla.lstsq(Za, Ya, cond=rcond, lapack_driver="gelsd")
+        else:
+            W, _, _, _ = sla.lstsq(Z, Y, cond=rcond, lapack_driver="gelsd")
     rank = int(np.sum(s > rcond * (s[0] if s.size else 0.0)))
     cond = float(s[0] / s[-1]) if s.size and s[-1] > 0 else float("inf")
-    R = Z @ W - Y
-    # The penalty only when there is one: 0·‖W‖² would turn an overflowing ‖W‖² (features of
-    # scale 1e-165 give W ~ 1e165) into NaN.
-    obj = float(np.sum(R * R) + (l2 * np.sum(W * W) if l2 > 0 else 0.0))
+    with np.errstate(over="ignore", invalid="ignore"):
+        R = Z @ W - Y
+        # The penalty only when there is one: 0·‖W‖² would turn an overflowing ‖W‖² (features
+        # of scale 1e-165 give W ~ 1e165) into NaN.
+        obj = float(np.sum(R * R) + (l2 * np.sum(W * W) if l2 > 0 else 0.0))
+    if not (np.all(np.isfinite(W)) and math.isfinite(obj)):
+        raise ValueError(f"the least-squares solution overflows float64 (Z and Y differ too "
+                         f"much in scale: max|Z| = {np.abs(Z).max():.3g}, max|Y| = "
+                         f"{np.abs(Y).max():.3g}); rescale Z or Y")
     return LeastSquaresResult(W=W, rank=rank, cond=cond, singular_values=s, objective=obj)
 
 
@@ -266,7 +313,12 @@ def _targets(Y, n):
                              "encoded); pass an (n, c) float matrix otherwise")
         if Y.shape[0] != n:
             raise ValueError(f"Y must have one row per node: expected {n}, got shape={Y.shape}")
-        out = np.zeros((n, int(Y.max()) + 1 if Y.size else 0))
+        c = int(Y.max()) + 1 if Y.size else 0
+        from .._memory import check_memory
+        check_memory(8.0 * n * c, "one-hot encoding the labels Y",
+                     "pass Y as an (n, c) float matrix, or relabel the classes 0 .. c-1",
+                     detail=f"an {n} x {c} float64 matrix for the largest label {c - 1}")
+        out = np.zeros((n, c))
         out[np.arange(n), Y] = 1.0
         return out
     return check_features(Y, n, name="Y").astype(np.float64)
@@ -351,11 +403,12 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
     L, linfo = lipschitz_constant(Z, l2=l2, method=lipschitz_method, seed=rng, return_info=True)
     if alpha is None:
         if L == 0:
-            raise ValueError("L = 0 (Z = 0): f is constant, no step size to choose")
+            raise ValueError("Z = Ã_S (X_clean + eta) = 0, so L = 0 and f is constant: there "
+                             "is no step size 1/L; pass alpha= explicitly or nonzero X_clean")
         alpha = 1.0 / L
     else:
         alpha = check_scalar(alpha, "alpha", min_val=0.0, include_min=False)
-        if alpha > 1.0 / L * (1 + 1e-12):
+        if L > 0 and alpha > 1.0 / L * (1 + 1e-12):
             warnings.warn(f"alpha={alpha:.3g} exceeds 1/L={1.0 / L:.3g}; Theorem 1 assumes "
                           f"alpha <= 1/L", UserWarning, stacklevel=2)
     if W0 is None:
@@ -364,7 +417,7 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
         check_option(W0, "W0", ("random",))
         W = rng.standard_normal((d, c)) / math.sqrt(max(d, 1))
     else:
-        W = np.array(W0, dtype=np.float64)
+        W = np.array(check_features(W0, d, name="W0"), dtype=np.float64)
         if W.shape != (d, c):
             raise ValueError(f"W0 must have shape (d, c) = {(d, c)}, got {W.shape}")
     if tol is not None:
@@ -374,8 +427,12 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
         tau = connectivity_factor(A, lam, S, norm=tau_norm).tau
     else:
         tau = check_scalar(tau, "tau", min_val=0.0)
-    lsq_f = least_squares(Z, Y, l2=l2)
-    lsq_g = least_squares(Zs, Y)
+    try:
+        lsq_f = least_squares(Z, Y, l2=l2)
+        lsq_g = least_squares(Zs, Y)
+    except ValueError as exc:
+        raise ValueError(f"{exc}, with Z = Ã_S (X_clean + eta): rescale X_clean and eta (or Y) "
+                         f"by a common factor") from None
     Wg = lsq_g.W
     W0_arr = W.copy()
 
@@ -408,17 +465,27 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
         rec["W_norm"].append(float(np.linalg.norm(V)))
         rec["grad_norm"].append(float(np.linalg.norm(grad)))
 
-    grad = 2.0 * (G @ W - B) + 2.0 * l2 * W
-    record(W, grad)
+    with np.errstate(over="ignore", invalid="ignore"):
+        grad = 2.0 * (G @ W - B) + 2.0 * l2 * W
+        record(W, grad)
+    if not (math.isfinite(rec["objective"][0]) and math.isfinite(rec["grad_norm"][0])):
+        raise ValueError(f"the objective or its gradient at W0 overflows float64 (l2={l2:.3g}, "
+                         f"‖W0‖={rec['W_norm'][0]:.3g}); use a smaller l2 or W0, or rescale "
+                         f"X_clean and eta")
     g0 = rec["grad_norm"][0]
     converged = bool(tol is not None and g0 == 0.0)
     k_done = 0
     for k in range(1, steps + 1):
         if converged:
             break
-        W = W - alpha * grad
-        grad = 2.0 * (G @ W - B) + 2.0 * l2 * W
-        record(W, grad)
+        with np.errstate(over="ignore", invalid="ignore"):
+            W = W - alpha * grad
+            grad = 2.0 * (G @ W - B) + 2.0 * l2 * W
+            record(W, grad)
+        if not (math.isfinite(rec["objective"][-1]) and math.isfinite(rec["grad_norm"][-1])):
+            raise ValueError(f"gradient descent diverged at step {k} (the objective overflowed "
+                             f"float64) with alpha={alpha:.3g}; Theorem 1 needs "
+                             f"alpha <= 1/L = {1.0 / L:.3g}")
         k_done = k
         if tol is not None and rec["grad_norm"][-1] <= tol * g0:
             converged = True

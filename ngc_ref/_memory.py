@@ -1,0 +1,111 @@
+"""A memory guard: refuse, with the numbers, work whose buffers cannot fit in memory.
+
+An operation that would allocate more than the memory budget raises a ``ValueError`` that says
+what it would need, what is available and what to do instead, rather than being killed by the
+operating system part-way through (or swapping the machine to a halt).
+
+The budget is the environment variable ``NGC_REF_MEMORY_BUDGET`` when it is set, otherwise the
+memory the kernel reports as available (``MemAvailable`` in ``/proc/meminfo``, else
+``os.sysconf``); when neither is known there is no budget and nothing is refused. The variable
+takes a number of bytes (``"4000000000"``, ``"4e9"``) or a number with a unit: ``KB``, ``MB``,
+``GB``, ``TB`` are powers of 1000, ``KiB``, ``MiB``, ``GiB``, ``TiB`` (and the bare ``K``, ``M``,
+``G``, ``T``) powers of 1024, case-insensitive (``"4GiB"``, ``"512 MiB"``, ``"2g"``). Set it
+lower to keep a shared machine safe, or higher than the free memory to insist.
+
+Examples
+--------
+>>> from ngc_ref._memory import format_bytes, parse_bytes
+>>> parse_bytes("4GiB"), parse_bytes("1.5 MB"), parse_bytes("2048")
+(4294967296, 1500000, 2048)
+>>> format_bytes(12.3 * 2**30)
+'12.3 GiB'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+ENV_VAR = "NGC_REF_MEMORY_BUDGET"
+
+_UNITS = {"": 1, "b": 1,
+          "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
+          "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40,
+          "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+def parse_bytes(text):
+    """Bytes from ``"4GiB"``, ``"1.5 GB"``, ``"2g"`` or ``"123"`` (see the module docstring)."""
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([A-Za-z]*)\s*", str(text))
+    if m is None or m.group(2).lower() not in _UNITS:
+        raise ValueError(f"{ENV_VAR} must be a number of bytes, optionally with a unit "
+                         f"(e.g. '4GiB', '512MB', '2e9'), got {text!r}")
+    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+
+
+def format_bytes(nbytes):
+    """``nbytes`` with a binary unit and three significant figures: ``'12.3 GiB'``."""
+    value = float(nbytes)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024:
+            return f"{value:.3g} {unit}"
+        value /= 1024
+    return f"{value:.3g} TiB"
+
+
+def available_bytes():
+    """Memory available to new allocations, in bytes, or None when it cannot be read.
+
+    ``MemAvailable`` from ``/proc/meminfo`` (Linux; it counts reclaimable caches), else
+    ``os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")`` (free pages only).
+    """
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def memory_budget():
+    """``(bytes or None, where it came from)``: ``NGC_REF_MEMORY_BUDGET`` if set, else
+    :func:`available_bytes`."""
+    env = os.environ.get(ENV_VAR, "").strip()
+    if env:
+        return parse_bytes(env), f"the budget {ENV_VAR}={env}"
+    return available_bytes(), "available memory"
+
+
+def fits(nbytes):
+    """Whether ``nbytes`` is within the memory budget (True when there is none)."""
+    budget, _ = memory_budget()
+    return budget is None or nbytes <= budget
+
+
+def check_memory(nbytes, what, how_to_proceed, *, detail=""):
+    """Raise ValueError when ``nbytes`` exceeds the memory budget.
+
+    Parameters
+    ----------
+    nbytes : int or float
+        What the operation would allocate at its peak (an estimate is fine; say so in
+        ``detail``).
+    what : str
+        The operation, as the caller would write it: ``"gsd_solve(method='dense')"``.
+    how_to_proceed : str
+        The alternative: a sparse or estimated method, a smaller block, ...
+    detail : str
+        What the bytes are (``"a dense 40000 x 40000 float64 matrix"``).
+    """
+    budget, source = memory_budget()
+    if budget is None or nbytes <= budget:
+        return
+    detail = f" ({detail})" if detail else ""
+    raise ValueError(f"{what} would need {format_bytes(nbytes)}{detail} but only "
+                     f"{format_bytes(budget)} is available ({source}); {how_to_proceed}. Set "
+                     f"{ENV_VAR} to a larger number of bytes to insist.")
