@@ -29,8 +29,14 @@ def summary(res):
          f"{tri_end['GBps_bytes_moved_1thr']:.1f}, {thr} threads "
          f"{tri_end[f'GBps_stream_count_{thr}thr']:.1f} / "
          f"{tri_end[f'GBps_bytes_moved_{thr}thr']:.1f}.  ",
-         f"Roofline used below (the largest of the start figures): "
+         f"Roofline (the largest of the start figures): "
          f"**{tri['roofline_GBps']:.1f} GB/s**.\n"]
+    for u in res.get("updates", []):
+        e = u["environment"]
+        L.append(f"Part(s) {', '.join(u['parts'])} rerun by `{u['command']}` at commit "
+                 f"`{e['commit']}` (dirty={e['dirty']}), {e['time']}, load at start "
+                 f"{e['loadavg_at_start']}, {u['total_seconds']:.0f} s; roofline then "
+                 f"{u['triad']['roofline_GBps']:.1f} GB/s.\n")
     if "series" in res:
         L += ["## 1. Truncated series vs exact solve (norm='sym', d random columns)\n",
               "S the series needs for a relative error (measured, or extrapolated from the "
@@ -63,6 +69,8 @@ def summary(res):
               "written (the minimum a sparse x dense product must move).\n",
               "| graph | d | variant | ms/product | GB/s | % of roofline | GFMA/s | "
               "speedup vs plain | rel. diff vs plain f64 |", "|" + "---|" * 9]
+        roof = res.get("propagation_roofline_GBps", tri["roofline_GBps"])
+        L.append(f"Roofline for this part: {roof:.1f} GB/s.\n")
         for r in res["propagation"]:
             if "seconds_per_product" not in r:
                 L.append(f"| {r['graph']} | | {r['variant']} | skipped: {r.get('skipped')} "

@@ -1,9 +1,13 @@
 """Run every speed benchmark of issue #6 and write JSON, a markdown summary and PNG plots.
 
-    PYTHONPATH=. python benchmarks/run.py [--quick] [--out DIR] [--only series,propagation,tau]
+    NGC_REF_DATA=../shared/data PYTHONPATH=. python benchmarks/run.py [--quick] [--out DIR]
+        [--only series,propagation,tau] [--update]
 
 ``--quick`` (smaller synthetic graphs, fewer λ on them, shorter budgets) finishes in under
 5 minutes on 2 cores. Timings are the minimum over repeats; ratios are measured in the same run.
+``--update`` reruns only the ``--only`` parts and keeps the other parts of ``OUT/speed.json``
+(the rerun's command, environment and triad are recorded under ``updates``). Every file is
+written atomically (temporary file + rename): an interrupted run leaves the previous output.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ if __package__ in (None, ""):
 
 from benchmarks import _common, bench_propagation, bench_series, bench_tau  # noqa: E402
 from benchmarks._report import plots, summary  # noqa: E402
+from theory.report import atomic_write_text  # noqa: E402
 
 
 def main(argv=None):
@@ -27,6 +32,8 @@ def main(argv=None):
     p.add_argument("--quick", action="store_true")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results", "speed"))
     p.add_argument("--only", default="series,propagation,tau")
+    p.add_argument("--update", action="store_true",
+                   help="rerun only the --only parts, keep the others from OUT/speed.json")
     a = p.parse_args(argv)
     os.makedirs(a.out, exist_ok=True)
     parts = a.only.split(",")
@@ -35,33 +42,44 @@ def main(argv=None):
     def log(msg):
         print(f"[{time.perf_counter() - t0:7.1f}s] {msg}", flush=True)
 
-    res = {"command": "PYTHONPATH=. python benchmarks/run.py " + " ".join(argv or sys.argv[1:]),
-           "quick": a.quick, "environment": _common.environment()}
-    log("triad")
-    res["triad"] = _common.triad_bandwidth()
-    log(f"  {res['triad']}")
+    command = ("NGC_REF_DATA=../shared/data PYTHONPATH=. python benchmarks/run.py "
+               + " ".join(argv if argv is not None else sys.argv[1:])).strip()
     path = os.path.join(a.out, "speed.json")
+    log("triad")
+    triad = _common.triad_bandwidth()
+    log(f"  {triad}")
+    if a.update and os.path.exists(path):
+        with open(path) as f:
+            res = json.load(f)
+        run = {"command": command, "parts": parts, "environment": _common.environment(),
+               "triad": triad}
+        res.setdefault("updates", []).append(run)
+    else:
+        res = run = {"command": command, "quick": a.quick,
+                     "environment": _common.environment(), "triad": triad}
+
+    def save():
+        atomic_write_text(path, json.dumps(res, indent=1))
+
     if "series" in parts:
         res["series"] = bench_series.run(quick=a.quick, log=log)
-        json.dump(res, open(path, "w"), indent=1)
+        save()
     if "propagation" in parts:
-        res["propagation"] = bench_propagation.run(res["triad"]["roofline_GBps"],
-                                                   quick=a.quick, log=log)
-        json.dump(res, open(path, "w"), indent=1)
+        res["propagation_roofline_GBps"] = triad["roofline_GBps"]
+        res["propagation"] = bench_propagation.run(triad["roofline_GBps"], quick=a.quick,
+                                                   log=log)
+        save()
     if "tau" in parts:
         res["tau"] = bench_tau.run(quick=a.quick, log=log)
-    res["triad_end"] = _common.triad_bandwidth()
-    res["total_seconds"] = time.perf_counter() - t0
+    run["triad_end"] = _common.triad_bandwidth()
+    run["total_seconds"] = time.perf_counter() - t0
     try:
-        res["loadavg_at_end"] = os.getloadavg()
+        run["loadavg_at_end"] = os.getloadavg()
     except OSError:
         pass
-    json.dump(res, open(path, "w"), indent=1)
+    save()
     plots(res, a.out)
-    with open(os.path.join(a.out, "speed.md"), "w") as f:
-        f.write(summary(res))
-    with open(os.path.join(a.out, "FINISHED"), "w") as f:
-        f.write(f"{res['total_seconds']:.0f} s\n")
+    atomic_write_text(os.path.join(a.out, "speed.md"), summary(res))
     log(f"done: {a.out}")
 
 

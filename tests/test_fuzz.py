@@ -336,7 +336,7 @@ def cli_argvs(draw, tmp):
     return argv
 
 
-def test_fuzz_cli(tmp_path_factory):
+def test_fuzz_cli(tmp_path_factory, monkeypatch):
     """Every command line ends with exit status 0, 1 or 2, one-line errors, no traceback."""
     import contextlib
     import io
@@ -349,6 +349,9 @@ def test_fuzz_cli(tmp_path_factory):
     (tmp / "file.txt").write_text("x")
     (tmp / "bad.toml").write_text("task = [unclosed")
     (tmp / "bad.json").write_text('{"task": "nope", "grid": {}}')
+    # Default output paths (ngc_ref_report/, CONFIG.jsonl) are relative to the working
+    # directory: run there, never in the checkout.
+    monkeypatch.chdir(tmp)
 
     @settings(max_examples=settings.default.max_examples,
               suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
