@@ -6,7 +6,8 @@
 ``--quick`` (smaller synthetic graphs, fewer λ on them, shorter budgets) finishes in under
 5 minutes on 2 cores. Timings are the minimum over repeats; ratios are measured in the same run.
 ``--update`` reruns only the ``--only`` parts and keeps the other parts of ``OUT/speed.json``
-(the rerun's command, environment and triad are recorded under ``updates``). Every file is
+(the rerun's command, environment, triad and the results it replaced are recorded under
+``updates``). Every file is
 written atomically (temporary file + rename): an interrupted run leaves the previous output.
 """
 
@@ -51,8 +52,9 @@ def main(argv=None):
     if a.update and os.path.exists(path):
         with open(path) as f:
             res = json.load(f)
+        # What the rerun replaces is kept with it: nothing measured is lost.
         run = {"command": command, "parts": parts, "environment": _common.environment(),
-               "triad": triad}
+               "triad": triad, "replaced": {k: res[k] for k in parts if k in res}}
         res.setdefault("updates", []).append(run)
     else:
         res = run = {"command": command, "quick": a.quick,
