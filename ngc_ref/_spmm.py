@@ -179,10 +179,15 @@ class HornerKernel:
             self._scaled[dtype] = sp.csr_array((data, indices, indptr), shape=A.shape)
         return self._scaled[dtype]
 
-    def __call__(self, X, S, *, workers=None):
-        """Σ_{s=0}^{S} (rA)^s X for 2-D ``X`` (float32 stays float32)."""
+    def __call__(self, X, S, *, workers=None, H0=None):
+        """Σ_{s=0}^{S} (rA)^s X for 2-D ``X`` (float32 stays float32).
+
+        ``H0``, if given, must be Σ_{s=0}^{t} (rA)^s X for some t (a partial sum computed
+        elsewhere, e.g. sparsely); the kernel then runs S more steps and returns the sum up to
+        s = t + S. It is used in place (not copied).
+        """
         X = np.ascontiguousarray(X)
-        H = X.copy()
+        H = X.copy() if H0 is None else H0
         if S == 0 or H.size == 0:   # nothing to propagate (and no row range to hand a thread)
             return H
         Y = np.empty_like(X)

@@ -172,3 +172,20 @@ def test_chebyshev_float32_and_warning(er_graph):
     assert F.dtype == np.float32
     with pytest.warns(UserWarning, match="Chebyshev did not reach"):
         gsd_solve(er_graph, X, 1024.0, method="chebyshev", rtol=1e-12, maxiter=5)
+
+
+@pytest.mark.parametrize("norm", ["rw", "sym"])
+def test_exact_tau_sparse_start(norm):
+    # On a ring the t-hop neighbourhoods stay small, so most of the S steps run sparsely.
+    from ngc_ref.connectivity import _sparse_start
+    A = graphs.ring(300)
+    filt = NeumannFilter(A, 8.0, 40, norm)
+    AnT = filt.A_norm.T.tocsr()
+    H, t = _sparse_start(AnT * filt.r, np.array([0, 7, 150]), 40)
+    assert 3 <= t < 40 and H.shape == (300, 3)
+    E = np.zeros((300, 3))
+    E[[0, 7, 150], [0, 1, 2]] = 1.0
+    assert_allclose(H, _horner(AnT, E, filt.r, t), rtol=1e-13, atol=1e-15)
+    got = connectivity_factor(A, 8.0, 40, norm, workers=2).tau_i
+    want = connectivity_factor(A, 8.0, 40, norm, method="dense").tau_i
+    assert_allclose(got, want, rtol=1e-11)
