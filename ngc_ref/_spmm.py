@@ -80,6 +80,17 @@ def _accumulate_rows(A, H, Y, a, b):
     Y[a:b] += A[a:b] @ H
 
 
+def _kernel_csr(A):
+    """A as the CSR the kernel reads: sorted indices, one index dtype (no copy if it is)."""
+    A = sp.csr_array(A)
+    if not A.has_sorted_indices:
+        A = A.sorted_indices()
+    if A.indices.dtype != A.indptr.dtype:
+        A = sp.csr_array((A.data, A.indices.astype(np.int64), A.indptr.astype(np.int64)),
+                         shape=A.shape)
+    return A
+
+
 class SparseProduct:
     """Y = A @ H (or Y = B + A @ H) into a preallocated Y, row ranges on threads.
 
@@ -99,13 +110,7 @@ class SparseProduct:
     """
 
     def __init__(self, A, *, workers=None):
-        A = sp.csr_array(A)
-        if not A.has_sorted_indices:
-            A = A.sorted_indices()
-        if A.indices.dtype != A.indptr.dtype:  # the kernel needs one index type
-            A = sp.csr_array((A.data, A.indices.astype(np.int64), A.indptr.astype(np.int64)),
-                             shape=A.shape)
-        self.A = A
+        self.A = _kernel_csr(A)
         self.workers = resolve_workers(workers)
         self._pool = None
         self._ranges = {}
@@ -161,10 +166,7 @@ class HornerKernel:
     """
 
     def __init__(self, A, r, *, workers=None):
-        A = sp.csr_array(A)
-        if not A.has_sorted_indices:
-            A = A.sorted_indices()
-        self.A = A
+        self.A = _kernel_csr(A)
         self.r = float(r)
         self.workers = resolve_workers(workers)
         self._scaled = {}
@@ -173,10 +175,7 @@ class HornerKernel:
         if dtype not in self._scaled:
             A = self.A
             data = (A.data.astype(np.float64) * self.r).astype(dtype)
-            indices, indptr = A.indices, A.indptr
-            if indices.dtype != indptr.dtype:  # the kernel needs one index type
-                indices, indptr = indices.astype(np.int64), indptr.astype(np.int64)
-            self._scaled[dtype] = sp.csr_array((data, indices, indptr), shape=A.shape)
+            self._scaled[dtype] = sp.csr_array((data, A.indices, A.indptr), shape=A.shape)
         return self._scaled[dtype]
 
     def __call__(self, X, S, *, workers=None, H0=None):

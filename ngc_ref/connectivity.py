@@ -254,7 +254,8 @@ def _row_square_sums(filt, nodes, block_size, xp, workers=1, method="exact"):
                  + (", or use method='estimate'" if method == "exact" else ""),
                  detail=f"{workers} worker(s) x 3 blocks of {n} x {block_size} float64")
     kernel = None if gpu else HornerKernel(AnT, filt.r, workers=1)
-    rAT = None if gpu else sp.csr_array(AnT, dtype=np.float64) * filt.r
+    # The same rÃᵀ (float64) the kernel multiplies by, for the sparse first steps.
+    rAT = None if gpu else kernel._scaled_for(np.dtype(np.float64))
 
     def run(start):
         idx = nodes[start:start + block_size]

@@ -256,6 +256,12 @@ def _coldot(U, V, xp):
     return xp.einsum("ij,ij->j", U, V)
 
 
+def _stopping_rule(B, rtol, atol, xp):
+    """(‖b_j‖, the per-column threshold max(rtol·‖b_j‖, atol), ‖b_j‖ with 0 replaced by 1)."""
+    bnorm = xp.sqrt(_coldot(B, B, xp))
+    return bnorm, xp.maximum(rtol * bnorm, atol), xp.where(bnorm > 0, bnorm, 1.0)
+
+
 def _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp):
     """Jacobi-preconditioned CG on every column of B at once.
 
@@ -267,9 +273,7 @@ def _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp):
     """
     n, k = B.shape
     F = xp.zeros_like(B)
-    bnorm = xp.sqrt(_coldot(B, B, xp))
-    thresh = xp.maximum(rtol * bnorm, atol)
-    safe_b = xp.where(bnorm > 0, bnorm, 1.0)
+    bnorm, thresh, safe_b = _stopping_rule(B, rtol, atol, xp)
     active = xp.flatnonzero(bnorm > thresh)
     history = []
     if active.size == 0:
@@ -323,9 +327,7 @@ def _chebyshev(mul, B, Minv_diag, lmin, lmax, rtol, atol, maxiter, xp):
     sigma = theta / delta
     F = xp.zeros_like(B)
     R = B.copy()
-    bnorm = xp.sqrt(_coldot(B, B, xp))
-    thresh = xp.maximum(rtol * bnorm, atol)
-    safe_b = xp.where(bnorm > 0, bnorm, 1.0)
+    bnorm, thresh, safe_b = _stopping_rule(B, rtol, atol, xp)
     history = []
     if not bool((bnorm > thresh).any()):
         return F, 0, history, True
