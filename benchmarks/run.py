@@ -25,7 +25,7 @@ if __package__ in (None, ""):
 
 from benchmarks import _common, bench_propagation, bench_series, bench_tau  # noqa: E402
 from benchmarks._report import plots, summary  # noqa: E402
-from theory.report import atomic_write_text  # noqa: E402
+from ngc_ref_theory.report import atomic_write_text  # noqa: E402
 
 
 def main(argv=None):

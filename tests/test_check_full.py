@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from theory import VERDICTS, registry
-from theory import cli
+from ngc_ref_theory import VERDICTS, registry
+from ngc_ref_theory import cli
 
 
 @pytest.mark.slow

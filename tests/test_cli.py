@@ -1,12 +1,11 @@
 import io
 
-from ngc_ref import cli as lib_cli
-from theory import cli
+from ngc_ref_theory import cli
 
 
 def test_demo_prints_four_graphs():
     out = io.StringIO()
-    lib_cli.demo(64.0, 64, "rw", out=out)
+    cli.demo(64.0, 64, "rw", out=out)
     rows = [ln for ln in out.getvalue().splitlines() if ln.startswith("G")]
     assert len(rows) == 4
     assert rows[0].split()[4] == "4.0000"        # isolated nodes: tau = n
@@ -35,7 +34,7 @@ def test_report_files_get_ordinary_permissions(tmp_path):
     # Atomic writes go through mkstemp (mode 0600); the final file must not stay private.
     import os
 
-    from theory.report import atomic_write_text
+    from ngc_ref_theory.report import atomic_write_text
     mask = os.umask(0o022)
     try:
         atomic_write_text(tmp_path / "r.md", "x")

@@ -343,7 +343,7 @@ def test_fuzz_cli(tmp_path_factory, monkeypatch):
 
     from hypothesis import HealthCheck
 
-    from theory import cli
+    from ngc_ref_theory import cli
 
     tmp = tmp_path_factory.mktemp("cli")
     (tmp / "file.txt").write_text("x")

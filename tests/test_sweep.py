@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from theory import cli
-from theory.sweep import (
+from ngc_ref_theory import cli
+from ngc_ref_theory.sweep import (
     Param,
     SweepError,
     as_cells,
@@ -22,7 +22,7 @@ from theory.sweep import (
     register_task,
     run_sweep,
 )
-from theory.sweep.store import Store
+from ngc_ref_theory.sweep.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -190,7 +190,7 @@ def test_killed_subprocess_resumes(tmp_path):
     cfg.write_text('task = "theorem1"\n[params]\nsteps = 2000\n[grid]\nn = [150, 200]\n'
                    'noise_std = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]\n')
     out = tmp_path / "t1.jsonl"
-    cmd = [sys.executable, "-m", "theory.cli", "sweep", str(cfg), "--out", str(out), "-j", "1",
+    cmd = [sys.executable, "-m", "ngc_ref_theory.cli", "sweep", str(cfg), "--out", str(out), "-j", "1",
            "--no-progress"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
@@ -249,7 +249,7 @@ def test_cli_sweep_and_summary_every_task(tmp_path, capsys):
 def test_dask_not_imported_without_scheduler(tmp_path):
     cfg = tmp_path / "c.json"
     cfg.write_text(json.dumps({"task": "tau", "grid": {"family": ["ring"], "n": [10]}}))
-    code = ("import sys; from theory.cli import main; "
+    code = ("import sys; from ngc_ref_theory.cli import main; "
             f"rc = main(['sweep', {str(cfg)!r}, '--out', {str(tmp_path / 'o.jsonl')!r}, "
             "'-j', '1', '--no-progress']); "
             "assert rc == 0 and 'distributed' not in sys.modules and 'dask' not in sys.modules")
@@ -267,8 +267,8 @@ def test_example_configs_parse():
 
 def test_assumption_2_thorough_grid_matches_serial_series():
     """The checker's --thorough τ grid through the sweep runner gives tau_series' numbers."""
-    from theory import Context
-    from theory.claims import assumption_2 as a2
+    from ngc_ref_theory import Context
+    from ngc_ref_theory.claims import assumption_2 as a2
     ctx = Context(seed=2)
     fams, sizes = ["ring", "grid-2d", "barabasi-albert-3"], (30, 50)
     grid = a2.tau_grid(fams, sizes, "sym", ctx, n_jobs=1)

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 import ngc_ref
-from theory import Context, run_checks
-from theory.claims import (case_study, gsd_closed_form, inner_max, neumann_identity,
+from ngc_ref_theory import Context, run_checks
+from ngc_ref_theory.claims import (case_study, gsd_closed_form, inner_max, neumann_identity,
                            neumann_truncation, row_sums, tau_range)
-from theory.report import write_report
+from ngc_ref_theory.report import write_report
 
 
 def verdicts(ids, ctx=None):
@@ -98,7 +98,7 @@ def test_report_is_written_atomically(tmp_path):
     doc = json.loads((tmp_path / "report.json").read_text())
     assert {r["verdict"] for r in doc["results"]} <= {"holds", "fails", "inconclusive"}
     assert all(r["verdict"] != "fails" or r["counterexample"] for r in doc["results"])
-    assert "## `row-sum`" in (tmp_path / "report.md").read_text()
+    assert "## row-sum — Eq. 6" in (tmp_path / "report.md").read_text()
     assert not list(tmp_path.glob(".*.tmp"))
 
 

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from ngc_ref import NeumannFilter, connectivity_factor, normalized_adjacency, series_mass
 from ngc_ref.strategies import adjacency_matrices, norms
-from theory import Context
-from theory.claims import (assumption_2, depth_denoising, lemma_1, rngc_approximation,
+from ngc_ref_theory import Context
+from ngc_ref_theory.claims import (assumption_2, depth_denoising, lemma_1, rngc_approximation,
                            rngc_convergence, row_normalization)
-from theory.claims._stats import (NOISES, bound_verdict, clopper_pearson, pyg_row_normalize,
+from ngc_ref_theory.claims._stats import (NOISES, bound_verdict, clopper_pearson, pyg_row_normalize,
                                   sub_gaussian_noise)
 
 # ---------------------------------------------------------------------------------------------

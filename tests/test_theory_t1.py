@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from ngc_ref import connectivity_factor
-from theory import Context
-from theory._core import Result
-from theory.claims import denoising_accuracy as da
-from theory.claims import theorem_1 as t1
+from ngc_ref_theory import Context
+from ngc_ref_theory._core import Result
+from ngc_ref_theory.claims import denoising_accuracy as da
+from ngc_ref_theory.claims import theorem_1 as t1
 
 # ---------------------------------------------------------------------------------------------
 # theorem-1
@@ -117,7 +117,8 @@ def test_run_one_without_noise_has_no_floor():
 def test_theorem_1_check_end_to_end(monkeypatch):
     monkeypatch.setattr(t1, "design", lambda ctx: ((100, 200, 400), (2, 1, 1), 2, 300))
     out = t1.check(Context(seed=0), "rw")
-    assert [r.id for r in out] == ["theorem-1"] * 3 + ["theorem-1-corrected"]
+    assert [r.id for r in out] == ["theorem-1:a", "theorem-1:b", "theorem-1:c",
+                                   "theorem-1-corrected"]
     assert all(isinstance(r, Result) for r in out)
     assert out[0].verdict == "holds" and out[3].verdict == "holds"
     for r in out:
@@ -175,7 +176,8 @@ def test_accuracy_table_reads_records():
 def test_denoising_accuracy_check_end_to_end(monkeypatch):
     monkeypatch.setattr(da, "CSBM_LEVELS", (0.5, 4.0))
     out = da.check(Context(seed=0), "sym")      # no data root: the synthetic setting only
-    assert [r.id for r in out] == ["denoising-accuracy"] * 2
+    assert [r.id for r in out] == ["denoising-accuracy:i:csbm-gaussian",
+                                   "denoising-accuracy:ii:csbm-gaussian"]
     assert out[0].evidence["levels"] == [0.5, 4.0]
     # Known case: at ξ = 0.5 and 4 on this CSBM, aggregation separates the classes far better.
     assert out[0].verdict == "holds"

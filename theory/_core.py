@@ -1,30 +1,40 @@
-"""Claims, results and the run context of the theory checker.
+"""Claims, statements, results and the run context of the theory checker.
 
-A claim is a function ``check(ctx, norm) -> Result | list[Result]`` registered with
-:func:`claim`. The verdict comes from the check's own measurement, never from the paper:
-``holds`` (measured within a stated tolerance everywhere searched), ``fails`` (a concrete
-counterexample was found; it is stored with everything needed to re-run it) or ``inconclusive``
-(the measurement cannot decide, e.g. a confidence interval straddles the bound).
+A :class:`Claim` is one numbered item of the paper (a lemma, an equation, a remark). It holds one
+or more :class:`Statement` objects, each with its own id and words: the claim's own statement,
+its parts (``"theorem-1:a"``), and the corrected statements the checker proposes where the
+paper's fails (``"row-sum-corrected"``, which names the statement it corrects). A check is a
+function ``check(ctx, norm) -> Result | list[Result]`` registered with :meth:`Claim.checker`;
+each result is made by the statement it is about (:meth:`Statement.result`), so its id, words and
+the claim it belongs to cannot disagree.
+
+The verdict comes from the check's own measurement, never from the paper: ``holds`` (measured
+within a stated tolerance everywhere searched), ``fails`` (a concrete counterexample was found;
+it is stored with everything needed to re-run it), ``inconclusive`` (the measurement cannot
+decide, e.g. a confidence interval straddles the bound) or ``error`` (the check itself could not
+run: missing data, a crash; the message is the evidence).
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import math
 import pkgutil
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
 import numpy as np
 
-VERDICTS = ("holds", "fails", "inconclusive")
+VERDICTS = ("holds", "fails", "inconclusive", "error")
 
 
 @dataclass
 class Result:
-    """The outcome of one claim in one normalisation (or one sub-case)."""
+    """The outcome of one statement in one normalisation."""
 
     id: str
+    claim: str
     paper_ref: str
     statement: str
     norm: str
@@ -33,6 +43,8 @@ class Result:
     summary: str = ""
     figures: list = field(default_factory=list)
     counterexample: dict | None = None
+    #: Id of the statement this corrected statement replaces (None for the paper's own).
+    corrects: str | None = None
     # Wall time of the check call (one claim in one norm) that produced this result.
     seconds: float | None = None
 
@@ -46,14 +58,89 @@ class Result:
         return _jsonable(asdict(self))
 
 
-@dataclass
-class Claim:
+@dataclass(frozen=True)
+class Statement:
+    """One checkable statement of a claim: its id, its words, what it corrects."""
+
     id: str
+    text: str
+    claim: str
     paper_ref: str
-    statement: str
-    check: Callable
-    norms: tuple = ("sym", "rw")
-    order: int = 0
+    corrects: str | None = None
+
+    def result(self, norm, verdict, evidence, summary, counterexample=None, figures=()):
+        """A :class:`Result` of this statement."""
+        return Result(id=self.id, claim=self.claim, paper_ref=self.paper_ref,
+                      statement=self.text, corrects=self.corrects, norm=norm, verdict=verdict,
+                      evidence=evidence, summary=summary, counterexample=counterexample,
+                      figures=list(figures))
+
+
+class Claim:
+    """A claim of the paper and the statements checked for it.
+
+    Parameters
+    ----------
+    id : str
+        The claim's id (``--only`` accepts it and every statement id).
+    paper_ref : str
+        Where the paper makes it (equation, lemma, section).
+    statement : str
+        The claim as checked, in words.
+    norms : tuple of str
+        Normalisations the check runs in.
+    order : int
+        Position in the report (the README's table order).
+    """
+
+    def __init__(self, id, paper_ref, statement, norms=("sym", "rw"), order=0):
+        self.id, self.paper_ref, self.norms, self.order = id, paper_ref, tuple(norms), order
+        self.statements: dict[str, Statement] = {}
+        self.own = self._add(id, statement)
+        self._check: Callable | None = None
+
+    def _add(self, sid, text, corrects=None):
+        if sid in self.statements:
+            raise ValueError(f"statement {sid!r} declared twice")
+        st = Statement(sid, text, self.id, self.paper_ref, corrects)
+        self.statements[sid] = st
+        return st
+
+    @property
+    def statement(self):
+        return self.own.text
+
+    def part(self, key, text):
+        """A sub-statement checked separately, id ``"<claim>:<key>"``."""
+        return self._add(f"{self.id}:{key}", text)
+
+    def corrected(self, text, key=None, corrects=None):
+        """The corrected statement of ``corrects`` (default: the claim's own), id
+        ``"<claim>-corrected"`` or ``"<claim>-corrected:<key>"``."""
+        sid = f"{self.id}-corrected" + (f":{key}" if key else "")
+        return self._add(sid, text, corrects=corrects or self.id)
+
+    def result(self, norm, verdict, evidence, summary, counterexample=None, figures=()):
+        """A result of the claim's own statement."""
+        return self.own.result(norm, verdict, evidence, summary, counterexample, figures)
+
+    def checker(self, fn):
+        """Decorator: ``fn(ctx, norm)`` is this claim's check."""
+        if self._check is not None:
+            raise ValueError(f"claim {self.id!r} has two checks")
+        self._check = fn
+        return fn
+
+    def run(self, ctx, norm):
+        """Run the check in ``norm``; always a list of results."""
+        if self._check is None:
+            raise ValueError(f"claim {self.id!r} has no check (decorate one with .checker)")
+        out = self._check(ctx, norm)
+        return [out] if isinstance(out, Result) else list(out)
+
+
+class Skipped(list):
+    """What a run did not check and why (``ctx.skip``), in the order it was noted."""
 
 
 @dataclass
@@ -64,6 +151,9 @@ class Context:
     thorough: bool = False
     out_dir: object = None
     data_root: object = None
+    skipped: Skipped = field(default_factory=Skipped)
+    #: (claim id, norm) of the check now running; set by the runner.
+    current: tuple = (None, None)
 
     def rng(self, *key):
         """A Generator seeded from the run seed and a key, independent of execution order."""
@@ -75,33 +165,46 @@ class Context:
             return None
         return self.out_dir / name
 
+    def skip(self, what, why):
+        """Note that ``what`` (e.g. ``"Cora, Citeseer"``) was not checked, and ``why``.
+
+        The report lists every skip under its claim and in the summary; a statement stays
+        what it is, so a reader sees which of its settings the verdict rests on.
+        """
+        entry = {"claim": self.current[0], "norm": self.current[1], "what": what, "why": why}
+        if entry not in self.skipped:
+            self.skipped.append(entry)
+        return entry
+
 
 _REGISTRY: dict[str, Claim] = {}
 
 
 def claim(id, paper_ref, statement, norms=("sym", "rw"), order=0):
-    """Register ``check(ctx, norm)`` as the check of claim ``id``."""
-    def deco(fn):
-        if id in _REGISTRY:
-            raise ValueError(f"claim {id!r} registered twice")
-        _REGISTRY[id] = Claim(id, paper_ref, statement, fn, tuple(norms), order)
-        return fn
-    return deco
+    """Declare and register a :class:`Claim`; returns it."""
+    if id in _REGISTRY:
+        raise ValueError(f"claim {id!r} registered twice")
+    c = Claim(id, paper_ref, statement, norms, order)
+    _REGISTRY[id] = c
+    return c
 
 
 def registry():
-    """All claims, importing every module of :mod:`theory.claims` once."""
+    """All claims in report order, importing every module of :mod:`ngc_ref_theory.claims`."""
     from . import claims
     for mod in pkgutil.iter_modules(claims.__path__):
-        importlib.import_module(f"{claims.__name__}.{mod.name}")
+        if not mod.name.startswith("_"):
+            importlib.import_module(f"{claims.__name__}.{mod.name}")
     return dict(sorted(_REGISTRY.items(), key=lambda kv: (kv[1].order, kv[0])))
 
 
-def make_result(c: Claim, norm, verdict, evidence, summary, counterexample=None, figures=(),
-                id=None):
-    return Result(id=id or c.id, paper_ref=c.paper_ref, statement=c.statement, norm=norm,
-                  verdict=verdict, evidence=evidence, summary=summary,
-                  counterexample=counterexample, figures=list(figures))
+def statement_ids():
+    """Every id ``--only`` accepts, in report order, mapped to its claim."""
+    out = {}
+    for c in registry().values():
+        for sid in c.statements:
+            out[sid] = c
+    return out
 
 
 def _stable_int(k):
@@ -118,11 +221,11 @@ def _jsonable(x):
     if isinstance(x, np.ndarray):
         return _jsonable(x.tolist())
     if isinstance(x, (np.floating,)):
-        return float(x)
+        return _jsonable(float(x))
     if isinstance(x, (np.integer,)):
         return int(x)
     if isinstance(x, (np.bool_,)):
         return bool(x)
-    if isinstance(x, float) and not np.isfinite(x):
+    if isinstance(x, float) and not math.isfinite(x):
         return str(x)
     return x

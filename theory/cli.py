@@ -5,47 +5,98 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import os
-import platform
+import shutil
+import signal
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 
 def _check(args):
-    import ngc_ref
-
     from . import Context, run_checks
-    from .report import format_table, write_report
+    from ._provenance import machine, source, versions
+    from .report import format_table, skipped_lines, write_report
+    from .runner import select
 
+    if args.seed < 0:
+        raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
+    claims, _ = select(args.only)     # unknown ids fail here, before anything is created
     out = Path(args.out)
+    created = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".ngc_ref_write_test"
-        probe.write_text("")
-        probe.unlink()
+        stage = Path(tempfile.mkdtemp(prefix=".ngc-ref-staging-", dir=out))
     except OSError as exc:
         raise ValueError(f"--out {args.out!r} is not a writable directory: "
                          f"{exc.strerror}") from None
-    data_root = os.environ.get("NGC_REF_DATA")
-    ctx = Context(seed=args.seed, thorough=args.thorough, out_dir=out,
+    data_root = os.environ.get("NGC_REF_DATA") or None
+    ctx = Context(seed=args.seed, thorough=args.thorough, out_dir=stage,
                   data_root=Path(data_root) if data_root else None)
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    results = run_checks(ctx, only=args.only, progress=not args.no_progress)
-    import numpy
-    import scipy
-    meta = {"seed": args.seed, "thorough": args.thorough, "only": args.only,
-            "version": ngc_ref.__version__, "started": started,
-            "seconds": round(time.perf_counter() - t0, 1),
-            "python": platform.python_version(), "numpy": numpy.__version__,
-            "scipy": scipy.__version__, "machine": platform.machine(),
-            "cpus": os.cpu_count(),
-            "data_root": data_root, "rerun": f"ngc-ref check --only ID --seed {args.seed}"}
-    write_report(results, out, meta)
+    committed = False
+    try:
+        results = run_checks(ctx, only=args.only, progress=not args.no_progress,
+                             raise_errors=args.debug)
+        meta = {"seed": args.seed, "thorough": args.thorough, "only": args.only,
+                "version": versions()["ngc_ref"], "source": source(), "started": started,
+                "seconds": round(time.perf_counter() - t0, 1), **versions(), **machine(),
+                "data_root": data_root, "skipped": list(ctx.skipped),
+                "rerun": f"ngc-ref check --only ID --seed {args.seed}"}
+        write_report(results, stage, meta, claims)
+        commit_report(stage, out)
+        committed = True
+    except KeyboardInterrupt:
+        print("ngc-ref: interrupted; no report was replaced" if not committed else
+              "ngc-ref: interrupted after the report was written", file=sys.stderr)
+        return 130
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+        if created and not committed and not any(out.iterdir()):
+            out.rmdir()
     print(format_table(results))
+    for line in skipped_lines(ctx.skipped):
+        print(line)
+    errors = [r for r in results if r.verdict == "error"]
     print(f"\nreport: {out / 'report.md'} and {out / 'report.json'}")
+    if errors:
+        print(f"ngc-ref: {len(errors)} check(s) could not run: "
+              + ", ".join(sorted({f'{r.claim} [{r.norm}]' for r in errors})), file=sys.stderr)
+        return 1
     return 0
+
+
+def commit_report(stage, out):
+    """Move the report staged in ``stage`` (figures, report.json, report.md) into ``out``.
+
+    Figures move first and report.md last, each by an atomic rename, with SIGINT held off for
+    the few milliseconds this takes, so ``out`` never holds a report whose figures come from
+    another run. Figures that the previous report listed and this one does not are removed.
+    """
+    old = set()
+    try:
+        prev = json.loads((out / "report.json").read_text(encoding="utf-8"))
+        old = {f for r in prev.get("results", []) for f in r.get("figures", [])}
+    except (OSError, ValueError, AttributeError):
+        pass
+    figures = sorted(p.name for p in stage.glob("*.png"))
+    blocked = hasattr(signal, "pthread_sigmask")
+    if blocked:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for name in figures:
+            os.replace(stage / name, out / name)
+        os.replace(stage / "report.json", out / "report.json")
+        os.replace(stage / "report.md", out / "report.md")
+        for name in old - set(figures):
+            if "/" not in name and name.endswith(".png"):
+                (out / name).unlink(missing_ok=True)
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _sweep(args):
@@ -86,10 +137,54 @@ def _sweep(args):
     return 0
 
 
+def demo(lam=64.0, S=64, norm="rw", out=None):
+    """Print τ, τ·log n/n and the truncation error of Ã_S against (I + λL̃)⁻¹ for the paper's
+    Figure 1 graphs G1–G4. Everything is computed before anything is printed, so bad
+    arguments print nothing but the error."""
+    import numpy as np
+
+    from ngc_ref import NeumannFilter, connectivity_factor, series_ratio
+    from ngc_ref.graphs import figure1_graphs
+
+    labels = {"G1": "G1 isolated n=4", "G2": "G2 star n=4", "G3": "G3 complete n=4",
+              "G4": "G4 ring n=8"}
+    rows = []
+    for key, G in figure1_graphs().items():
+        res = connectivity_factor(G, lam, S, norm=norm)
+        filt = NeumannFilter(G, lam, S, norm)
+        exact = filt.exact(np.eye(filt.n), method="dense")
+        err = np.linalg.norm(filt.matrix() - exact, ord=np.inf if norm == "rw" else 2)
+        rows.append(f"{labels[key]:<18}{res.n:>4}{res.tau:>10.4f}{res.tau_log_n_over_n:>15.4f}"
+                    f"{err:>16.4e}")
+    header = f"{'graph':<18}{'n':>4}{'tau':>10}{'tau*log(n)/n':>15}{'||A_S - inv||':>16}"
+    print(f"Figure 1 graphs at lam={lam:g}, S={S}, norm={norm!r} (truncation bound r^(S+1) = "
+          f"{series_ratio(lam) ** (S + 1):.4g}, {'inf' if norm == 'rw' else '2'}-norm)",
+          header, "-" * len(header), *rows, sep="\n", file=out or sys.stdout)
+
+
 def _demo(args):
-    from ngc_ref.cli import demo
     demo(args.lam, args.S, args.norm)
     return 0
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose epilog may be a function, called only when help is shown (the
+    list of claim ids imports every claim module)."""
+
+    def format_help(self):
+        if callable(self.epilog):
+            self.epilog = self.epilog()
+        return super().format_help()
+
+
+def _ids_epilog():
+    from ._core import registry
+    import textwrap
+    lines = ["claim and statement ids for --only (a claim id runs all its statements):"]
+    for c in registry().values():
+        lines += textwrap.wrap(", ".join(c.statements), 78, initial_indent="  ",
+                               subsequent_indent="      ", break_on_hyphens=False)
+    return "\n".join(lines) + "\n"
 
 
 def build_parser():
@@ -97,18 +192,26 @@ def build_parser():
         prog="ngc-ref",
         description="Reference implementation and theory checker for Neumann Graph Convolution.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
-    sub = parser.add_subparsers(dest="command")
-    chk = sub.add_parser("check", help="check the paper's claims numerically and write a report")
-    chk.add_argument("--only", nargs="+", metavar="ID", help="run only these claim ids")
+    # Each subcommand accepts --debug after its name too; SUPPRESS keeps a --debug given before
+    # the subcommand from being reset by the subcommand's default.
+    debug = argparse.ArgumentParser(add_help=False)
+    debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                       help="show tracebacks on errors")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    chk = sub.add_parser("check", help="check the paper's claims numerically and write a report",
+                         parents=[debug], epilog=_ids_epilog,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    chk.add_argument("--only", nargs="+", metavar="ID",
+                     help="run only these claims or statements (ids listed below)")
     chk.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
     chk.add_argument("--thorough", action="store_true", help="larger n and more trials")
     chk.add_argument("--out", default="ngc_ref_report",
                      help="output folder (default ngc_ref_report)")
     chk.add_argument("--no-progress", action="store_true", help="no progress bar")
-    chk.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     chk.set_defaults(func=_check)
-    swp = sub.add_parser("sweep", help="run a grid of cells (tau, lemma1, theorem1, "
-                         "node_classification) locally or on a Dask cluster; resumable",
+    swp = sub.add_parser("sweep", parents=[debug],
+                         help="run a grid of cells (tau, lemma1, theorem1, node_classification) "
+                         "locally or on a Dask cluster; resumable",
                          description="Run the cells of CONFIG (.toml or .json) that are not yet "
                          "in the output file, appending one JSON line per finished cell; "
                          "re-running the same command resumes. --summary OUT.jsonl prints a "
@@ -126,14 +229,13 @@ def build_parser():
     swp.add_argument("--no-plots", action="store_true", help="summary table only")
     swp.add_argument("--list-tasks", action="store_true", help="list tasks and their parameters")
     swp.add_argument("--no-progress", action="store_true", help="no progress bar")
-    swp.add_argument("--debug", action="store_true", help="show tracebacks on errors")
     swp.set_defaults(func=_sweep)
-    demo = sub.add_parser("demo", help="tau and the truncation error on the Figure 1 graphs")
-    demo.add_argument("--lam", type=float, default=64.0, help="lambda (default 64)")
-    demo.add_argument("--S", type=int, default=64, help="expansion order S (default 64)")
-    demo.add_argument("--norm", choices=("rw", "sym"), default="rw", help="normalisation")
-    demo.add_argument("--debug", action="store_true", help="show tracebacks on errors")
-    demo.set_defaults(func=_demo)
+    dem = sub.add_parser("demo", parents=[debug],
+                         help="tau and the truncation error on the Figure 1 graphs")
+    dem.add_argument("--lam", type=float, default=64.0, help="lambda (default 64)")
+    dem.add_argument("--S", type=int, default=64, help="expansion order S (default 64)")
+    dem.add_argument("--norm", choices=("rw", "sym"), default="rw", help="normalisation")
+    dem.set_defaults(func=_demo)
     return parser
 
 

@@ -1,17 +1,24 @@
-"""Writing the checker's report: a table for the terminal, report.json, report.md, figures.
+"""The checker's report: a table for the terminal, ``report.json`` and ``report.md``.
 
-Every file is written atomically (temporary file in the same folder, then ``os.replace``), so an
-interrupted run never leaves a half-written report where a complete one stood.
+``report.json`` keeps every number; ``report.md`` is for reading and citing: the table, then one
+section per claim and, inside it, one per statement (the paper's own, its parts, the corrected
+statements) with its words, and per normalisation the verdict, the evidence a reader needs, the
+counterexample and the figures. Bulk numbers (per-case arrays, long edge lists) stay in
+``report.json`` and are referenced from the markdown by their path.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+from ._core import VERDICTS, registry
+
+SCHEMA_VERSION = 2
+NORM_ORDER = {"sym": 0, "rw": 1}
 
 
 def _default_mode():
@@ -22,6 +29,7 @@ def _default_mode():
 
 
 def atomic_write_text(path, text):
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -36,23 +44,18 @@ def atomic_write_text(path, text):
         raise
 
 
-def save_figure(fig, path):
-    """Save a matplotlib figure atomically as PNG and close it; returns the file name."""
-    import matplotlib.pyplot as plt
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".png")
-    os.fchmod(fd, _default_mode())
-    os.close(fd)
-    try:
-        fig.savefig(tmp, dpi=110, bbox_inches="tight")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    finally:
-        plt.close(fig)
-    return path.name
+def sort_results(results, claims):
+    """Report order: claims in table order, statements in declaration order, sym before rw.
+
+    Results of one statement and norm keep the order the check produced them in.
+    """
+    rank = {}
+    for i, c in enumerate(claims.values()):
+        for j, sid in enumerate(c.statements):
+            rank[sid] = (i, j)
+    keyed = [(rank.get(r.id, (len(rank), 0)), NORM_ORDER.get(r.norm, 2), k, r)
+             for k, r in enumerate(results)]
+    return [r for *_, r in sorted(keyed, key=lambda t: t[:3])]
 
 
 def format_table(results, width=70):
@@ -71,76 +74,202 @@ def format_table(results, width=70):
 
 
 def counts(results):
-    out = {"holds": 0, "fails": 0, "inconclusive": 0}
+    out = dict.fromkeys(VERDICTS, 0)
     for r in results:
         out[r.verdict] += 1
     return out
 
 
-def write_report(results, out_dir, meta):
-    """Write ``report.json`` and ``report.md`` into ``out_dir`` (which must exist)."""
+def skipped_lines(skipped):
+    """One line per distinct (what, why), naming the claims it affected."""
+    merged: dict = {}
+    for s in skipped:
+        merged.setdefault((s["what"], s["why"]), []).append(s["claim"])
+    return [f"skipped: {what} ({', '.join(dict.fromkeys(c for c in ids if c))}) — {why}"
+            for (what, why), ids in merged.items()]
+
+
+def report_document(results, meta):
+    return {"schema_version": SCHEMA_VERSION, "meta": meta, "counts": counts(results),
+            "results": [r.to_dict() for r in results]}
+
+
+def write_report(results, out_dir, meta, claims=None):
+    """Write ``report.json`` and ``report.md`` into ``out_dir`` (which must exist).
+
+    ``claims`` (default: all registered) gives the sections of ``report.md``."""
     out_dir = Path(out_dir)
-    doc = {"schema_version": SCHEMA_VERSION, "meta": meta, "counts": counts(results),
-           "results": [r.to_dict() for r in results]}
-    atomic_write_text(out_dir / "report.json", json.dumps(doc, indent=2, sort_keys=False) + "\n")
-    atomic_write_text(out_dir / "report.md", render_markdown(results, meta))
+    doc = report_document(results, meta)
+    atomic_write_text(out_dir / "report.json", json.dumps(doc, indent=1) + "\n")
+    atomic_write_text(out_dir / "report.md", render_markdown(results, meta, claims))
 
 
-def compact_json(obj, indent=1, _level=0):
-    """JSON with short lists and dicts of scalars on one line, so evidence tables stay readable."""
-    pad, inner = " " * (indent * _level), " " * (indent * (_level + 1))
-    flat = json.dumps(obj, ensure_ascii=False)
-    scalar = (str, int, float, bool, type(None))
-    if len(flat) <= 100 or (isinstance(obj, list) and all(isinstance(v, scalar) for v in obj)):
-        return flat
-    if isinstance(obj, dict):
-        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: "
-                 f"{compact_json(v, indent, _level + 1)}" for k, v in obj.items()]
-        return "{\n" + ",\n".join(items) + f"\n{pad}}}"
-    if isinstance(obj, list):
-        items = [inner + compact_json(v, indent, _level + 1) for v in obj]
-        return "[\n" + ",\n".join(items) + f"\n{pad}]"
-    return flat
+# --- the markdown digest of evidence -------------------------------------------------------
+
+#: Inline lists and dicts up to this many characters; longer ones are referenced.
+INLINE_CHARS = 160
+#: Strings (explanations, formulas) up to this many characters are quoted whole.
+TEXT_CHARS = 700
 
 
-def _json_block(obj, limit):
-    """A fenced JSON block for report.md, cut at a line boundary with a pointer to report.json."""
-    text = compact_json(obj)
-    if len(text) > limit:
-        text = text[:limit].rsplit("\n", 1)[0] + "\n… (cut here; the full record is in report.json)"
-    return ["```json", text, "```"]
+def _fmt(v):
+    if isinstance(v, bool) or v is None:
+        return json.dumps(v)
+    if isinstance(v, float):
+        return f"{v:.6g}" if math.isfinite(v) else str(v)
+    if isinstance(v, str):
+        return v
+    return json.dumps(v, ensure_ascii=False)
 
 
-def render_markdown(results, meta):
+def _inline(v):
+    """A one-line rendering of small lists and dicts of scalars, else None."""
+    scalar = (int, float, bool, type(None))
+
+    def flat(x):
+        if isinstance(x, str):
+            return None if len(x) > 60 else f'"{x}"'
+        if isinstance(x, scalar):
+            return _fmt(x)
+        if isinstance(x, list):
+            parts = [flat(e) for e in x]
+            return None if None in parts else "[" + ", ".join(parts) + "]"
+        if isinstance(x, dict):
+            parts = [flat(e) for e in x.values()]
+            return None if None in parts else "{" + ", ".join(
+                f"{k}: {p}" for k, p in zip(x, parts)) + "}"
+        return None
+    text = flat(v)
+    return text if text is not None and len(text) <= INLINE_CHARS else None
+
+
+def _is_scalar(v):
+    return isinstance(v, (int, float, bool, type(None))) or (isinstance(v, str) and len(v) < 200)
+
+
+def _is_text_list(v):
+    return (isinstance(v, list) and 0 < len(v) <= 12 and all(isinstance(e, str) for e in v)
+            and sum(map(len, v)) <= 3 * TEXT_CHARS)
+
+
+def _describe(v):
+    if isinstance(v, list):
+        if v and all(isinstance(e, dict) for e in v):
+            keys = list(dict.fromkeys(k for e in v for k in e))
+            more = f", … ({len(keys)} fields)" if len(keys) > 8 else ""
+            return f"{len(v)} records with fields {', '.join(keys[:8])}{more}"
+        return f"a list of {len(v)} items"
+    if isinstance(v, dict):
+        return f"a table of {len(v)} entries ({', '.join(list(map(str, v))[:6])}" + (
+            ", …)" if len(v) > 6 else ")")
+    return type(v).__name__
+
+
+def digest(obj, where, depth=0, max_depth=1):
+    """Markdown bullet lines for a dict of evidence: scalars and short items in full, bulk as a
+    pointer into report.json (``where`` is the JSON path of ``obj``)."""
+    lines = []
+    pad = "  " * depth
+    for k, v in obj.items():
+        path = f"{where}.{k}"
+        if isinstance(v, str):
+            text = v if len(v) <= TEXT_CHARS else v[:TEXT_CHARS] + "… (full text in report.json)"
+            lines.append(f"{pad}- **{k}**: {text}")
+            continue
+        inline = _inline(v)
+        if inline is not None:
+            lines.append(f"{pad}- **{k}**: {inline}")
+        elif _is_text_list(v):
+            lines.append(f"{pad}- **{k}**:")
+            lines += [f"{pad}  - {e}" for e in v]
+        elif isinstance(v, dict) and len(v) <= 30 and all(
+                _is_scalar(e) or _inline(e) is not None for e in v.values()):
+            lines.append(f"{pad}- **{k}**: " + "; ".join(
+                f"{kk} = {_fmt(e) if _is_scalar(e) else _inline(e)}" for kk, e in v.items()))
+        elif isinstance(v, dict) and depth < max_depth and len(v) <= 12:
+            lines.append(f"{pad}- **{k}**:")
+            lines += digest(v, path, depth + 1, max_depth)
+        else:
+            lines.append(f"{pad}- **{k}**: {_describe(v)} — `report.json` {path}")
+    return lines
+
+
+def _counterexample_lines(ce, where):
+    ce = dict(ce)
+    lines = [f"- **rerun**: `{ce.pop('rerun')}`"] if "rerun" in ce else []
+    graph = ce.pop("graph", None)
+    if graph:
+        edges = graph.get("edges")
+        shown = (f"edges {json.dumps(edges)}" if edges is not None and len(edges) <= 20
+                 else f"edge list in `report.json` {where}.graph")
+        lines.append(f"- **graph**: {graph['name']} (n = {graph['n']}, {graph['n_edges']} edges, "
+                     f"sha256 {graph['edges_sha256'][:12]}…); {shown}")
+    return lines + digest(ce, where)
+
+
+def render_markdown(results, meta, claims=None):
+    claims = registry() if claims is None else claims
     c = counts(results)
+    index = {id(r): k for k, r in enumerate(results)}
+    source = meta.get("source") or {}
+    code = (f"commit `{source['commit'][:12]}`" + (" (with local changes)" if source.get("dirty")
+                                                    else "")
+            if source.get("commit") else f"ngc_ref {source.get('version', meta.get('version'))}")
     lines = [
         "# ngc_ref theory check",
         "",
-        f"Paper: *How Powerful is Implicit Denoising in Graph Neural Networks*. "
+        "Paper: *How Powerful is Implicit Denoising in Graph Neural Networks*. "
         f"Run: seed {meta.get('seed')}, {'thorough' if meta.get('thorough') else 'default'} "
-        f"mode, ngc_ref {meta.get('version')}, {meta.get('started')}.",
+        f"mode, {code}, {meta.get('started')}, {meta.get('seconds')} s.",
         "",
-        f"**{c['holds']} holds, {c['fails']} fails, {c['inconclusive']} inconclusive.** "
-        f"Re-run one claim with `{meta.get('rerun', 'ngc-ref check --only ID --seed N')}`.",
+        "**" + ", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v] or v != "error") + ".** "
+        f"Re-run one statement with `{meta.get('rerun', 'ngc-ref check --only ID --seed N')}`; "
+        "every number below is in `report.json`.",
         "",
-        "| id | paper | norm | verdict | evidence |",
-        "|---|---|---|---|---|",
     ]
+    for line in skipped_lines(meta.get("skipped", [])):
+        lines.append(f"- {line}")
+    lines += ["", "| id | paper | norm | verdict | evidence |", "|---|---|---|---|---|"]
     for r in results:
-        lines.append(f"| `{r.id}` | {r.paper_ref} | {r.norm} | **{r.verdict}** | "
-                     f"{r.summary.replace('|', '/')} |")
-    lines.append("")
-    seen = set()
+        lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | {r.paper_ref} | {r.norm} | "
+                     f"**{r.verdict}** | {r.summary.replace('|', '/')} |")
+    by_statement: dict = {}
     for r in results:
-        if r.id not in seen:
-            seen.add(r.id)
-            lines += ["", f"## `{r.id}` — {r.paper_ref}", "", f"> {r.statement}", ""]
-        lines += [f"### norm = {r.norm}: {r.verdict}", "", r.summary, ""]
-        lines += ["Evidence:", ""] + _json_block(r.to_dict()["evidence"], 6000)
-        if r.counterexample:
-            lines += ["", "Counterexample:", ""] + _json_block(r.to_dict()["counterexample"],
-                                                               4000)
-        for f in r.figures:
-            lines += ["", f"![{r.id} {r.norm}]({f})"]
-        lines.append("")
+        by_statement.setdefault(r.id, []).append(r)
+    shown_figures = set()
+    for cl in claims.values():
+        sids = [sid for sid in cl.statements if sid in by_statement]
+        if not sids:
+            continue
+        lines += ["", f"## {cl.id} — {cl.paper_ref}", "", f'<a id="{_anchor(cl.id)}"></a>', "",
+                  f"> {cl.statement}", ""]
+        skipped = [s for s in meta.get("skipped", []) if s["claim"] == cl.id]
+        for line in skipped_lines(skipped):
+            lines += [f"*{line}*", ""]
+        for sid in sids:
+            st = cl.statements[sid]
+            if sid != cl.id:   # the claim's own statement is quoted under the claim's heading
+                lines += ["", f"### {sid}", "", f'<a id="{_anchor(sid)}"></a>', ""]
+                if st.corrects:
+                    lines += [f"Corrected statement (corrects `{st.corrects}`, the paper's):", ""]
+                lines += [f"> {st.text}", ""]
+            for r in by_statement[sid]:
+                k = index[id(r)]
+                lines += [f"#### {sid}, norm = {r.norm}: **{r.verdict}**", "", r.summary, ""]
+                lines += ["Evidence:", ""] + digest(r.to_dict()["evidence"],
+                                                    f"results[{k}].evidence")
+                if r.counterexample:
+                    lines += ["", "Counterexample:", ""] + _counterexample_lines(
+                        r.to_dict()["counterexample"], f"results[{k}].counterexample")
+                for f in r.figures:
+                    if f in shown_figures:
+                        lines += ["", f"Figure: `{f}` (shown above)."]
+                    else:
+                        shown_figures.add(f)
+                        lines += ["", f"![{sid} {r.norm}]({f})"]
+                lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def _anchor(sid):
+    return "s-" + "".join(ch if ch.isalnum() else "-" for ch in sid)

@@ -23,15 +23,20 @@ import numpy as np
 from ngc_ref import connectivity_factor, series_mass
 
 from .._common import counterexample
-from .._core import claim, make_result, registry
+from .._core import claim
 from ._stats import FAMILIES, family_graph, seed_of
 
 ID = "assumption-2"
 STATEMENT = ("Assumption 2: lim_{n→∞} τ/n = 0 for the graphs considered, at the fixed λ, S of the "
              "experiments (λ = 32, S = 16). Checked per graph family along growing n; the verdict "
              "rests on the floor τ/n ≥ 1/((λ+1)(1−r^{S+1}))² that holds for every graph, and the "
-             "measured τ/n. Corrected: with λ = √n and S = ⌈2λ⌉, τ/n decreases along the n grid "
-             "(checker's criterion: log-log slope of τ/n vs n ≤ −0.1 and τ/n decreasing).")
+             "measured τ/n.")
+
+CLAIM = claim(ID, "Assumption 2 (with Def. 1, Eq. 5)", STATEMENT, order=80)
+CORRECTED = CLAIM.corrected(
+    "With λ growing as √n and S = ⌈2λ⌉ (so that 1 − r^{S+1} stays ≈ 1 − e⁻²), τ/n decreases "
+    "along the n grid for each graph family (checker's criterion: log-log slope of τ/n vs n "
+    "≤ −0.1 and τ/n decreasing).")
 
 LAM, S = 32.0, 16
 #: Criterion of the corrected statement: slope of log(τ/n) vs log n at most this.
@@ -137,7 +142,7 @@ def _figure(ctx, norm, series):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..report import save_figure
+    from .._figures import save_figure
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
     colours = plt.cm.tab10.colors
     for k, (fam, (fixed, grown)) in enumerate(series.items()):
@@ -161,9 +166,8 @@ def _figure(ctx, norm, series):
     return [save_figure(fig, path)]
 
 
-@claim(ID, "Assumption 2 (with Def. 1, Eq. 5)", STATEMENT, order=31)
+@CLAIM.checker
 def check(ctx, norm):
-    c = registry()[ID]
     sizes = (100, 200, 400, 800) if not ctx.thorough else (100, 200, 400, 800, 1600, 3200)
     floor = floor_tau_over_n(LAM, S)
     series = {}
@@ -186,8 +190,8 @@ def check(ctx, norm):
         v2, slope, decreasing = judge_grown(grown)
         grown_rows.append({"family": fam, "verdict": v2, "loglog_slope_tau_over_n": slope,
                            "tau_over_n_decreasing": decreasing, "series": grown})
-    return [_fixed_result(c, ctx, norm, fixed_rows, floor, sizes, figs),
-            _grown_result(c, ctx, norm, grown_rows, figs)]
+    return [_fixed_result(ctx, norm, fixed_rows, floor, sizes, figs),
+            _grown_result(ctx, norm, grown_rows, figs)]
 
 
 def _family_evidence(rows):
@@ -201,7 +205,7 @@ def _worst_verdict(rows):
         "inconclusive" if "inconclusive" in verdicts else "holds")
 
 
-def _fixed_result(c, ctx, norm, rows, floor, sizes, figs):
+def _fixed_result(ctx, norm, rows, floor, sizes, figs):
     v = _worst_verdict(rows)
     ev = {"lam": LAM, "S": S, "sizes": list(sizes), "floor_tau_over_n": floor,
           "families": _family_evidence(rows),
@@ -224,10 +228,10 @@ def _fixed_result(c, ctx, norm, rows, floor, sizes, figs):
                 f"families; closest: {best['family']} τ/n = {tn} (n {sizes[0]}→{sizes[-1]})")
     else:
         summ = "τ/n below the proven floor somewhere: checker bug, no verdict"
-    return make_result(c, norm, v, ev, summ, ce, figs)
+    return CLAIM.result(norm, v, ev, summ, ce, figs)
 
 
-def _grown_result(c, ctx, norm, rows, figs):
+def _grown_result(ctx, norm, rows, figs):
     v = _worst_verdict(rows)
     ev = {"schedule": "λ = √n, S = ⌈2λ⌉",
           "criterion": f"per family — holds: slope ≤ {SLOPE_DECAY} and τ/n decreasing; fails: "
@@ -241,7 +245,7 @@ def _grown_result(c, ctx, norm, rows, figs):
     if by["fails"]:
         r = next(r for r in rows if r["verdict"] == "fails")
         last = r["series"][-1]
-        ce = counterexample(ID + "-corrected", ctx, graph=(
+        ce = counterexample(CORRECTED.id, ctx, graph=(
             f"{r['family']}-{last['n']}-seed{last['graph_seed']}", _graph_of(r["family"], last)),
             family=r["family"],
             n=last["n"], lam=last["lam"], S=last["S"], norm=norm, tau_over_n=last["tau_over_n"],
@@ -256,4 +260,4 @@ def _grown_result(c, ctx, norm, rows, figs):
     summ = (f"λ=√n: τ/n decays on {len(by['holds'])}/{len(rows)} families (slopes {slopes})"
             + (f"; fails: {', '.join(by['fails'])}" if by["fails"] else "")
             + (f"; inconclusive: {', '.join(by['inconclusive'])}" if by["inconclusive"] else ""))
-    return make_result(c, norm, v, ev, summ, ce, figs, id=ID + "-corrected")
+    return CORRECTED.result(norm, v, ev, summ, ce, figs)

@@ -26,7 +26,7 @@ import numpy as np
 from ngc_ref import NeumannFilter, gsd_solve, neumann_order, normalized_adjacency
 
 from .._common import counterexample
-from .._core import claim, make_result, registry
+from .._core import claim
 from .._graphs import small_graphs
 from ._stats import family_graph, seed_of
 
@@ -37,6 +37,17 @@ STATEMENT = ("Deeper NGC denoises more. Tested readings, at fixed λ: (a) ‖Ã_
              "(d) ‖Ã_Sη‖_F converges to ‖(I+λL̃)⁻¹η‖_F with ‖Ã_Sη − (I+λL̃)⁻¹η‖_F ≤ "
              "κ r^{S+1}‖(I+λL̃)⁻¹η‖_F (κ = 1 for sym, √(d̃_max/d̃_min) for rw). (a)-(c): exact, "
              "S = 0..S_max, relative tolerance 1e-10.")
+CLAIM = claim(ID, "Sec. 1 and appendix 'Analysis on the Depth'", STATEMENT, order=140)
+READINGS = {
+    "(a)": CLAIM.part("a", "‖Ã_Sη‖_F is non-increasing in S (exactly, in expectation: "
+                           "E‖Ã_Sη‖_F² = σ²d‖Ã_S‖_F² is non-increasing in S)."),
+    "(b)": CLAIM.part("b", "The expected noise-to-gain energy E‖Ã_Sη‖_F²/(1 − r^{S+1})² = "
+                           "σ²d·Σ_iτ_i/n is non-increasing in S."),
+    "(c)": CLAIM.part("c", "τ = max_i τ_i is non-increasing in S."),
+    "(d)": CLAIM.part("d", "‖Ã_Sη‖_F converges to ‖(I + λL̃)⁻¹η‖_F, with ‖Ã_Sη − (I + λL̃)⁻¹η‖_F "
+                           "≤ κ r^{S+1}‖(I + λL̃)⁻¹η‖_F for every S (κ = 1 for sym, "
+                           "√(d̃_max/d̃_min) for rw)."),
+}
 
 RISE_RTOL = 1e-10
 #: (d) allows κr^{S+1}‖F‖ + FLOAT_FLOOR·‖F‖: float64 rounding of S products and the dense solve.
@@ -113,9 +124,8 @@ def convergence_check(A, lam, norm, eta, S_list, *, bound_scale=1.0):
     return worst, float(abs(np.linalg.norm(H) - nF) / max(nF, 1e-300)), kappa
 
 
-@claim(ID, "Sec. 1 and appendix 'Analysis on the Depth'", STATEMENT, order=32)
+@CLAIM.checker
 def check(ctx, norm):
-    c = registry()[ID]
     S_max = 64 if not ctx.thorough else 256
     G = graphs(ctx)
     n_random = 100 if not ctx.thorough else 1000
@@ -148,16 +158,17 @@ def check(ctx, norm):
         if bad:
             w = max(bad, key=lambda r: r["A"].shape[0])   # the largest graph as the example
             s = w[key]
-            ce = counterexample(ID, ctx, graph=(w["graph"], w["A"]), lam=w["lam"], norm=norm,
+            ce = counterexample(READINGS[label].id, ctx, graph=(w["graph"], w["A"]),
+                                lam=w["lam"], norm=norm,
                                 quantity=what, S=s, value_at_S_minus_1=w[seq_key][s - 1],
                                 value_at_S=w[seq_key][s])
             summ = (f"{label} {what} rises with S in {len(bad)}/{len(rows)} cases, e.g. "
                     f"{w['graph']} λ={w['lam']:g}: {w[seq_key][s - 1]:.4g} → {w[seq_key][s]:.4g} "
                     f"at S={s}")
-            results.append(make_result(c, norm, "fails", ev, summ, ce))
+            results.append(READINGS[label].result(norm, "fails", ev, summ, ce))
         else:
-            results.append(make_result(
-                c, norm, "holds", ev,
+            results.append(READINGS[label].result(
+                norm, "holds", ev,
                 f"{label} {what} non-increasing for S = 0..{S_max} on all {len(rows)} cases "
                 f"({len(G)} named + {n_random} random graphs × λ ∈ {list(LAMS)}), rel. tol "
                 f"{RISE_RTOL:g}"))
@@ -186,8 +197,9 @@ def check(ctx, norm):
     summ = (f"(d) ‖Ã_Sη − (I+λL̃)⁻¹η‖_F ≤ κr^{{S+1}}‖(I+λL̃)⁻¹η‖_F: worst error/bound "
             f"{worst['ratio']:.6f} ({cases} cases); |‖Ã_Sη‖−‖(I+λL̃)⁻¹η‖|/‖·‖ = "
             f"{worst['norm_gap_at_S_conv']:.1e} at S={worst['S_conv']}")
-    ce = None if ok else counterexample(ID, ctx, graph=(worst["graph"], worst["A"]),
+    ce = None if ok else counterexample(READINGS["(d)"].id, ctx,
+                                        graph=(worst["graph"], worst["A"]),
                                         lam=worst["lam"], S=worst["S"], norm=norm,
                                         error_over_bound=worst["ratio"])
-    results.append(make_result(c, norm, "holds" if ok else "fails", ev, summ, ce))
+    results.append(READINGS["(d)"].result(norm, "holds" if ok else "fails", ev, summ, ce))
     return results

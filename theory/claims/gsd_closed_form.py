@@ -3,12 +3,17 @@
 import numpy as np
 
 from .._common import EXACT_RTOL, counterexample, dense_laplacian
-from .._core import claim, make_result, registry
+from .._core import claim
 from .._graphs import small_graphs
 
 ID = "gsd-closed-form"
 STATEMENT = ("F = (I + λL̃)⁻¹X minimises the GSD objective q(F) = ‖F − X‖_F² + λ tr(FᵀL̃F): "
              "its gradient vanishes there and q rises under every perturbation.")
+CLAIM = claim(ID, "Eq. 1-2", STATEMENT, order=10)
+CORRECTED = CLAIM.corrected(
+    "For a non-symmetric L̃ (rw), q(F) is minimised by F = (I + λ(L̃ + L̃ᵀ)/2)⁻¹X: its gradient "
+    "vanishes there and q rises under every perturbation. (I + λL̃)⁻¹X is the minimiser only "
+    "when L̃ is symmetric (sym).")
 
 
 def _q(F, X, L, lam):
@@ -50,9 +55,8 @@ def _ok(w):
     return w["grad_rel"] <= EXACT_RTOL and w["worst_relative_drop"] <= EXACT_RTOL
 
 
-@claim(ID, "Eq. 1-2", STATEMENT, order=10)
+@CLAIM.checker
 def check(ctx, norm):
-    c = registry()[ID]
     worst, cases, n_pert = _examine(ctx, norm, lambda L, X, lam: np.linalg.solve(
         np.eye(L.shape[0]) + lam * L, X), "paper")
     ev = {"graphs": list(small_graphs(ctx)), "lams": [0.5, 32.0], "cases": cases,
@@ -62,7 +66,7 @@ def check(ctx, norm):
           "note": "the paper writes ∇q(F) = 2L̃F + 2(F − X), dropping λ; the closed form keeps it. "
                   "For a non-symmetric L̃ the gradient of tr(FᵀL̃F) is (L̃ + L̃ᵀ)F."}
     if _ok(worst):
-        return make_result(c, norm, "holds", ev,
+        return CLAIM.result(norm, "holds", ev,
                            f"gradient of q at (I+λL̃)⁻¹X ≤ {worst['grad_rel']:.1e} (relative) on "
                            f"{cases} cases; no perturbation lowered q (rel. tol {EXACT_RTOL:g})")
     ce = counterexample(ID, ctx, graph=(worst["graph"], worst["A"]), lam=worst["lam"],
@@ -70,8 +74,8 @@ def check(ctx, norm):
                         max_decrease_of_q_under_random_perturbation=worst[
                             "max_decrease_under_perturbation"],
                         features="X ~ N(0,1), shape (n, 3), from the run seed")
-    results = [make_result(
-        c, norm, "fails", ev,
+    results = [CLAIM.result(
+        norm, "fails", ev,
         f"L̃_rw is not symmetric: ∇q ≠ 0 at (I+λL̃)⁻¹X (relative gradient up to "
         f"{worst['grad_rel']:.2f}, {worst['graph']}, λ={worst['lam']:g}); q decreases by "
         f"{worst['max_decrease_under_perturbation']:.3g} under a perturbation", ce)]
@@ -83,10 +87,9 @@ def check(ctx, norm):
                largest_relative_decrease_of_q_by_a_perturbation=w2["worst_relative_drop"],
                correction="q is minimised by F = (I + λ(L̃ + L̃ᵀ)/2)⁻¹X; (I + λL̃)⁻¹X is the "
                           "stationary point only when L̃ is symmetric (norm='sym')")
-    ce2 = None if verdict == "holds" else counterexample(ID + "-corrected", ctx, graph=(
+    ce2 = None if verdict == "holds" else counterexample(CORRECTED.id, ctx, graph=(
         w2["graph"], w2["A"]), lam=w2["lam"], relative_gradient=w2["grad_rel"])
-    results.append(make_result(c, norm, verdict, ev2,
-                               f"corrected: (I+λ(L̃+L̃ᵀ)/2)⁻¹X has relative gradient ≤ "
-                               f"{w2['grad_rel']:.1e} on {cases2} cases", ce2,
-                               id=ID + "-corrected"))
+    results.append(CORRECTED.result(norm, verdict, ev2,
+                                    f"corrected: (I+λ(L̃+L̃ᵀ)/2)⁻¹X has relative gradient ≤ "
+                                    f"{w2['grad_rel']:.1e} on {cases2} cases", ce2))
     return results

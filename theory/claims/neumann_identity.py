@@ -3,18 +3,18 @@
 import numpy as np
 
 from .._common import EXACT_RTOL, counterexample, dense_norm_adj
-from .._core import claim, make_result, registry
+from .._core import claim
 from .._graphs import small_graphs
 
 ID = "neumann-identity"
 STATEMENT = ("(I + λL̃)⁻¹ = (1/(λ+1))(I − rÃ)⁻¹ with r = λ/(λ+1), and the spectral radius "
              "ρ(rÃ) ≤ r < 1, so the Neumann series Σ_s (rÃ)^s converges to (I − rÃ)⁻¹.")
 LAMS = (0.1, 1.0, 32.0, 64.0, 1e4)
+CLAIM = claim(ID, "Eq. 3, App. Lemma (Neumann derivation)", STATEMENT, order=20)
 
 
-@claim(ID, "Eq. 3, App. Lemma (Neumann derivation)", STATEMENT, order=20)
+@CLAIM.checker
 def check(ctx, norm):
-    c = registry()[ID]
     worst_id, worst_rho, min_eig = 0.0, 0.0, np.inf
     worst_case = None
     graphs = small_graphs(ctx)
@@ -43,11 +43,11 @@ def check(ctx, norm):
                   "With self-loops the smallest eigenvalue stays above −1."}
     ok = worst_id <= EXACT_RTOL and worst_rho <= 1 + EXACT_RTOL
     if ok:
-        return make_result(c, norm, "holds", ev,
+        return CLAIM.result(norm, "holds", ev,
                            f"inverses agree to {worst_id:.1e} (rel.) on {len(graphs)} graphs × "
                            f"{len(LAMS)} λ; ρ(Ã) = {worst_rho:.12f}, min eig {min_eig:.3f} > −1")
     name, A, lam = worst_case
     ce = counterexample(ID, ctx, graph=(name, A), lam=lam, relative_difference=worst_id,
                         spectral_radius=worst_rho)
-    return make_result(c, norm, "fails", ev,
+    return CLAIM.result(norm, "fails", ev,
                        f"identity off by {worst_id:.2e} or ρ(Ã) = {worst_rho:.6f} > 1", ce)

@@ -5,17 +5,17 @@ import numpy as np
 import ngc_ref
 
 from .._common import counterexample, dense_norm_adj, matching_norm
-from .._core import claim, make_result, registry
+from .._core import claim
 from .._graphs import lam_S_grid, small_graphs
 
 ID = "neumann-truncation"
 STATEMENT = ("‖Ã_S − (I + λL̃)⁻¹‖ ≤ r^{S+1} (∞-norm for rw, 2-norm for sym: the norms in which "
              "‖Ã‖ = 1), so the truncated series converges geometrically at rate r = λ/(λ+1).")
+CLAIM = claim(ID, "Eq. 3-4", STATEMENT, order=30)
 
 
-@claim(ID, "Eq. 3-4", STATEMENT, order=30)
+@CLAIM.checker
 def check(ctx, norm):
-    c = registry()[ID]
     graphs = small_graphs(ctx)
     lams = sorted({lam for lam, _ in lam_S_grid(ctx)})
     worst_ratio, worst, other_norm_worst = 0.0, None, 0.0
@@ -71,13 +71,13 @@ def check(ctx, norm):
           "tolerance": "error ≤ bound·(1 + 1e-9) + 1e-14·(1+2λ)·n (rounding of the dense inverse; "
                        "ratios slightly above 1 occur only where the bound is below ~1e-9)"}
     if violation is None:
-        return make_result(c, norm, "holds", ev,
+        return CLAIM.result(norm, "holds", ev,
                            f"error/r^(S+1) ≤ {worst_ratio:.6f} over {cases} (graph, λ, S) cases "
                            f"(tight: attained); other norm ratio up to {other_norm_worst:.3f}",
                            figures=figs)
     name, A, lam, S, err, bound, _ = violation
     ce = counterexample(ID, ctx, graph=(name, A), lam=lam, S=S, error=err, bound=bound)
-    return make_result(c, norm, "fails", ev,
+    return CLAIM.result(norm, "fails", ev,
                        f"error {err:.3e} > r^(S+1) = {bound:.3e} ({name}, λ={lam:g}, S={S})", ce,
                        figures=figs)
 
@@ -87,7 +87,7 @@ def _plot(curves, norm, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..report import save_figure
+    from .._figures import save_figure
     fig, ax = plt.subplots(figsize=(6, 4))
     for (name, lam), errs in curves.items():
         if lam not in (1.0, 32.0):

@@ -17,7 +17,7 @@ import numpy as np
 from ngc_ref import robust_propagate
 
 from .._common import counterexample, dense_laplacian
-from .._core import claim, make_result, registry
+from .._core import claim
 from ._stats import class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
 
 ID = "rngc-approximation"
@@ -28,6 +28,7 @@ STATEMENT = ("Eq. 12 approximates Eq. 11: F ≈ X inside (I + λL̃ + λεFFᵀ/
              f"criterion: ‖G(X) − F*‖_F/‖F*‖_F ≤ {REL_ERR_MAX:.0%} for every ε ≤ {EPS_MAX:g} "
              "(λ = 32), where F* is the fixed point of Eq. 11 and G(X) is Eq. 12 with the exact "
              "inverse (S → ∞); the full error curve over ε ∈ [1e-5, 10] is reported.")
+CLAIM = claim(ID, "Sec. 4.2, Eq. 11 → Eq. 12", STATEMENT, order=120)
 
 LAM = 32.0
 TOL = 1e-10
@@ -123,7 +124,7 @@ def _figure(ctx, norm, curves):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..report import save_figure
+    from .._figures import save_figure
     fig, ax = plt.subplots(figsize=(6.5, 4.2))
     for k, (case, rows) in enumerate(curves.items()):
         col = plt.cm.tab10.colors[k % 10]
@@ -141,9 +142,8 @@ def _figure(ctx, norm, curves):
     return [save_figure(fig, path)]
 
 
-@claim(ID, "Sec. 4.2, Eq. 11 → Eq. 12", STATEMENT, order=40)
+@CLAIM.checker
 def check(ctx, norm):
-    c = registry()[ID]
     eps_grid = (np.array([1e-5, 1e-4, 1e-3, 1e-2, 3e-2, 1e-1, 3e-1, 1.0, 3.0, 10.0])
                 if not ctx.thorough else np.logspace(-5, 1, 25))
     cases = _cases(ctx)
@@ -171,4 +171,4 @@ def check(ctx, norm):
         ce = counterexample(ID, ctx, graph=(wcase, A), lam=LAM, eps=wrow["eps"], norm=norm,
                             rel_error=wrow["rel_error"], iterations=wrow["iterations"],
                             features=f"ctx.rng('{ID}', 'features', ...) as in _cases")
-    return make_result(c, norm, verdict, ev, summ, ce, figs)
+    return CLAIM.result(norm, verdict, ev, summ, ce, figs)

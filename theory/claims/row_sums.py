@@ -5,11 +5,23 @@ import numpy as np
 import ngc_ref
 
 from .._common import EXACT_RTOL, counterexample
-from .._core import claim, make_result, registry
+from .._core import claim
 from .._graphs import lam_S_grid, small_graphs
 
 ROW_SUM = "row-sum"
 ROW_SQ = "row-square-bounds"
+
+ROW_SUM_CLAIM = claim(ROW_SUM, "Eq. 6, App. row summation",
+                      "Every row of Ã_S sums to 1 − r^{S+1}.", order=40)
+ROW_SUM_CORRECTED = ROW_SUM_CLAIM.corrected(
+    "For sym, the degree-weighted row sums hold instead: Σ_j [Ã_S]_ij √d̃_j = (1 − r^{S+1}) √d̃_i "
+    "for every row i (D̃^{1/2}1 is the eigenvector of Ã_sym for eigenvalue 1).")
+ROW_SQ_CLAIM = claim(ROW_SQ, "Eq. 7",
+                     "(1 − r^{S+1})²/n ≤ Σ_j [Ã_S]_ij² ≤ (1 − r^{S+1})² for every row i.",
+                     order=50)
+ROW_SQ_CORRECTED = ROW_SQ_CLAIM.corrected(
+    "For sym: (1 − r^{S+1})²·d̃_i/Σ_j d̃_j ≤ Σ_j [Ã_S]_ij² ≤ (1 − r^{S+1})²·d̃_i/min_j d̃_j for "
+    "every row i (Eq. 7 on regular graphs).")
 
 
 def _cases(ctx, norm):
@@ -24,9 +36,8 @@ def _space(ctx):
     return {"graphs": list(small_graphs(ctx)), "lam_S": lam_S_grid(ctx)}
 
 
-@claim(ROW_SUM, "Eq. 6, App. row summation", "Every row of Ã_S sums to 1 − r^{S+1}.", order=40)
+@ROW_SUM_CLAIM.checker
 def check_row_sum(ctx, norm):
-    c = registry()[ROW_SUM]
     worst = (0.0, None)
     neg = 0.0
     for name, A, lam, S, M, mass in _cases(ctx, norm):
@@ -38,15 +49,15 @@ def check_row_sum(ctx, norm):
               tolerance=f"relative {EXACT_RTOL:g}")
     results = []
     if worst[0] <= EXACT_RTOL:
-        results.append(make_result(c, norm, "holds", ev,
+        results.append(ROW_SUM_CLAIM.result(norm, "holds", ev,
                                    f"row sums equal 1 − r^(S+1) to {worst[0]:.1e} (relative); "
                                    f"entries ≥ {neg:.1e}"))
     else:
         name, A, lam, S, rows, mass = worst[1]
         ce = counterexample(ROW_SUM, ctx, graph=(name, A), lam=lam, S=S, expected=mass,
                             row_sums=rows.tolist(), max_relative_deviation=worst[0])
-        results.append(make_result(
-            c, norm, "fails", ev,
+        results.append(ROW_SUM_CLAIM.result(
+            norm, "fails", ev,
             f"row sums range over [{rows.min():.4f}, {rows.max():.4f}], not {mass:.4f} "
             f"({name}, λ={lam:g}, S={S}); the paper's proof uses rw (Lemma: stochastic P)", ce))
     if norm == "sym":
@@ -59,18 +70,15 @@ def check_row_sum(ctx, norm):
                    correction="for sym the degree-weighted sums hold: Σ_j [Ã_S]_ij √d̃_j = "
                               "(1 − r^{S+1}) √d̃_i")
         v = "holds" if worst2 <= EXACT_RTOL else "fails"
-        ce2 = None if v == "holds" else counterexample(ROW_SUM + "-corrected", ctx,
+        ce2 = None if v == "holds" else counterexample(ROW_SUM_CORRECTED.id, ctx,
                                                         max_relative_deviation=worst2)
-        results.append(make_result(c, norm, v, ev2,
-                                   f"Σ_j [Ã_S]_ij √d̃_j = (1 − r^(S+1)) √d̃_i to {worst2:.1e}", ce2,
-                                   id=ROW_SUM + "-corrected"))
+        results.append(ROW_SUM_CORRECTED.result(
+            norm, v, ev2, f"Σ_j [Ã_S]_ij √d̃_j = (1 − r^(S+1)) √d̃_i to {worst2:.1e}", ce2))
     return results
 
 
-@claim(ROW_SQ, "Eq. 7", "(1 − r^{S+1})²/n ≤ Σ_j [Ã_S]_ij² ≤ (1 − r^{S+1})² for every row i.",
-       order=41)
+@ROW_SQ_CLAIM.checker
 def check_row_square(ctx, norm):
-    c = registry()[ROW_SQ]
     low, high = (np.inf, None), (-np.inf, None)
     count = 0
     for name, A, lam, S, M, mass in _cases(ctx, norm):
@@ -89,7 +97,7 @@ def check_row_square(ctx, norm):
     ok_low = low[0] >= 1 - EXACT_RTOL
     ok_high = high[0] <= 1 + EXACT_RTOL
     if ok_low and ok_high:
-        return make_result(c, norm, "holds", ev,
+        return ROW_SQ_CLAIM.result(norm, "holds", ev,
                            f"{count} rows: Σ sq / lower ≥ {low[0]:.4f}, Σ sq / upper ≤ "
                            f"{high[0]:.4f}")
     bad = []
@@ -108,13 +116,13 @@ def check_row_square(ctx, norm):
     ce = counterexample(ROW_SQ, ctx, graph=(first[0], first[1]), violations=bad)
     ev["note"] = ("Eq. 7 follows from Eq. 6 and non-negativity (Cauchy–Schwarz and Σx² ≤ (Σx)²), "
                   "so it inherits Eq. 6's restriction to rw")
-    results = [make_result(c, norm, "fails", ev, "; ".join(which), ce)]
+    results = [ROW_SQ_CLAIM.result(norm, "fails", ev, "; ".join(which), ce)]
     if norm == "sym":
-        results.append(_check_sym_corrected(ctx, c))
+        results.append(_check_sym_corrected(ctx))
     return results
 
 
-def _check_sym_corrected(ctx, c):
+def _check_sym_corrected(ctx):
     """Degree-weighted bounds for sym, from Σ_j [Ã_S]_ij √d̃_j = (1 − r^{S+1}) √d̃_i.
 
     Cauchy–Schwarz gives the lower bound mass²·d̃_i/vol (vol = Σ_j d̃_j); non-negativity and
@@ -132,9 +140,8 @@ def _check_sym_corrected(ctx, c):
               correction="for sym: (1 − r^{S+1})²·d̃_i/Σ_j d̃_j ≤ Σ_j [Ã_S]_ij² ≤ "
                          "(1 − r^{S+1})²·d̃_i/min_j d̃_j (equal to Eq. 7 on regular graphs)")
     ok = lo_min >= 1 - EXACT_RTOL and hi_max <= 1 + EXACT_RTOL
-    ce = None if ok else counterexample(ROW_SQ + "-corrected", ctx, min_ratio=lo_min,
+    ce = None if ok else counterexample(ROW_SQ_CORRECTED.id, ctx, min_ratio=lo_min,
                                         max_ratio=hi_max)
-    return make_result(c, "sym", "holds" if ok else "fails", ev,
-                       f"degree-weighted bounds: Σ sq / lower ≥ {lo_min:.4f}, "
-                       f"Σ sq / upper ≤ {hi_max:.4f}; "
-                       f"{count} rows", ce, id=ROW_SQ + "-corrected")
+    return ROW_SQ_CORRECTED.result("sym", "holds" if ok else "fails", ev,
+                                   f"degree-weighted bounds: Σ sq / lower ≥ {lo_min:.4f}, "
+                                   f"Σ sq / upper ≤ {hi_max:.4f}; {count} rows", ce)

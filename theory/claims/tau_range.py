@@ -6,18 +6,18 @@ import numpy as np
 import ngc_ref
 
 from .._common import counterexample
-from .._core import claim, make_result, registry
+from .._core import claim
 from .._graphs import lam_S_grid, small_graphs
 
 ID = "tau-range"
 STATEMENT = ("τ ∈ [1, n]; τ = n when all nodes are isolated, and τ → 1 for a complete graph "
              "(high connectivity).")
 TOL = 1e-9
+CLAIM = claim(ID, "Remark 1", STATEMENT, order=60)
 
 
-@claim(ID, "Remark 1", STATEMENT, order=50)
+@CLAIM.checker
 def check(ctx, norm):
-    c = registry()[ID]
     lo, hi = (np.inf, None), (-np.inf, None)
     for name, A in small_graphs(ctx).items():
         n = A.shape[0]
@@ -51,7 +51,7 @@ def check(ctx, norm):
     if tau_min_over_cases < 1 - TOL:
         problems.append(("tau < 1", (None, None)))
     if not problems:
-        return make_result(c, norm, "holds", ev,
+        return CLAIM.result(norm, "holds", ev,
                            f"1 ≤ τ ≤ n on all cases (τ/n ≤ {hi[0]:.4f}, min τ = "
                            f"{tau_min_over_cases:.4f}); isolated τ = n; K8 τ → {taus[-1]:.5f}")
     what, case = problems[0]
@@ -60,7 +60,7 @@ def check(ctx, norm):
         name, A, lam, S, i = case[1]
         extra = dict(graph=(name, A), lam=lam, S=S, node=i, tau_over_n=case[0])
     ce = counterexample(ID, ctx, violations=[p[0] for p in problems], **extra)
-    return make_result(c, norm, "fails", ev, "; ".join(p[0] for p in problems), ce)
+    return CLAIM.result(norm, "fails", ev, "; ".join(p[0] for p in problems), ce)
 
 
 def _min_tau(ctx, norm):

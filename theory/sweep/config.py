@@ -22,11 +22,16 @@ from __future__ import annotations
 
 import itertools
 import json
-import tomllib
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .tasks import canonical, get_task, stable_hash
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10: the same parser, published as tomli
+    import tomli as tomllib
 
 TOP_KEYS = ("task", "seed", "reps", "out", "params", "grid", "description")
 

@@ -307,7 +307,7 @@ SUMMARIES = {"tau": summarize_tau, "lemma1": summarize_lemma1, "theorem1": summa
 
 
 def _save(fig, path):
-    from ..report import save_figure
+    from .._figures import save_figure
     save_figure(fig, path)
     return str(path)
 
