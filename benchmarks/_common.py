@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import platform
-import subprocess
-import sys
 import time
 
 import numpy as np
@@ -15,16 +13,8 @@ DATA_DEFAULT = "/work/shared/data"
 
 def environment():
     """Versions, machine and commit, recorded in every result file."""
-    import scipy
-    import ngc_ref
-    here = os.path.dirname(os.path.abspath(__file__))
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True,
-                                text=True, check=True).stdout.strip()
-        dirty = bool(subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                                    cwd=here, capture_output=True, text=True).stdout.strip())
-    except (OSError, subprocess.CalledProcessError):
-        commit, dirty = "unknown", None
+    from ngc_ref_theory._provenance import source, versions
+    src, ver = source(), versions()
     cpu = platform.processor()
     try:
         with open("/proc/cpuinfo") as f:
@@ -39,11 +29,12 @@ def environment():
         torch_version = __import__("torch").__version__
     except ImportError:
         torch_version = None
-    return {"python": sys.version.split()[0], "numpy": np.__version__,
-            "scipy": scipy.__version__, "ngc_ref": ngc_ref.__version__, "torch": torch_version,
+    return {"python": ver["python"], "numpy": ver["numpy"], "scipy": ver["scipy"],
+            "ngc_ref": ver["ngc_ref"], "torch": torch_version,
             "platform": platform.platform(), "cpu": cpu,
             "cores_available": len(os.sched_getaffinity(0)), "loadavg_at_start": load,
-            "commit": commit, "dirty": dirty, "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+            "commit": src["commit"] or "unknown", "dirty": src["dirty"],
+            "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 
 def best_time(fn, repeat=3, min_total=0.0):

@@ -309,7 +309,7 @@ def test_edge_homophily():
     assert edge_homophily(A, y) == 0.0
     assert math.isnan(edge_homophily(isolated(3), [0, 1, 2]))
     # Self-loops are not edges for homophily.
-    assert edge_homophily(path(2) + sp.eye_array(2), [0, 1]) == 0.0
+    assert edge_homophily(path(2) + sp.csr_array(sp.identity(2)), [0, 1]) == 0.0
     with pytest.raises(ValueError, match="labels"):
         edge_homophily(path(4), [0, 1])
 

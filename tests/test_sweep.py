@@ -15,6 +15,7 @@ from ngc_ref_theory.sweep import (
     Param,
     SweepError,
     as_cells,
+    get_task,
     load_config,
     make_cell,
     parse_config,
@@ -141,6 +142,7 @@ def test_dask_local_cluster_matches_local(tmp_path):
 
 
 def test_bad_scheduler_address(capsys, tmp_path):
+    pytest.importorskip("dask.distributed")
     good = tmp_path / "good.json"
     good.write_text(json.dumps(SMALL))
     assert cli.main(["sweep", str(good), "--scheduler", "localhost:8786"]) == 2
@@ -190,8 +192,8 @@ def test_killed_subprocess_resumes(tmp_path):
     cfg.write_text('task = "theorem1"\n[params]\nsteps = 2000\n[grid]\nn = [150, 200]\n'
                    'noise_std = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]\n')
     out = tmp_path / "t1.jsonl"
-    cmd = [sys.executable, "-m", "ngc_ref_theory.cli", "sweep", str(cfg), "--out", str(out), "-j", "1",
-           "--no-progress"]
+    cmd = [sys.executable, "-m", "ngc_ref_theory.cli", "sweep", str(cfg), "--out", str(out),
+           "-j", "1", "--no-progress"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -278,3 +280,57 @@ def test_assumption_2_thorough_grid_matches_serial_series():
         assert a2._public(grid[fam][0]) == a2._public(fixed)
         assert a2._public(grid[fam][1]) == a2._public(grown)
         assert (a2._graph_of(fam, grid[fam][0][-1]) != fixed[-1]["A"]).nnz == 0
+
+
+def test_params_record_what_the_cell_ran():
+    tau = get_task("tau")
+    grown = tau.coerce({"family": "ring", "n": 400, "schedule": "sqrt_n"})
+    assert (grown["lam"], grown["S"]) == (20.0, 40)            # not the defaults 32, 16
+    fixed = tau.coerce({"family": "ring", "n": 400})
+    assert (fixed["lam"], fixed["S"]) == (32.0, 16)
+    nc = get_task("node_classification")
+    csbm = nc.coerce({"dataset": "csbm"})
+    assert "split" not in csbm and csbm["n"] == 600
+
+
+@pytest.mark.skipif(not os.environ.get("NGC_REF_DATA"), reason="needs NGC_REF_DATA")
+def test_real_data_cells_carry_no_synthetic_parameters():
+    p = get_task("node_classification").coerce({"dataset": "Cora", "n": 900})
+    assert p["dataset"] == "cora" and p["split"] == 0
+    assert not {"n", "k", "deg_in", "deg_out", "d"} & set(p)
+
+
+def test_config_needing_missing_data_fails_before_anything_runs(tmp_path, monkeypatch, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.setenv("NGC_REF_DATA", str(empty))
+    cfg = tmp_path / "cora.json"
+    cfg.write_text(json.dumps({"task": "node_classification",
+                               "grid": {"dataset": ["cora"], "level": [0.1, 0.2]}}))
+    out = tmp_path / "cora.jsonl"
+    assert cli.main(["sweep", str(cfg), "--out", str(out), "-j", "1", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ngc-ref: error:") and err.count("\n") == 1 and "cora" in err.lower()
+    assert not out.exists()
+
+
+def test_complete_last_record_without_newline_is_kept(tmp_path):
+    spec = [("test_draw", {"x": x}) for x in range(4)]
+    out = tmp_path / "o.jsonl"
+    full = run_sweep(spec, out, n_jobs=1)
+    out.write_bytes(out.read_bytes().rstrip(b"\n"))     # e.g. copied by a tool that strips it
+    assert len(read_records(out)) == 4
+    _CALLS["n"] = 0
+    again = run_sweep(spec, out, n_jobs=1)
+    assert _CALLS["n"] == 0 and _by_id(again) == _by_id(full)   # nothing recomputed
+    assert len(out.read_text().splitlines()) == 4 and out.read_bytes().endswith(b"\n")
+
+
+def test_summary_skips_json_lines_that_are_not_records(tmp_path, capsys):
+    out = tmp_path / "tau.jsonl"
+    run_sweep([("tau", {"family": "ring", "n": n}) for n in (20, 40)], out, n_jobs=1)
+    with out.open("a") as fh:
+        fh.write('{"id": "x", "note": "added by hand"}\n')
+    with pytest.warns(RuntimeWarning, match="not a sweep record"):
+        assert cli.main(["sweep", "--summary", str(out), "--no-plots"]) == 0
+    assert "## tau: 2 cells" in capsys.readouterr().out

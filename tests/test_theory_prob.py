@@ -16,7 +16,7 @@ from ngc_ref.strategies import adjacency_matrices, norms
 from ngc_ref_theory import Context
 from ngc_ref_theory.claims import (assumption_2, depth_denoising, lemma_1, rngc_approximation,
                            rngc_convergence, row_normalization)
-from ngc_ref_theory.claims._stats import (NOISES, bound_verdict, clopper_pearson, pyg_row_normalize,
+from ngc_ref_theory._stats import (NOISES, bound_verdict, clopper_pearson, pyg_row_normalize,
                                   sub_gaussian_noise)
 
 # ---------------------------------------------------------------------------------------------
@@ -250,5 +250,5 @@ def test_rngc_p_norms_dense_sparse_and_signed_agree_with_dense_P():
         for Xin in (X, sp.csr_array(X)):
             assert np.allclose(rngc_convergence.p_norms(Xin), expect, rtol=1e-10)
             v = rng.standard_normal(40)
-            op = rngc_convergence.perturbed_operator(sp.eye_array(40, format="csr"), Xin, 0.7)
+            op = rngc_convergence.perturbed_operator(sp.csr_array(sp.identity(40)), Xin, 0.7)
             assert np.allclose(op @ v, v - 0.7 * P @ v, rtol=1e-10)

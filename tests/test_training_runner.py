@@ -79,3 +79,23 @@ def test_normalize_flag_reaches_the_noise_function(data):
                          normalize=False, noise_fn=spy)
     assert seen == [("flip", 0.2, False)]
     assert res.settings["normalize"] is False
+
+
+@pytest.mark.parametrize("noise,expected", [("gaussian", True), ("flip", False)])
+def test_default_row_normalisation_is_the_papers_order(data, noise, expected):
+    # Fig. 2 row-normalises after Gaussian noise; Table 4 reproduces only without it (flip).
+    seen = []
+
+    def spy(X, kind, level, *, seed=None, normalize=True, normalize_method="pyg"):
+        seen.append(normalize)
+        return fake_corrupt(X, "gaussian", level, seed=seed, normalize=normalize)
+
+    level = 0.1 if noise == "flip" else 0.5
+    run_experiment(data, noise=noise, levels=(level,), models=("raw",), runs=1, noise_fn=spy)
+    assert seen == [expected]
+    run_experiment(data, noise=noise, levels=(level,), models=("raw",), runs=1, noise_fn=spy,
+                   normalize=not expected)
+    assert seen[-1] == (not expected)
+    with pytest.raises(TypeError, match="normalize"):
+        run_experiment(data, noise=noise, levels=(level,), models=("raw",), runs=1,
+                       normalize="yes")

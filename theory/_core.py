@@ -21,6 +21,7 @@ import hashlib
 import importlib
 import math
 import pkgutil
+import traceback
 from dataclasses import asdict, dataclass, field
 from typing import Callable
 
@@ -205,6 +206,11 @@ def statement_ids():
         for sid in c.statements:
             out[sid] = c
     return out
+
+
+def format_exception(exc):
+    """``Type: message`` of an exception, on one line (a check's or a cell's error record)."""
+    return "".join(traceback.format_exception_only(type(exc), exc)).strip()
 
 
 def _stable_int(k):

@@ -20,6 +20,42 @@ def subplots(nrows=1, ncols=1, **kwargs):
     return plt.subplots(nrows, ncols, **kwargs)
 
 
+def figure(**kwargs):
+    """An empty constrained-layout Agg figure, for layouts ``subplots`` cannot express
+    (``fig.subplot_mosaic``, panels of unequal width)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    kwargs.setdefault("layout", "constrained")
+    return plt.figure(**kwargs)
+
+
+def legend_outside(fig, ax=None, handles=None, labels=None, **kwargs):
+    """A legend just right of ``ax`` (default: the figure's first axes), where it cannot cover
+    data; the constrained layout makes room for it and keeps it below the suptitle.
+
+    Handles default to those of ``ax``, one per label. Pass the top-right axes of a grid.
+    """
+    ax = ax if ax is not None else fig.axes[0]
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
+    unique = dict(zip(labels, handles))
+    if not unique:
+        return None
+    kwargs.setdefault("fontsize", 8)
+    return ax.legend(list(unique.values()), list(unique), loc="upper left",
+                     bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **kwargs)
+
+
+def suptitle(fig, text, fontsize=10):
+    """``fig.suptitle`` wrapped onto as many lines as the figure's width needs (a character
+    is taken as 0.6 em wide), so a long title never runs to the edge of the canvas."""
+    import textwrap
+    chars = max(20, int(0.9 * fig.get_figwidth() * 72 / (0.6 * fontsize)))
+    lines = [textwrap.fill(line, chars) for line in text.split("\n")]
+    return fig.suptitle("\n".join(lines), fontsize=fontsize)
+
+
 def save_figure(fig, path):
     """Save ``fig`` as PNG at ``path`` and close it; returns the file name."""
     import matplotlib.pyplot as plt

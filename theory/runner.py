@@ -5,13 +5,8 @@ from __future__ import annotations
 import time
 import traceback
 
-from ._core import registry, statement_ids
+from ._core import format_exception, registry, statement_ids
 from .report import sort_results
-
-
-def format_exception(exc):
-    """``Type: message`` of an exception, on one line."""
-    return "".join(traceback.format_exception_only(type(exc), exc)).strip()
 
 
 def select(only=None):

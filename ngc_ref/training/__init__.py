@@ -15,14 +15,14 @@ from .estimators import GraphPropagation, SoftmaxClassifier, make_node_classifie
 from .hyperparams import PAPER_HYPERPARAMS, paper_config
 from .optim import Adam, GradientDescent
 from .propagations import PROPAGATIONS, Propagation, get_propagation, propagate
-from .runner import ExperimentResult, ModelSpec, model_spec, run_experiment
+from .runner import PAPER_ROW_NORMALIZE, ExperimentResult, ModelSpec, model_spec, run_experiment
 from .theory import (LeastSquaresResult, TheoryTrajectory, least_squares, lipschitz_constant,
                      theory_trajectory)
 
 __all__ = [
     "Adam", "ExperimentResult", "ModelSpec", "model_spec", "run_experiment", "GradientDescent",
     "GraphPropagation", "SoftmaxClassifier", "make_node_classifier", "LeastSquaresResult",
-    "PAPER_HYPERPARAMS", "PROPAGATIONS",
+    "PAPER_HYPERPARAMS", "PAPER_ROW_NORMALIZE", "PROPAGATIONS",
     "Propagation", "TheoryTrajectory", "TrainResult", "get_propagation", "least_squares",
     "lipschitz_constant", "paper_config", "propagate", "theory_trajectory", "train_classifier",
 ]

@@ -177,8 +177,15 @@ def _check_labels(data):
     return labels, masks["train_mask"], masks["val_mask"], masks["test_mask"], n_classes
 
 
+#: Row normalisation after the noise, as the paper's experiments need it: Sec. 5 row-normalises
+#: the Gaussian-noised features (Fig. 2); for flipping the text is silent, and Table 4's NGC
+#: numbers on Cora are reproduced only without it (77 % at p = 0.1, against 43 % with it:
+#: benchmarks/results/cora_accuracy.md), so flipping runs on the raw flipped 0/1 features.
+PAPER_ROW_NORMALIZE = {"gaussian": True, "rademacher": True, "uniform": True, "flip": False}
+
+
 def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "raw"), runs=10,
-                   seed=0, split=0, root=None, normalize=True, noise_fn=None, verbose=False):
+                   seed=0, split=0, root=None, normalize=None, noise_fn=None, verbose=False):
     """Repeat (corrupt features → propagate → train → test) over seeds; mean ± std per model.
 
     Parameters
@@ -198,8 +205,10 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
     runs : int
     seed : int
         Root of all randomness (see the module docstring).
-    normalize : bool
-        Row-normalise after corrupting (PyG 2.0.3 ``NormalizeFeatures``), the paper's default.
+    normalize : bool or None
+        Row-normalise after corrupting (PyG 2.0.3 ``NormalizeFeatures``). ``None`` (default):
+        the order the paper's tables need (:data:`PAPER_ROW_NORMALIZE`): after Gaussian noise
+        (Fig. 2), not after flipping (Table 4).
     noise_fn : callable, optional
         Replaces ``ngc_ref.noise.corrupt`` (same signature), e.g. in tests.
     verbose : bool
@@ -210,6 +219,10 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
     ExperimentResult
     """
     check_option(noise, "noise", NOISE_KINDS)
+    if normalize is None:
+        normalize = PAPER_ROW_NORMALIZE[noise]
+    elif not isinstance(normalize, (bool, np.bool_)):
+        raise TypeError(f"normalize must be True, False or None, got {normalize!r}")
     runs = check_scalar(runs, "runs", min_val=1, integer=True)
     seed = check_scalar(seed, "seed", min_val=0, integer=True)
     if isinstance(levels, (str, bytes)) or not hasattr(levels, "__iter__"):

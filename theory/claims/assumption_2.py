@@ -16,15 +16,17 @@ share of every row as λ → ∞ (the limit of Ã_S is a rank-one projector weig
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
-from ngc_ref import connectivity_factor, series_mass
+from ngc_ref import connectivity_factor
 
 from .._common import counterexample
 from .._core import claim
-from ._stats import FAMILIES, family_graph, seed_of
+from .._bounds import floor_tau_over_n, grown_lam_S
+from .._figures import legend_outside, save_figure, subplots
+from .._stats import FAMILIES, family_graph, seed_of
+from ..sweep import run_sweep
 
 ID = "assumption-2"
 STATEMENT = ("Assumption 2: lim_{n→∞} τ/n = 0 for the graphs considered, at the fixed λ, S of the "
@@ -43,16 +45,6 @@ LAM, S = 32.0, 16
 SLOPE_DECAY = -0.1
 #: Slope above which τ/n is taken not to decay (over at least an 8× range of n).
 SLOPE_FLAT = -0.05
-
-
-def floor_tau_over_n(lam, S):
-    """1/((λ+1)(1−r^{S+1}))²: a lower bound on τ/n valid for every graph."""
-    return 1.0 / ((lam + 1.0) * series_mass(lam, S)) ** 2
-
-
-def grown_lam_S(n):
-    lam = math.sqrt(n)
-    return lam, int(math.ceil(2 * lam))
 
 
 def tau_series(family, sizes, norm, ctx, lam_S):
@@ -80,7 +72,6 @@ def tau_grid(families, sizes, norm, ctx, n_jobs=-1):
 
     Rows carry no adjacency (``"A": None``); :func:`_graph_of` rebuilds it when needed.
     """
-    from ..sweep import run_sweep
     cells = []
     for fam in families:
         for schedule in ("fixed", "sqrt_n"):
@@ -138,21 +129,17 @@ def _figure(ctx, norm, series):
     path = ctx.figure_path(f"assumption-2-{norm}.png")
     if path is None:
         return []
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .._figures import save_figure
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-    colours = plt.cm.tab10.colors
+    fig, axes = subplots(1, 2, figsize=(12, 4.4), sharey=True)
+    colours = [f"C{k}" for k in range(10)]
     for k, (fam, (fixed, grown)) in enumerate(series.items()):
         axes[0].plot([r["n"] for r in fixed], [r["tau_over_n"] for r in fixed], "o-",
                      color=colours[k % 10], label=fam)
         axes[1].plot([r["n"] for r in grown], [r["tau_over_n"] for r in grown], "o-",
                      color=colours[k % 10])
-    axes[0].axhline(floor_tau_over_n(LAM, S), color="k", ls="--", label="floor 1/((λ+1)m)²")
+    axes[0].axhline(floor_tau_over_n(LAM, S), color="k", ls="--",
+                    label="floor 1/((λ+1)m)², m = 1 − r^(S+1)")
     anyg = next(iter(series.values()))[1]
-    axes[1].plot([r["n"] for r in anyg], [r["floor"] for r in anyg], "k--", label="floor")
+    axes[1].plot([r["n"] for r in anyg], [r["floor"] for r in anyg], "k--")
     axes[0].set_title(f"τ/n at λ={LAM:g}, S={S}")
     axes[1].set_title("τ/n at λ=√n, S=⌈2λ⌉")
     for ax in axes:
@@ -160,9 +147,8 @@ def _figure(ctx, norm, series):
         ax.set_yscale("log")
         ax.set_xlabel("n")
     axes[0].set_ylabel("τ/n")
-    axes[0].legend(fontsize=7)
-    axes[1].legend(fontsize=7)
-    fig.suptitle(f"Assumption 2, norm={norm}")
+    legend_outside(fig, axes[1], *axes[0].get_legend_handles_labels())
+    fig.suptitle(f"Assumption 2: τ/n against n per graph family, norm={norm}", fontsize=11)
     return [save_figure(fig, path)]
 
 

@@ -2,11 +2,15 @@
 
 import math
 
+import numpy as np
+import scipy.sparse as sp
+
 import ngc_ref
 from ngc_ref.graphs import figure1_graphs
 
 from .._common import counterexample
 from .._core import claim
+from .._figures import figure, save_figure
 
 ID = "case-study"
 STATEMENT = ("At λ = S = 64: 1) G1 (isolated, n=4) has no denoising (largest τ·log n/n, τ = n); "
@@ -48,15 +52,69 @@ def check(ctx, norm):
         5: ("τ·log n/n(G4) < τ·log n/n(G3)", tln["G4"] < tln["G3"]),
     }
     all_ok = all(ok for _, ok in insights.values())
+    path = ctx.figure_path(f"case-study-{norm}.png")
+    figs = [] if path is None else [_figure(table, norm, path)]
     results = [CLAIM.result(norm, "holds" if all_ok else "fails",
                            {"lam": 64, "S": 64, "table": table},
                            "; ".join(f"{k}: τ={tau[k]:.4f}, τ·log n/n={tln[k]:.4f}"
                                      for k in GRAPHS),
                            None if all_ok else counterexample(ID, ctx, table=table, failed=[
-                               i for i, (_, ok) in insights.items() if not ok]))]
+                               i for i, (_, ok) in insights.items() if not ok]), figs)]
     for i, (text, ok) in insights.items():
         ev = {"insight": text, "lam": 64, "S": 64, "table": table}
         ce = None if ok else counterexample(INSIGHTS[i].id, ctx, insight=i, table=table)
         results.append(INSIGHTS[i].result(norm, "holds" if ok else "fails", ev,
-                                          f"insight {i}: {text}", ce))
+                                          f"insight {i}: {text}", ce, figs))
     return results
+
+
+#: Figure 1's words for the four graphs.
+LABELS = {"G1": "G1: 4 isolated", "G2": "G2: star", "G3": "G3: complete", "G4": "G4: ring"}
+
+
+def _layout(A):
+    """Node positions: a hub (degree n − 1 in a graph that is not complete) at the centre, the
+    other nodes on a circle, so the star reads as a star."""
+    n = A.shape[0]
+    deg = np.asarray((A != 0).sum(axis=1)).ravel()
+    hubs = [i for i in range(n) if deg[i] == n - 1] if deg.min() < n - 1 else []
+    ring = [i for i in range(n) if i not in hubs]
+    pos = {h: (0.0, 0.0) for h in hubs}
+    for k, i in enumerate(ring):
+        t = np.pi / 2 + 2 * np.pi * k / len(ring)
+        pos[i] = (np.cos(t), np.sin(t))
+    return pos
+
+
+def _figure(table, norm, path):
+    """Figure 1 redrawn: the four graphs, then τ and τ·log n/n per graph (λ = S = 64)."""
+    keys = list(GRAPHS)
+    fig = figure(figsize=(9.5, 6.2))
+    axd = fig.subplot_mosaic([keys, ["tau"] * 2 + ["tln"] * 2], height_ratios=(1, 1.6))
+    for k in keys:
+        ax, A = axd[k], sp.coo_array(GRAPHS[k])
+        pos = _layout(A)
+        for i, j in zip(A.row, A.col):
+            if i < j:
+                ax.plot(*zip(pos[i], pos[j]), color="0.4", lw=1.2, zorder=1)
+        xy = np.array([pos[i] for i in range(A.shape[0])])
+        ax.scatter(xy[:, 0], xy[:, 1], s=60, color="C0", edgecolor="k", zorder=2)
+        ax.set_title(f"{LABELS[k]} (n={A.shape[0]})", fontsize=9)
+        ax.set_xlim(-1.35, 1.35)
+        ax.set_ylim(-1.35, 1.35)
+        ax.set_aspect("equal")
+        ax.axis("off")
+    x = np.arange(len(keys))
+    for name, key, ylabel in (("tau", "tau", "τ = max_i τ_i"),
+                              ("tln", "tau_log_n_over_n", "τ·log n / n")):
+        ax = axd[name]
+        vals = [table[k][key] for k in keys]
+        bars = ax.bar(x, vals, color=[f"C{i}" for i in range(len(keys))], width=0.6)
+        ax.bar_label(bars, fmt="%.3f", fontsize=8, padding=2)
+        ax.set_xticks(x, [LABELS[k].replace(": ", "\n") for k in keys], fontsize=8)
+        ax.set_ylabel(ylabel)
+        ax.set_ylim(0, 1.15 * max(vals))
+        ax.set_title(("τ (1 = perfect averaging, n = none)" if name == "tau"
+                      else "τ·log n / n (the noise term of Lemma 1)"), fontsize=9)
+    fig.suptitle(f"Case study (Figure 1) at λ = S = 64, norm={norm}", fontsize=11)
+    return save_figure(fig, path)

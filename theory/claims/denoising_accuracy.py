@@ -44,7 +44,8 @@ from ngc_ref.training import run_experiment
 
 from .._common import counterexample
 from .._core import claim
-from ._stats import CONFIDENCE, seed_of
+from .._figures import legend_outside, save_figure, subplots
+from .._stats import CONFIDENCE, seed_of
 
 ID = "denoising-accuracy"
 STATEMENT = ("Sec. 5 (Fig. 2, Table 4): as the feature-noise level grows, NGC's test accuracy "
@@ -216,12 +217,8 @@ def _figure(ctx, norm, panels):
     path = ctx.figure_path(f"denoising-accuracy-{norm}.png")
     if path is None or not panels:
         return []
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .._figures import save_figure
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.8), squeeze=False)
+    fig, axes = subplots(1, len(panels), figsize=(4.2 * len(panels) + 1.4, 3.9), squeeze=False,
+                         sharey=True)
     for ax, (label, levels, acc, n_classes) in zip(axes[0], panels):
         for m, col in zip(MODELS, ("C0", "C1", "C2")):
             a = 100 * acc[m]
@@ -236,8 +233,8 @@ def _figure(ctx, norm, panels):
             ax.set_xticks([], minor=True)
         ax.set_ylim(0, 100)
     axes[0][0].set_ylabel("test accuracy (%), mean ± sd over runs")
-    axes[0][0].legend(fontsize=7)
-    fig.suptitle(f"NGC vs no aggregation under feature noise (norm={norm})", y=1.02)
+    legend_outside(fig, axes[0][-1], *axes[0][0].get_legend_handles_labels())
+    fig.suptitle(f"NGC vs no aggregation under feature noise (norm={norm})", fontsize=11)
     return [save_figure(fig, path)]
 
 

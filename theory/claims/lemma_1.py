@@ -19,15 +19,15 @@ vanish as n grows.
 
 from __future__ import annotations
 
-import math
 
-import numpy as np
 
-from ngc_ref import NeumannFilter, connectivity_factor, series_mass
+from ngc_ref import NeumannFilter, connectivity_factor
 
 from .._common import counterexample
 from .._core import claim
-from ._stats import CONFIDENCE, NOISES, bound_verdict, family_graph, seed_of, sub_gaussian_noise
+from .._bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
+from .._figures import legend_outside, save_figure, subplots
+from .._stats import CONFIDENCE, NOISES, bound_verdict, family_graph, seed_of
 
 ID = "lemma-1"
 STATEMENT = ("Under Assumption 1 (i.i.d. zero-mean sub-Gaussian η ∈ R^{n×d}, parameter σ), with "
@@ -48,38 +48,6 @@ FROBENIUS = CLAIM.corrected(
     "grows).", key="frobenius")
 
 LAM, S = 32.0, 16
-
-
-def paper_bound(tau, lam, S, sigma, n, d):
-    m = series_mass(lam, S)
-    return 2.0 * tau * m**2 * sigma**2 * (4.0 * math.log(n) + math.log(2 * d)) / n
-
-
-def max_entry_bound(tau, lam, S, sigma, n, d):
-    """2σ²·max_i ρ_i·log(2nd·d): union of nd Hoeffding tails, total 1/d."""
-    m = series_mass(lam, S)
-    return 2.0 * tau * m**2 * sigma**2 * math.log(2.0 * n * d * d) / n
-
-
-def frobenius_bound(tau, lam, S, sigma, n, d):
-    """nd × :func:`max_entry_bound` = 2τm²σ²·d·log(2nd²)."""
-    return n * d * max_entry_bound(tau, lam, S, sigma, n, d)
-
-
-def simulate(filt, noise, sigma, d, trials, rng, *, batch=64):
-    """‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij² for ``trials`` independent draws of η (n × d).
-
-    Draws are stacked as columns (Ã_S acts column by column), ``batch`` draws per product.
-    """
-    n = filt.n
-    fro2, max2 = np.empty(trials), np.empty(trials)
-    for start in range(0, trials, batch):
-        k = min(batch, trials - start)
-        eta = sub_gaussian_noise(rng, noise, (n, d * k), sigma)
-        Z = (filt @ eta).reshape(n, k, d)
-        fro2[start:start + k] = np.einsum("nkd,nkd->k", Z, Z)
-        max2[start:start + k] = (Z**2).max(axis=(0, 2))
-    return fro2, max2
 
 
 def _cases(ctx):
@@ -146,30 +114,33 @@ def _figure(ctx, norm, rows):
     path = ctx.figure_path(f"lemma-1-{norm}.png")
     if path is None:
         return []
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
-    from .._figures import save_figure
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for fam, colour in zip(sorted({r["family"] for r in rows}), plt.cm.tab10.colors):
+    fig, axes = subplots(1, 2, figsize=(12, 4.4))
+    # Families measured at one size only (the complete graph) make no curve.
+    fams = sorted(f for f in {r["family"] for r in rows}
+                  if len({r["n"] for r in rows if r["family"] == f}) > 1)
+    for fam, colour in zip(fams, [f"C{k}" for k in range(10)]):
         sel = sorted((r for r in rows if r["family"] == fam and r["noise"] == "gaussian"
                       and r["d"] == 8), key=lambda r: r["n"])
-        if len(sel) < 2:
-            continue
         ns = [r["n"] for r in sel]
-        axes[0].plot(ns, [r["mean_fro2"] for r in sel], "o-", color=colour, label=f"{fam} measured")
+        axes[0].plot(ns, [r["mean_fro2"] for r in sel], "o-", color=colour)
         axes[0].plot(ns, [r["paper_bound"] for r in sel], "x--", color=colour)
-        axes[1].plot(ns, [r["mean_max2"] for r in sel], "o-", color=colour, label=fam)
+        axes[1].plot(ns, [r["mean_max2"] for r in sel], "o-", color=colour)
         axes[1].plot(ns, [r["max_entry_bound"] for r in sel], "x--", color=colour)
-    axes[0].set_title("‖Ã_Sη‖_F² (mean, o) vs Eq. 9 bound (x, dashed)")
-    axes[1].set_title("max_ij [Ã_Sη]_ij² (mean, o) vs corrected bound (x)")
+    axes[0].set_title("‖Ã_Sη‖_F²: measured mean vs the paper's Eq. 9 bound", fontsize=10)
+    axes[1].set_title("max_ij [Ã_Sη]_ij²: measured mean vs the corrected bound", fontsize=10)
+    axes[0].set_ylabel("‖Ã_Sη‖_F²")
+    axes[1].set_ylabel("max_ij [Ã_Sη]_ij²")
     for ax in axes:
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("n")
-    axes[0].legend(fontsize=7)
-    fig.suptitle(f"Lemma 1, λ={LAM:g}, S={S}, d=8, Gaussian σ=1, norm={norm}")
+    handles = [Line2D([], [], color=f"C{k}", lw=2, label=fam) for k, fam in enumerate(fams)]
+    handles += [Line2D([], [], color="k", marker="o", label="measured mean"),
+                Line2D([], [], color="k", marker="x", ls="--", label="bound")]
+    legend_outside(fig, axes[1], handles, [h.get_label() for h in handles])
+    fig.suptitle(f"Lemma 1, λ={LAM:g}, S={S}, d=8, Gaussian σ=1, norm={norm}", fontsize=11)
     return [save_figure(fig, path)]
 
 

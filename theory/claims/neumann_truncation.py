@@ -6,6 +6,7 @@ import ngc_ref
 
 from .._common import counterexample, dense_norm_adj, matching_norm
 from .._core import claim
+from .._figures import legend_outside, save_figure, subplots
 from .._graphs import lam_S_grid, small_graphs
 
 ID = "neumann-truncation"
@@ -83,20 +84,36 @@ def check(ctx, norm):
 
 
 def _plot(curves, norm, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from .._figures import save_figure
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for (name, lam), errs in curves.items():
-        if lam not in (1.0, 32.0):
-            continue
-        S, e, b = np.array(errs).T
-        line, = ax.semilogy(S, np.maximum(e, 1e-17), "o-", ms=3, label=f"{name}, λ={lam:g}")
-        ax.semilogy(S, b, "--", color=line.get_color(), lw=1)
-    ax.set_xlabel("S")
-    ax.set_ylabel(f"‖Ã_S − (I+λL̃)⁻¹‖ ({'∞' if norm == 'rw' else '2'}-norm)")
-    ax.set_title(f"Truncation error (solid) vs r^(S+1) (dashed), norm={norm}")
-    ax.legend(fontsize=7)
+    """Tightness error/r^{S+1} against S, one panel per λ: the bound holds where the curves stay
+    at or below 1 and is attained where they sit on 1. The bottom row zooms in on |ratio − 1|."""
+    lams = sorted({lam for _, lam in curves})
+    names = list(dict.fromkeys(name for name, _ in curves))
+    styles = dict(zip(names, (dict(marker="o", ms=8, mfc="none", ls="-"),
+                              dict(marker="s", ms=5, mfc="none", ls="--"),
+                              dict(marker="^", ms=3.5, ls=":"))))
+    fig, axes = subplots(2, len(lams), figsize=(2.6 * len(lams) + 1.8, 4.6), squeeze=False,
+                         sharey="row")
+    for j, lam in enumerate(lams):
+        top, bottom = axes[0][j], axes[1][j]
+        top.axhspan(1.0, 1.25, color="C3", alpha=0.12, lw=0,
+                    label="error > r^(S+1): bound violated")
+        top.axhline(1.0, color="k", lw=0.8, label="error = r^(S+1): bound attained")
+        for k, name in enumerate(names):
+            if (name, lam) not in curves:
+                continue
+            S, e, b = np.array(curves[name, lam]).T
+            ratio = e / b
+            top.plot(S, ratio, color=f"C{k}", label=name, **styles.get(name, {}))
+            bottom.semilogy(S, np.maximum(np.abs(ratio - 1.0), 1e-17), color=f"C{k}",
+                            **styles.get(name, {}))
+        top.set_ylim(0.0, 1.25)
+        top.set_title(f"λ = {lam:g}", fontsize=10)
+        bottom.set_xlabel("S")
+        bottom.set_ylim(1e-17, 1e-3)
+    axes[0][0].set_ylabel("error / r^(S+1)")
+    axes[1][0].set_ylabel("|error / r^(S+1) − 1|")
+    legend_outside(fig, axes[0][-1], *axes[0][0].get_legend_handles_labels())
+    fig.suptitle(f"Truncation error ‖Ã_S − (I+λL̃)⁻¹‖ ({'∞' if norm == 'rw' else '2'}-norm) over "
+                 f"its bound r^(S+1), norm={norm}; bottom: distance from attained (rounding level)",
+                 fontsize=10)
     return save_figure(fig, path)

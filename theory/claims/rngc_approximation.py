@@ -18,7 +18,8 @@ from ngc_ref import robust_propagate
 
 from .._common import counterexample, dense_laplacian
 from .._core import claim
-from ._stats import class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
+from .._figures import legend_outside, save_figure, subplots
+from .._stats import class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
 
 ID = "rngc-approximation"
 #: The checker's criterion (the paper gives none): relative error of Eq. 12 ≤ 10% for ε ≤ 1.
@@ -120,25 +121,29 @@ def _figure(ctx, norm, curves):
     path = ctx.figure_path(f"rngc-approximation-{norm}.png")
     if path is None:
         return []
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
-    from .._figures import save_figure
-    fig, ax = plt.subplots(figsize=(6.5, 4.2))
+    fig, ax = subplots(figsize=(10, 4.4))
+    handles = []
     for k, (case, rows) in enumerate(curves.items()):
-        col = plt.cm.tab10.colors[k % 10]
-        ax.plot([r["eps"] for r in rows], [r["rel_error"] for r in rows], "o-", color=col,
-                label=f"{case}: Eq. 12 vs Eq. 11")
+        col = f"C{k % 10}"
+        ax.plot([r["eps"] for r in rows], [r["rel_error"] for r in rows], "o-", color=col)
         ax.plot([r["eps"] for r in rows], [r["effect_of_eps"] for r in rows], ":", color=col)
-    ax.axhline(REL_ERR_MAX, color="k", ls="--", label="criterion 10%")
+        handles.append(Line2D([], [], color=col, lw=2, label=case))
+    ax.axhline(REL_ERR_MAX, color="k", ls="--")
     ax.axvline(EPS_MAX, color="grey", lw=0.8)
+    handles += [Line2D([], [], color="k", marker="o", label="rel. error of Eq. 12 vs Eq. 11"),
+                Line2D([], [], color="k", ls=":", label="‖F* − F_NGC‖ / ‖F*‖ (effect of ε)"),
+                Line2D([], [], color="k", ls="--", label=f"criterion {REL_ERR_MAX:.0%}"),
+                Line2D([], [], color="grey", lw=0.8, label=f"ε = {EPS_MAX:g} (end of the judged "
+                                                           "range)")]
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("ε")
-    ax.set_ylabel("relative error (solid); ‖F*−F_NGC‖/‖F*‖ (dotted)")
-    ax.legend(fontsize=6)
-    ax.set_title(f"RNGC: F≈X approximation, λ={LAM:g}, norm={norm}")
+    ax.set_ylabel("relative error")
+    legend_outside(fig, ax, handles, [h.get_label() for h in handles])
+    ax.set_title(f"RNGC: the F ≈ X approximation (Eq. 12 vs Eq. 11), λ={LAM:g}, norm={norm}",
+                 fontsize=11)
     return [save_figure(fig, path)]
 
 

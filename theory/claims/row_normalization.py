@@ -27,7 +27,8 @@ from ngc_ref import NeumannFilter, datasets
 
 from .._common import counterexample
 from .._core import claim
-from ._stats import class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
+from .._figures import legend_outside, save_figure, subplots
+from .._stats import class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
 
 ID = "row-normalization"
 STATEMENT = ("Row normalisation x/clamp(rowsum, min=1) reduces the noise of X* + ξη (ξ ∈ {1, 10, "
@@ -137,6 +138,8 @@ def check(ctx, norm):
             for t in range(draws):
                 eta = ctx.rng(ID, name, xi, t).standard_normal(X.shape)
                 rows.append({"data": name, "draw": t, **measure(A, X, y, xi, eta, norm)})
+    path = ctx.figure_path(f"row-normalization-{norm}.png")
+    figs = [] if path is None else [_figure(rows, norm, path)]
     results = []
     for tag, better, what in (
             ("(a)", lambda r: r["noise_std_rn"] < r["noise_std_raw"], "noise std below ξ"),
@@ -181,5 +184,47 @@ def check(ctx, norm):
                                     "draw", "noise_std_rn", "snr_raw", "snr_rn",
                                     "fisher_agg_raw", "fisher_agg_rn")} for r in bad],
                                 noise=f"ctx.rng('{ID}', data, ξ, draw).standard_normal")
-        results.append(READINGS[tag].result(norm, v, ev, f"{tag} {what}: {detail}", ce))
+        results.append(READINGS[tag].result(norm, v, ev, f"{tag} {what}: {detail}", ce, figs))
     return results
+
+
+def _figure(rows, norm, path):
+    """Per ξ, each reading without (blue) and with (orange) row normalisation: a dot per noise
+    draw, a line through the medians; one line style per data set."""
+    from matplotlib.lines import Line2D
+
+    panels = (("noise_std_raw", "noise_std_rn", "(a) std of the effective noise",
+               "std of noise entries"),
+              ("snr_raw", "snr_rn", "(b) signal-to-noise energy", "‖signal‖² / ‖noise‖²"),
+              ("fisher_agg_raw", "fisher_agg_rn", f"(c) Fisher ratio after NGC (λ={LAM:g}, S={S})",
+               "tr S_between / tr S_within"))
+    datas = list(dict.fromkeys(r["data"] for r in rows))
+    styles = dict(zip(datas, ("-", "--", ":", "-.")))
+    fig, axes = subplots(1, 3, figsize=(14, 4.2))
+    for ax, (raw, rn, title, ylabel) in zip(axes, panels):
+        for data in datas:
+            sel = [r for r in rows if r["data"] == data]
+            for key, col in ((raw, "C0"), (rn, "C1")):
+                ax.plot([r["xi"] for r in sel], [r[key] for r in sel], "o", color=col, ms=3,
+                        alpha=0.5)
+                med = [np.median([r[key] for r in sel if r["xi"] == xi]) for xi in XIS]
+                ax.plot(XIS, med, styles[data], color=col, lw=1.8)
+            if raw == "fisher_agg_raw":
+                for key, col in (("fisher_agg_clean", "k"), ("fisher_agg_noise_only", "0.5")):
+                    med = [np.median([r[key] for r in sel if r["xi"] == xi]) for xi in XIS]
+                    ax.plot(XIS, med, styles[data], color=col, lw=1.0)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xticks(XIS, [f"{xi:g}" for xi in XIS])
+        ax.set_xticks([], minor=True)
+        ax.set_xlabel("noise scale ξ")
+        ax.set_ylabel(ylabel)
+        ax.set_title(title, fontsize=10)
+    handles = [Line2D([], [], color=c, lw=2, label=t) for c, t in (
+        ("C0", "without RN"), ("C1", "with RN"), ("k", "(c) clean features, no noise"),
+        ("0.5", "(c) pure noise η"))]
+    handles += [Line2D([], [], color="k", ls=styles[d], lw=1.5, label=d) for d in datas]
+    legend_outside(fig, axes[-1], handles, [h.get_label() for h in handles])
+    fig.suptitle(f"Row normalisation x / clamp(rowsum, min=1) on X* + ξη: medians over draws "
+                 f"(dots: each draw), norm={norm}", fontsize=11)
+    return save_figure(fig, path)

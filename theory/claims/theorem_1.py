@@ -62,7 +62,8 @@ from ngc_ref.training import theory_trajectory
 
 from .._common import counterexample
 from .._core import claim
-from ._stats import CONFIDENCE, seed_of
+from .._figures import legend_outside, save_figure, subplots
+from .._stats import CONFIDENCE, seed_of
 
 ID = "theorem-1"
 STATEMENT = ("Theorem 1 (Eq. 10): with probability 1 − 1/d the k-th GD iterate on the noisy loss f "
@@ -267,13 +268,10 @@ def _figure(ctx, norm, rows, graphs, C2):
     if path is None:
         return []
     import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    from .._figures import save_figure
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.3))
+    fig, axes = subplots(1, 2, figsize=(13, 4.6))
     ns = sorted({r["n"] for r in rows})
-    colours = plt.cm.viridis(np.linspace(0, 0.9, len(ns)))
+    colours = matplotlib.colormaps["viridis"](np.linspace(0, 0.9, len(ns)))
     first = {}
     for r in rows:
         first.setdefault(r["n"], r)
@@ -286,7 +284,8 @@ def _figure(ctx, norm, rows, graphs, C2):
     axes[0].set_xlabel("k")
     axes[0].set_title("g(W^(k)) − g(W_g*) (solid), ‖W⁰−W_g*‖²/(2kα) (dashed),\n"
                       "floor g(W_f*) − g(W_g*) (dotted); first draw per n", fontsize=9)
-    axes[0].legend(fontsize=7)
+    axes[0].set_ylabel("clean-loss gap g(W) − g(W_g*)")
+    legend_outside(fig, axes[0], fontsize=7)
     axes[1].loglog([r["n"] for r in rows], [r["floor"] for r in rows], ".", color="C0",
                    alpha=0.5, label="floor (each draw)")
     axes[1].loglog([g["n"] for g in graphs], [g["floor_mean"] for g in graphs], "o", color="C0",
@@ -301,9 +300,10 @@ def _figure(ctx, norm, rows, graphs, C2):
     axes[1].set_xticks(ns, [str(n) for n in ns], minor=False)
     axes[1].set_xticks([], minor=True)
     axes[1].set_title("noise floor vs the τ log n / n term", fontsize=9)
-    axes[1].legend(fontsize=7)
+    axes[1].set_ylabel("floor g(W_f*) − g(W_g*);  τ log n / n")
+    legend_outside(fig, axes[1], fontsize=7)
     fig.suptitle(f"Theorem 1, contextual SBM, λ={LAM:g}, S={S}, d={D}, σ={SIGMA:g}, norm={norm}",
-                 y=1.03)
+                 fontsize=11)
     return [save_figure(fig, path)]
 
 

@@ -7,24 +7,13 @@ the driver alone writes the store. Dask is imported only when a scheduler is giv
 from __future__ import annotations
 
 import datetime
-import functools
 import os
 import platform
 import time
-import traceback
 
-
-@functools.lru_cache(maxsize=1)
-def versions():
-    """Versions of the packages a cell's numbers depend on (taken on the worker)."""
-    import networkx
-    import numpy
-    import scipy
-
-    import ngc_ref
-    return {"ngc_ref": ngc_ref.__version__, "numpy": numpy.__version__,
-            "scipy": scipy.__version__, "networkx": networkx.__version__,
-            "python": platform.python_version()}
+from .._core import format_exception
+from .._provenance import versions
+from .tasks import CellSeeds
 
 
 def execute_cell(fn, cell):
@@ -33,14 +22,13 @@ def execute_cell(fn, cell):
     Exceptions are returned, not raised, so that one bad cell does not stop the others;
     ``KeyboardInterrupt`` and ``SystemExit`` still propagate.
     """
-    from .tasks import CellSeeds
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
     t0 = time.perf_counter()
     try:
         result = fn(dict(cell.params), CellSeeds(cell.sweep_seed, cell.seed))
     except Exception as exc:  # noqa: BLE001 - reported per cell, the sweep goes on
         return {"id": cell.id, "task": cell.task, "params": cell.params,
-                "error": "".join(traceback.format_exception_only(type(exc), exc)).strip()}
+                "error": format_exception(exc)}
     return {"id": cell.id, "task": cell.task, "params": cell.params,
             "sweep_seed": cell.sweep_seed, "seed": cell.seed, "result": result,
             "seconds": round(time.perf_counter() - t0, 6), "started": started,

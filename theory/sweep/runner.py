@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import functools
-import subprocess
 from pathlib import Path
 
+from .._provenance import source
 from .backends import make_backend
 from .config import as_cells
 from .store import SCHEMA_VERSION, Store, check_writable, encode, finished, read_records
@@ -20,18 +19,6 @@ class SweepError(RuntimeError):
         first = failures[0]
         super().__init__(f"{len(failures)} of {total} cells failed (first: task "
                          f"{first['task']!r} {first['params']}: {first['error']})")
-
-
-@functools.lru_cache(maxsize=1)
-def _commit():
-    """The git commit of the code running the sweep (None outside a checkout)."""
-    try:
-        here = Path(__file__).resolve().parent
-        out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True,
-                             text=True, timeout=5, check=False)
-        return out.stdout.strip() or None if out.returncode == 0 else None
-    except (OSError, subprocess.SubprocessError):
-        return None
 
 
 def run_sweep(spec, out=None, *, n_jobs=-1, scheduler=None, progress=False, seed=0,
@@ -95,7 +82,7 @@ def run_sweep(spec, out=None, *, n_jobs=-1, scheduler=None, progress=False, seed
             bar = tqdm(total=len(wanted), initial=len(done), unit="cell", dynamic_ncols=True,
                        desc=f"sweep {'/'.join(sorted(jobs_fn))}", smoothing=0.1)
         failures = {}
-        commit = _commit()
+        commit = source()["commit"]
         for rec in backend.run(todo):
             if "error" in rec:
                 failures[rec["id"]] = rec

@@ -36,10 +36,28 @@ def encode(record):
     return (text + "\n").encode("utf-8")
 
 
+#: Keys every record has; a JSON line without them is not a record of a sweep.
+RECORD_KEYS = ("id", "task", "params")
+
+
+def _record(line):
+    """The record on one line, or None if the line is not a complete record."""
+    try:
+        rec = json.loads(line)
+    except ValueError:
+        return None
+    return rec if isinstance(rec, dict) and all(k in rec for k in RECORD_KEYS) else None
+
+
 def _complete_prefix(data):
-    """Length of the part of ``data`` made of complete (newline-terminated) lines."""
-    end = data.rfind(b"\n")
-    return end + 1
+    """Length of the part of ``data`` made of complete lines: newline-terminated ones, and a
+    last line without its newline when it is a whole record (a crash between the record and
+    its newline cannot happen with one write, but a hand edit or a copy can drop it)."""
+    end = data.rfind(b"\n") + 1
+    tail = data[end:]
+    if tail.strip() and _record(tail) is not None:
+        return len(data)
+    return end
 
 
 def read_records(path):
@@ -57,13 +75,12 @@ def read_records(path):
     for k, line in enumerate(data[:_complete_prefix(data)].splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            warnings.warn(f"{path}: line {k} is not JSON; skipped", RuntimeWarning, stacklevel=2)
+        rec = _record(line)
+        if rec is None:
+            warnings.warn(f"{path}: line {k} is not a sweep record (JSON with "
+                          f"{', '.join(RECORD_KEYS)}); skipped", RuntimeWarning, stacklevel=2)
             continue
-        if isinstance(rec, dict) and "id" in rec:
-            records.append(rec)
+        records.append(rec)
     return records
 
 
@@ -113,6 +130,9 @@ class Store:
         keep = _complete_prefix(data)
         if keep < size:
             os.ftruncate(self.fd, keep)
+            os.fsync(self.fd)
+        elif not data.endswith(b"\n"):   # a whole last record without its newline: keep it
+            os.write(self.fd, b"\n")
             os.fsync(self.fd)
         return size - keep
 

@@ -4,11 +4,14 @@
 task                     plot
 =======================  =====================================================================
 ``tau``                  τ/n and τ·log n/n vs n per family (log axes), with the floor
-                         1/((λ+1)m)² of Assumption 2's check
-``lemma1``               exceedance probability vs n, Clopper–Pearson 95% intervals, against
-                         1/d: the paper's Frobenius bound and the corrected max-entry bound
+                         1/((λ+1)m)² of Assumption 2's check; a panel per (schedule, norm),
+                         ``sqrt_n`` panels labelled λ = √n, S = ⌈2λ⌉
+``lemma1``               measured mean / bound vs n per family (log axis), and the exceedance
+                         probability with Clopper–Pearson 95% intervals against 1/d (logit
+                         axis): the paper's Frobenius bound and the corrected max-entry bound
 ``theorem1``             excess clean loss g(W_k) − g(W_g*) vs n per noise level, and per node
-                         beside the noise term τ·log n/n
+                         beside the noise term τ·log n/n (symlog axes: without noise the
+                         excess is rounding-level)
 ``node_classification``  test accuracy (mean ± std over reps) vs noise level per model
 =======================  =====================================================================
 
@@ -24,6 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .._figures import legend_outside, save_figure, subplots, suptitle
+from .._stats import clopper_pearson
 from .store import read_records
 
 #: Parameters never shown as series (replicates are averaged; graph seeds follow from them).
@@ -107,14 +112,8 @@ def _series(records, x):
 def _title(records, x, extra=""):
     const = constant(records, exclude=(x,))
     const.pop("graph_params", None) if const.get("graph_params") == {} else None
-    return (extra + " " + ", ".join(f"{k}={_fmt(v)}" for k, v in const.items())).strip()
-
-
-def _plt():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
+    return (extra + " " + ", ".join(f"{_SYMBOLS.get(k, k)}={_fmt(v)}"
+                                    for k, v in const.items())).strip().rstrip(":")
 
 
 # ------------------------------------------------------------------------------ per task
@@ -133,59 +132,108 @@ def summarize_tau(records, plot_path=None):
     table = text_table(("series", "n", "reps", "tau", "tau/n", "sd", "tau*log(n)/n", "floor"), rows)
     figs = []
     if plot_path is not None:
-        def draw(ax, row, recs, colour_label):
+        from matplotlib.lines import Line2D
+
+        def draw(ax, row, recs, style):
             by_n = sorted(group(recs, ("n",)).items(), key=lambda kv: json.loads(kv[0][0]))
             ns = [float(np.mean([r["result"]["n"] for r in v])) for _, v in by_n]
             key = ("tau_over_n", "tau_log_n_over_n")[row]
             ax.plot(ns, [_mean_std(r["result"][key] for r in v)[0] for _, v in by_n], "o-",
-                    label=colour_label)
+                    color=style["color"], ms=4)
             if row == 0:
                 ax.plot(ns, [v[0]["result"]["floor"] for _, v in by_n], "k--", lw=0.8)
-        figs.append(_facet_plot(records, "n", ("family", "graph_params"),
-                                ("τ/n (dashed: floor 1/((λ+1)m)²)", "τ·log n / n"), draw,
-                                plot_path, "τ vs n:", logy=True))
+        floor = Line2D([], [], color="k", ls="--", lw=0.8,
+                       label="floor 1/((λ+1)m)² of τ/n,\nm = 1 − r^(S+1)")
+        figs.append(_facet_plot(_schedule_symbols(records), "n", ("family", "graph_params"),
+                                ("τ/n", "τ·log n / n"), draw, plot_path, "τ against n:",
+                                yscales=("log", "log"), extra_handles=[floor]))
     return table, figs
 
 
-def _facet_plot(records, x, colour_keys, ylabels, draw, path, title, *, logx=True, logy=False,
-                ylim=None):
+def _schedule_symbols(records):
+    """Records whose λ and S follow n (``schedule = "sqrt_n"``) with those parameters written
+    as the rule, so panels and titles say λ = √n, S = ⌈2λ⌉ rather than one cell's numbers."""
+    out = []
+    for r in records:
+        if r["params"].get("schedule") == "sqrt_n":
+            r = dict(r, params=dict(r["params"], lam="√n", S="⌈2λ⌉"))
+        out.append(r)
+    return out
+
+
+#: How a parameter name is written in plot labels.
+_SYMBOLS = {"lam": "λ", "noise_std": "σ", "sigma": "σ"}
+
+
+def _plot_label(keys, gkey):
+    """Like :func:`_label`, with paper symbols (λ, σ) for the parameter names."""
+    return ", ".join(f"{_SYMBOLS.get(k, k)}={_fmt(json.loads(v))}"
+                     for k, v in zip(keys, gkey)) or "all"
+
+
+def _scale(ax, yscale):
+    """``yscale``: a scale name, or ``(name, keyword arguments)``."""
+    name, kw = (yscale, {}) if isinstance(yscale, str) else yscale
+    ax.set_yscale(name, **kw)
+
+
+def _facet_plot(records, x, colour_keys, ylabels, draw, path, title, *, logx=True,
+                yscales=None, ylim=None, extra_handles=()):
     """Rows: one per y label; columns: one per combination of the varying parameters other
-    than ``x`` and ``colour_keys`` (at most 8); in each panel one line per colour value."""
-    plt = _plt()
+    than ``x`` and ``colour_keys`` (at most 8); in each panel one line per colour value.
+
+    ``draw(ax, row, recs, style)`` draws one line; ``style`` holds its ``color``, ``label``,
+    ``index`` and ``count`` (for dodging overlapping points), fixed per colour value so a
+    family keeps its colour in every panel. The legend (colours, then ``extra_handles`` for
+    line styles) sits right of the panels. ``yscales`` gives each row's y scale.
+    """
+    from matplotlib.lines import Line2D
+
     facet_keys = varying(records, exclude=(x, *colour_keys))
     facets = group(records, facet_keys)
-    order = sorted(facets, key=lambda g: [_sort_key(json.loads(v)) for v in g])[:8]
+    order = sorted(facets, key=lambda g: [_sort_key(json.loads(v)) for v in g])
+    shown = order[:8]
     ckeys = [k for k in colour_keys if k in varying(records)]
-    ncol, nrow = len(order), len(ylabels)
-    fig, axes = plt.subplots(nrow, ncol, figsize=(3.6 * ncol + 2.2, 3.3 * nrow), squeeze=False,
-                             sharex=True, sharey="row")
-    for j, fkey in enumerate(order):
+    colours = sorted(group(records, ckeys), key=lambda g: [_sort_key(json.loads(v)) for v in g])
+    ncol, nrow = len(shown), len(ylabels)
+    yscales = list(yscales or ["linear"] * nrow)
+    fig, axes = subplots(nrow, ncol, figsize=(max(4.2 * ncol, 6.0) + 2.8, 3.3 * nrow + 0.6),
+                         squeeze=False, sharex=True, sharey="row")
+    for j, fkey in enumerate(shown):
         lines = group(facets[fkey], ckeys)
-        for ckey in sorted(lines, key=lambda g: [_sort_key(json.loads(v)) for v in g]):
+        for c, ckey in enumerate(colours):
+            if ckey not in lines:
+                continue
+            style = {"color": f"C{c % 10}", "label": _plot_label(ckeys, ckey), "index": c,
+                     "count": len(colours)}
             for i in range(nrow):
-                draw(axes[i][j], i, lines[ckey], _label(ckeys, ckey))
-        axes[0][j].set_title(_label(facet_keys, fkey), fontsize=8)
+                draw(axes[i][j], i, lines[ckey], style)
+        if facet_keys:
+            axes[0][j].set_title(_plot_label(facet_keys, fkey), fontsize=9)
         axes[-1][j].set_xlabel(x)
         for i in range(nrow):
             ax = axes[i][j]
             if logx:
                 ax.set_xscale("log")
-            if logy:
-                ax.set_yscale("log")
-            if ylim is not None:
-                ax.set_ylim(*ylim)
+            _scale(ax, yscales[i])
+            if ylim is not None and ylim[i] is not None:
+                ax.set_ylim(*ylim[i])
+            if logx:
+                xs = sorted({r["params"][x] for r in facets[fkey]})
+                ax.set_xticks(xs, [_fmt(v) for v in xs])
+                ax.set_xticks([], minor=True)
     for i, lab in enumerate(ylabels):
-        axes[i][0].set_ylabel(lab, fontsize=8)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    if handles:
-        fig.legend(handles, labels, loc="center right", fontsize=7)
-        fig.subplots_adjust(right=1 - 2.0 / (3.6 * ncol + 2.2))
-    fig.suptitle(_title(records, x, title), fontsize=9)
+        axes[i][0].set_ylabel(lab, fontsize=9)
+    handles = [Line2D([], [], color=f"C{c % 10}", lw=2.5, label=_plot_label(ckeys, ckey))
+               for c, ckey in enumerate(colours)] if ckeys else []
+    handles += list(extra_handles)
+    legend_outside(fig, axes[0][-1], handles, [h.get_label() for h in handles])
+    more = f" (first 8 of {len(order)} panels)" if len(order) > len(shown) else ""
+    suptitle(fig, _title(records, x, title) + more, fontsize=10)
     return _save(fig, path)
 
 
 def _cp(k, n):
-    from ..claims._stats import clopper_pearson
     return clopper_pearson(k, n)
 
 
@@ -213,27 +261,62 @@ def summarize_lemma1(records, plot_path=None):
                         "P(exceed max-entry) [95% CP]", "mean/bound"), rows)
     figs = []
     if plot_path is not None:
-        def draw(ax, row, recs, colour_label):
-            key = ("exceed_paper", "exceed_max_entry")[row]
-            by_n = sorted(group(recs, ("n",)).items(), key=lambda kv: json.loads(kv[0][0]))
-            ns, est, lo, hi = [], [], [], []
+        figs.append(_plot_lemma1(records, plot_path))
+    return table, figs
+
+
+def _plot_lemma1(records, path):
+    """Top: measured mean / bound on a log axis (1 = the bound; the paper's Eq. 9 solid, the
+    corrected max-entry bound dashed), one line per family. Bottom: exceedance probability
+    with 95% Clopper–Pearson intervals on a logit axis, which spreads out both ends, so an
+    interval such as [0.982, 1] or [0, 0.018] stays visible; families are dodged along n."""
+    from matplotlib.lines import Line2D
+    trials = max(sum(r["result"]["trials"] for r in v)
+                 for v in group(records, varying(records) + ["n"]).values())
+    edge = 0.25 / trials     # estimates of exactly 0 or 1 are drawn at the axis edges
+    spread = 0.12            # dodge: total width in log10(n)
+
+    def draw(ax, row, recs, style):
+        by_n = sorted(group(recs, ("n",)).items(), key=lambda kv: json.loads(kv[0][0]))
+        ns = np.array([float(np.mean([r["result"]["n"] for r in v])) for _, v in by_n])
+        if row == 0:
+            for mean, bound, fmt in (("mean_fro2", "paper_bound", "o-"),
+                                     ("mean_max2", "max_entry_bound", "x--")):
+                ax.plot(ns, [np.mean([r["result"][mean] / r["result"][bound] for r in v])
+                             for _, v in by_n], fmt, color=style["color"], ms=5)
+            ax.axhline(1.0, color="k", lw=0.8)
+            return
+        shift = 10 ** (spread * ((style["index"] + 0.5) / style["count"] - 0.5))
+        for key, fmt, mfc, nudge in (("exceed_paper", "o-", None, 1.0),
+                                     ("exceed_max_entry", "s--", "none", 1.012)):
+            est, lo, hi = [], [], []
             for _, v in by_n:
                 k = sum(r["result"][key] for r in v)
                 t = sum(r["result"]["trials"] for r in v)
                 a, b = _cp(k, t)
-                ns.append(float(np.mean([r["result"]["n"] for r in v])))
                 est.append(k / t)
-                lo.append(k / t - a)
-                hi.append(b - k / t)
-            ax.errorbar(ns, est, yerr=[lo, hi], fmt="o-", capsize=3, label=colour_label)
-            for p_max in sorted({r["result"]["p_max"] for r in recs}):
-                ax.axhline(p_max, color="k", ls="--", lw=0.8)
-        figs.append(_facet_plot(
-            records, "n", ("family", "graph_params"),
-            ("P(‖Ã_Sη‖_F² > Eq. 9 bound)", "P(max_ij [Ã_Sη]_ij² > corrected)"), draw,
-            plot_path,
-            "Lemma 1 exceedance (95% Clopper–Pearson; dashed: 1/d):", ylim=(-0.03, 1.03)))
-    return table, figs
+                lo.append(a)
+                hi.append(b)
+            est, lo, hi = (np.clip(np.array(z), edge, 1 - edge) for z in (est, lo, hi))
+            ax.errorbar(ns * shift * nudge, est, yerr=[est - lo, hi - est], fmt=fmt, ms=4,
+                        mfc=mfc, capsize=3, color=style["color"], lw=1)
+        for p_max in sorted({r["result"]["p_max"] for r in recs}):
+            ax.axhline(p_max, color="k", ls=":", lw=1.2)
+
+    extra = [Line2D([], [], color="k", marker="o", label="paper's Eq. 9 bound (‖·‖_F²)"),
+             Line2D([], [], color="k", marker="x", ls="--",
+                    label="corrected max-entry bound\n(bottom: squares)"),
+             Line2D([], [], color="k", lw=0.8, label="mean = bound"),
+             Line2D([], [], color="k", ls=":", lw=1.2, label="1/d: the allowed exceedance"),
+             Line2D([], [], color="0.4", marker="|", ms=10, ls="",
+                    label="95% Clopper–Pearson interval")]
+    return _facet_plot(
+        records, "n", ("family", "graph_params"),
+        ("measured mean / bound (log)", f"P(exceed bound) (logit axis;\n0 and 1 drawn at "
+                                        f"{edge:.2g}, 1 − {edge:.2g})"),
+        draw, path, "Lemma 1:",
+        yscales=("log", ("logit", {"nonpositive": "clip"})),
+        ylim=(None, (edge * 0.8, 1 - edge * 0.8)), extra_handles=extra)
 
 
 def summarize_theorem1(records, plot_path=None):
@@ -252,23 +335,52 @@ def summarize_theorem1(records, plot_path=None):
                         "tau*log(n)/n", "k->inf limit", "descent ok"), rows)
     figs = []
     if plot_path is not None:
-        def draw(ax, row, recs, colour_label):
-            by_n = sorted(group(recs, ("n",)).items(), key=lambda kv: json.loads(kv[0][0]))
-            ns = [float(np.mean([r["result"]["n"] for r in v])) for _, v in by_n]
-            if row == 0:
-                ms = [_mean_std(r["result"]["excess_loss"] for r in v) for _, v in by_n]
-                ax.errorbar(ns, [m for m, _ in ms], yerr=[s for _, s in ms], fmt="o-",
-                            capsize=3, label=colour_label)
-            else:
-                line = ax.plot(ns, [_mean_std(r["result"]["excess_loss_per_node"] for r in v)[0]
-                                    for _, v in by_n], "o-")
-                ax.plot(ns, [_mean_std(r["result"]["noise_term"] for r in v)[0]
-                             for _, v in by_n], "x--", color=line[0].get_color())
-        figs.append(_facet_plot(
-            records, "n", ("noise_std",),
-            ("g(W_k) − g(W_g*) (mean ± sd)", "per node (o); τ·log n/n (x, dashed)"), draw,
-            plot_path, "Theorem 1 excess loss:", logy=True))
+        figs.append(_plot_theorem1(records, plot_path))
     return table, figs
+
+
+def _symlog_threshold(values, span=1e-6):
+    """A linear threshold for a symlog axis: the smallest |value| within ``span`` of the
+    largest, rounded down to a power of ten (rounding-level values, e.g. the excess loss
+    without noise, then sit in the linear band around 0 instead of stretching the axis)."""
+    mags = np.abs([v for v in values if v is not None and np.isfinite(v)])
+    big = mags.max(initial=0.0)
+    keep = mags[mags > span * big]
+    return 10.0 ** np.floor(np.log10(keep.min())) if keep.size else 1.0
+
+
+def _plot_theorem1(records, path):
+    """Top: excess clean loss (mean ± sd over reps) per noise level. Bottom: the same per node
+    beside Theorem 1's noise term τ·log n/n (one black line: it depends on the graph only).
+    Symlog axes: without noise the excess is rounding-level and may be negative."""
+    from matplotlib.lines import Line2D
+
+    def draw(ax, row, recs, style):
+        by_n = sorted(group(recs, ("n",)).items(), key=lambda kv: json.loads(kv[0][0]))
+        ns = [float(np.mean([r["result"]["n"] for r in v])) for _, v in by_n]
+        key = ("excess_loss", "excess_loss_per_node")[row]
+        ms = [_mean_std(r["result"][key] for r in v) for _, v in by_n]
+        ax.errorbar(ns, [m for m, _ in ms], yerr=[s for _, s in ms], fmt="o-", capsize=3,
+                    ms=4, color=style["color"])
+        if row == 1 and style["index"] == 0:
+            ax.plot(ns, [_mean_std(r["result"]["noise_term"] for r in v)[0] for _, v in by_n],
+                    "x--", color="k", ms=6)
+        ax.axhline(0.0, color="0.6", lw=0.6)
+
+    res = [r["result"] for r in records]
+    thresholds = [_symlog_threshold([r["excess_loss"] for r in res]),
+                  _symlog_threshold([r["excess_loss_per_node"] for r in res]
+                                    + [r["noise_term"] for r in res])]
+    extra = [Line2D([], [], color="k", marker="x", ls="--", label="τ·log n / n (Theorem 1's "
+                                                                   "noise term)"),
+             Line2D([], [], color="0.4", marker="o", label="mean ± sd over reps")]
+    return _facet_plot(
+        records, "n", ("noise_std",),
+        (f"g(W_k) − g(W_g*)\n(symlog, linear below {thresholds[0]:.0e})",
+         f"per node (÷ n)\n(symlog, linear below {thresholds[1]:.0e})"),
+        draw, path, "Theorem 1 excess clean loss:",
+        yscales=[("symlog", {"linthresh": t}) for t in thresholds],
+        ylim=[(-0.5 * t, None) for t in thresholds], extra_handles=extra)
 
 
 def summarize_node_classification(records, plot_path=None):
@@ -282,10 +394,10 @@ def summarize_node_classification(records, plot_path=None):
     table = text_table(("series", "level", "reps", "test acc %", "sd"), rows)
     figs = []
     if plot_path is not None:
-        plt = _plt()
         panel_keys = [k for k in keys if k != "model"]
         panels = group(records, panel_keys)
-        fig, axes = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4.2), squeeze=False)
+        fig, axes = subplots(1, len(panels), figsize=(5.0 * len(panels) + 1.6, 4.2),
+                             squeeze=False, sharey=True)
         for ax, (pkey, precs) in zip(axes[0], panels.items()):
             for (model,), recs in group(precs, ("model",)).items():
                 by_lv = sorted(group(recs, ("level",)).items(), key=lambda kv: json.loads(kv[0][0]))
@@ -293,11 +405,12 @@ def summarize_node_classification(records, plot_path=None):
                 ms = [_mean_std(r["result"]["test_acc"] for r in v) for _, v in by_lv]
                 ax.errorbar(lv, [100 * m for m, _ in ms], yerr=[100 * s for _, s in ms],
                             fmt="o-", capsize=3, label=json.loads(model))
-            ax.set_title(_label(panel_keys, pkey), fontsize=8)
+            if panel_keys:
+                ax.set_title(_plot_label(panel_keys, pkey), fontsize=9)
             ax.set_xlabel("noise level")
-            ax.set_ylabel("test accuracy % (mean ± sd)")
-            ax.legend(fontsize=7)
-        fig.suptitle(_title(records, "level", "Accuracy vs noise:"), fontsize=9)
+        axes[0][0].set_ylabel("test accuracy % (mean ± sd over reps)")
+        legend_outside(fig, axes[0][-1], *axes[0][0].get_legend_handles_labels())
+        suptitle(fig, _title(records, "level", "Accuracy vs noise:"), fontsize=10)
         figs.append(_save(fig, plot_path))
     return table, figs
 
@@ -307,7 +420,6 @@ SUMMARIES = {"tau": summarize_tau, "lemma1": summarize_lemma1, "theorem1": summa
 
 
 def _save(fig, path):
-    from .._figures import save_figure
     save_figure(fig, path)
     return str(path)
 

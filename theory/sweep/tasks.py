@@ -20,11 +20,19 @@ import hashlib
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from types import SimpleNamespace
 
 import numpy as np
 
+from ngc_ref import NeumannFilter, connectivity_factor
 from ngc_ref._validation import check_scalar
+from ngc_ref.graphs import GRAPH_FAMILIES, make_graph
+
+from .._bounds import (floor_tau_over_n, frobenius_bound, grown_lam_S, max_entry_bound,
+                       paper_bound, simulate)
+from .._stats import FAMILIES, class_bag_of_words, family_graph, labelled_sbm
 
 _REQUIRED = object()
 
@@ -107,10 +115,15 @@ class Task:
     params: dict
     doc: str = ""
     validate: Callable | None = None
-    extra: dict = field(default_factory=dict)
+    resolve: Callable | None = None
 
     def coerce(self, params, where=""):
-        """Checked, coerced and completed parameters (defaults filled in), sorted by name."""
+        """Checked, coerced and completed parameters, sorted by name: what the cell will run.
+
+        Defaults are filled in, then the task's ``resolve`` replaces derived values (e.g. λ and
+        S of a ``sqrt_n`` schedule) and drops parameters that do not apply to the cell (e.g.
+        the contextual-SBM sizes of a real-data cell), so a record's ``params`` say exactly
+        what ran and two configs meaning the same cell hash to the same id."""
         where = where or f"task {self.name!r}"
         if not isinstance(params, dict):
             raise TypeError(f"{where}: parameters must be a table, got {type(params).__name__}")
@@ -128,11 +141,13 @@ class Task:
                 out[k] = p.coerce(v, k)
             except (TypeError, ValueError) as exc:
                 raise type(exc)(f"{where}: {exc}") from None
-        if self.validate is not None:
-            try:
+        try:
+            if self.validate is not None:
                 self.validate(out)
-            except (TypeError, ValueError) as exc:
-                raise type(exc)(f"{where}: {exc}") from None
+            if self.resolve is not None:
+                out = dict(sorted(self.resolve(out).items()))
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{where}: {exc}") from None
         return out
 
 
@@ -142,17 +157,19 @@ _TASKS: dict[str, Task] = {}
 COMMON = {"rep": Param(int, 0, min=0, doc="replicate number (only changes the seeds)")}
 
 
-def register_task(name, params, *, doc="", validate=None, replace=False):
+def register_task(name, params, *, doc="", validate=None, resolve=None, replace=False):
     """Register ``fn(params, seeds) -> dict`` as task ``name`` (a decorator).
 
-    ``params`` maps names to :class:`Param`; ``rep`` is added to every task. The function must
-    be importable by name (module level) so that process and cluster workers can run it.
+    ``params`` maps names to :class:`Param`; ``rep`` is added to every task. ``validate(params)``
+    raises on a bad combination; ``resolve(params) -> params`` makes the parameters say what
+    the cell runs (see :meth:`Task.coerce`). The function must be importable by name (module
+    level) so that process and cluster workers can run it.
     """
     def deco(fn):
         if name in _TASKS and not replace:
             raise ValueError(f"task {name!r} registered twice")
-        _TASKS[name] = Task(name, fn, {**params, **COMMON}, doc or (fn.__doc__ or "").strip())
-        _TASKS[name].validate = validate
+        _TASKS[name] = Task(name, fn, {**params, **COMMON}, doc or (fn.__doc__ or "").strip(),
+                            validate=validate, resolve=resolve)
         return fn
     return deco
 
@@ -183,9 +200,6 @@ def describe(name):
 # ------------------------------------------------------------------------------ graphs
 
 def _families():
-    from ngc_ref.graphs import GRAPH_FAMILIES
-
-    from ..claims._stats import FAMILIES
     return FAMILIES, GRAPH_FAMILIES
 
 
@@ -215,9 +229,7 @@ def build_graph(family, n, seed, graph_params=None):
     n alone, as in the theory checks) or a :func:`ngc_ref.graphs.make_graph` family."""
     checker, _ = _families()
     if family in checker:
-        from ..claims._stats import family_graph
         return family_graph(family, n, seed), checker[family][1]
-    from ngc_ref.graphs import make_graph
     return make_graph(family, n, seed, **(graph_params or {})), False
 
 
@@ -249,20 +261,24 @@ def _tau_validate(params):
         raise ValueError(f"lam must be > 0, got {params['lam']}")
 
 
+def _schedule(params):
+    """A ``sqrt_n`` cell runs at λ = √n (the requested n), S = ⌈2λ⌉: record those."""
+    if params["schedule"] == "sqrt_n":
+        params["lam"], params["S"] = grown_lam_S(params["n"])
+    return params
+
+
 @register_task("tau", {**GRAPH_PARAMS, **FILTER_PARAMS,
                        "schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
-                                         doc="'sqrt_n': λ = √n (given n), S = ⌈2λ⌉")},
-               validate=_tau_validate)
+                                         doc="'sqrt_n': λ = √n (given n), S = ⌈2λ⌉; the "
+                                             "record's lam and S are those")},
+               validate=_tau_validate, resolve=_schedule)
 def tau_task(params, seeds):
     """τ = n·max_i Σ_j [Ã_S]_ij² / m² (Eq. 5) for a graph family at n."""
-    from ngc_ref import connectivity_factor
-
-    from ..claims.assumption_2 import floor_tau_over_n, grown_lam_S
     gseed = _graph_seed(params, seeds)
     A, transitive = build_graph(params["family"], params["n"], gseed, params["graph_params"])
-    # λ = √n of the *requested* n, as the Assumption 2 check does (grid-2d rounds n).
-    lam, S = ((params["lam"], params["S"]) if params["schedule"] == "fixed"
-              else grown_lam_S(params["n"]))
+    # For sqrt_n, λ = √n of the *requested* n (grid-2d rounds n), set by _schedule.
+    lam, S = params["lam"], params["S"]
     # Vertex-transitive graphs have equal τ_i: one node gives τ exactly.
     nodes = np.array([0]) if transitive else None
     res = connectivity_factor(A, lam, S, norm=params["norm"], nodes=nodes)
@@ -290,9 +306,6 @@ def _lemma1_validate(params):
                validate=_lemma1_validate)
 def lemma1_task(params, seeds):
     """Lemma 1 exceedance trials: how often ‖Ã_Sη‖_F² (and max_ij) exceed the bounds."""
-    from ngc_ref import NeumannFilter, connectivity_factor
-
-    from ..claims.lemma_1 import frobenius_bound, max_entry_bound, paper_bound, simulate
     gseed = _graph_seed(params, seeds)
     A, _ = build_graph(params["family"], params["n"], gseed, params["graph_params"])
     lam, S, norm, d = params["lam"], params["S"], params["norm"], params["d"]
@@ -367,19 +380,41 @@ def theorem1_task(params, seeds):
 _DATASET_CACHE: dict = {}
 
 
+#: node_classification parameters that describe the synthetic data set only.
+CSBM_ONLY = ("n", "k", "deg_in", "deg_out", "d")
+
+
 def _nc_validate(params):
-    from ngc_ref.datasets import DATASETS
-    if params["dataset"] != "csbm" and params["dataset"].lower() not in DATASETS:
-        raise ValueError(f"dataset must be 'csbm' or one of {list(DATASETS)}, got "
-                         f"{params['dataset']!r}")
     if params["noise"] == "flip" and params["level"] > 1:
         raise ValueError(f"level is a probability for noise='flip', got {params['level']}")
+    if params["dataset"] != "csbm":
+        # Loads (and caches) the data now, so that a sweep whose data is missing stops
+        # before any cell runs, with the loader's message naming the file and NGC_REF_DATA.
+        _real_dataset(params["dataset"], params["split"])
+
+
+def _nc_resolve(params):
+    """A real-data cell carries no contextual-SBM sizes; a csbm cell no split."""
+    if params["dataset"] == "csbm":
+        params.pop("split")
+    else:
+        params["dataset"] = _real_dataset(params["dataset"], params["split"]).name
+        for k in CSBM_ONLY:
+            params.pop(k)
+    return params
+
+
+def _real_dataset(name, split):
+    import os
+
+    from ngc_ref.datasets import load_dataset
+    key = (os.environ.get("NGC_REF_DATA"), name.lower(), split)
+    if key not in _DATASET_CACHE:
+        _DATASET_CACHE[key] = load_dataset(name, split=split)
+    return _DATASET_CACHE[key]
 
 
 def _csbm_dataset(params, seed):
-    from types import SimpleNamespace
-
-    from ..claims._stats import class_bag_of_words, labelled_sbm
     n, k = params["n"], params["k"]
     A, labels = labelled_sbm(n, k, params["deg_in"], params["deg_out"], seed)
     rng = np.random.default_rng(seed)
@@ -410,7 +445,7 @@ def _csbm_dataset(params, seed):
     "level": Param(float, 0.1, min=0.0, doc="ξ (gaussian), p (flip) or s"),
     "model": Param(str, "ngc", choices=("ngc", "rngc", "gsd", "raw", "mlp", "sgc", "s2gc",
                                         "appnp")),
-}, validate=_nc_validate)
+}, validate=_nc_validate, resolve=_nc_resolve)
 def node_classification_task(params, seeds):
     """One node-classification run (Sec. 5 protocol) with ngc_ref.training.run_experiment.
 
@@ -424,11 +459,7 @@ def node_classification_task(params, seeds):
                               params["deg_out"], params["d"], params["rep"])
         data = _csbm_dataset(params, dseed)
     else:
-        from ngc_ref.datasets import load_dataset
-        key = (ds.lower(), params["split"])
-        if key not in _DATASET_CACHE:
-            _DATASET_CACHE[key] = load_dataset(ds, split=params["split"])
-        data = _DATASET_CACHE[key]
+        data = _real_dataset(ds, params["split"])
     run_seed = seeds.derived("nc-run", {k: v for k, v in params.items() if k != "model"})
     res = run_experiment(data, noise=params["noise"], levels=(params["level"],),
                          models=(params["model"],), runs=1, seed=run_seed)

@@ -1,7 +1,7 @@
 """Shared pieces of the probabilistic checks: confidence intervals, sub-Gaussian noises, families.
 
-Private to :mod:`theory.claims` (the leading underscore keeps it out of the claim list; importing
-it registers nothing).
+A leaf module: it imports only :mod:`ngc_ref` and SciPy, so that both the claims and the
+sweep tasks can use it without importing each other.
 """
 
 from __future__ import annotations
