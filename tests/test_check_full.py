@@ -41,7 +41,10 @@ def test_full_default_check_completes_with_a_verdict_for_every_claim(full_report
             assert r["counterexample"]["rerun"].startswith("ngc-ref check --only ")
         for f in r["figures"]:
             assert (out / f).is_file()
-    assert sum(doc["counts"].values()) == len(results)
+    assert sum(sum(v.values()) for v in doc["counts"].values()) == len(results)
+    for r in results:
+        assert r["scope"] in ("as-stated", "extension", "erratum") and r["scope_reason"]
+        assert r["summary"].startswith(r["scope"] + ": ")
     assert text.startswith("# ngc_ref theory check")
     # Nothing half-written or staged is left behind.
     assert not [p for p in out.iterdir() if p.name.startswith(".")]

@@ -28,6 +28,44 @@ from typing import Callable
 import numpy as np
 
 VERDICTS = ("holds", "fails", "inconclusive", "error")
+#: What a result is about: the paper's statement under its own hypotheses and normalisation
+#: (``as-stated``), our generalisation or correction (``extension``: the other normalisation
+#: where the paper restricts itself to one, settings beyond its hypotheses, constructed
+#: adversarial graphs, corrected statements), or a typo whose intended statement is clear
+#: (``erratum``). The headline counts are the ``as-stated`` ones.
+SCOPES = ("as-stated", "extension", "erratum")
+
+
+@dataclass(frozen=True)
+class Scope:
+    """A result's scope and why, quoting the paper's words that decide it."""
+
+    name: str
+    why: str
+
+    def __post_init__(self):
+        if self.name not in SCOPES:
+            raise ValueError(f"scope must be one of {SCOPES}, got {self.name!r}")
+        if not self.why:
+            raise ValueError("a scope needs its reason (quote the paper)")
+
+
+def as_stated(why):
+    return Scope("as-stated", why)
+
+
+def extension(why):
+    return Scope("extension", why)
+
+
+def erratum(why):
+    return Scope("erratum", why)
+
+
+#: Default scope of a claim's own statement and its parts.
+PAPER_STATEMENT = as_stated("the paper's statement, checked under its own hypotheses")
+#: Default scope of a corrected statement.
+CORRECTED_STATEMENT = extension("a corrected statement proposed by the checker, not the paper's")
 
 
 @dataclass
@@ -46,6 +84,8 @@ class Result:
     counterexample: dict | None = None
     #: Id of the statement this corrected statement replaces (None for the paper's own).
     corrects: str | None = None
+    scope: str = "as-stated"
+    scope_reason: str = ""
     # Wall time of the check call (one claim in one norm) that produced this result.
     seconds: float | None = None
 
@@ -54,6 +94,8 @@ class Result:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
         if self.verdict == "fails" and not self.counterexample:
             raise ValueError(f"{self.id}: a 'fails' verdict needs a counterexample")
+        if self.scope not in SCOPES:
+            raise ValueError(f"scope must be one of {SCOPES}, got {self.scope!r}")
 
     def to_dict(self):
         return _jsonable(asdict(self))
@@ -61,20 +103,40 @@ class Result:
 
 @dataclass(frozen=True)
 class Statement:
-    """One checkable statement of a claim: its id, its words, what it corrects."""
+    """One checkable statement of a claim: its id, its words, what it corrects, its scope.
+
+    ``scope`` applies in every normalisation except those named in ``norm_scopes`` (a tuple
+    of ``(norm, Scope)`` pairs), e.g. the paper states its row sums for ``rw`` only, so their
+    ``sym`` results are an ``extension``.
+    """
 
     id: str
     text: str
     claim: str
     paper_ref: str
     corrects: str | None = None
+    scope: Scope = PAPER_STATEMENT
+    norm_scopes: tuple = ()
 
-    def result(self, norm, verdict, evidence, summary, counterexample=None, figures=()):
-        """A :class:`Result` of this statement."""
+    def scope_for(self, norm):
+        return dict(self.norm_scopes).get(norm, self.scope)
+
+    def result(self, norm, verdict, evidence, summary, counterexample=None, figures=(), *,
+               scope=None, violation=None):
+        """A :class:`Result` of this statement in ``norm``.
+
+        ``scope`` overrides the statement's scope for this result (e.g. one setting of a
+        claim lies outside the paper's hypotheses). ``violation`` (measured / bound, for a
+        ``fails``) is stated in the summary. The summary starts with the scope.
+        """
+        sc = scope or self.scope_for(norm)
+        if violation is not None:
+            summary = f"{summary} [measured/bound = {violation:.3g}]"
         return Result(id=self.id, claim=self.claim, paper_ref=self.paper_ref,
                       statement=self.text, corrects=self.corrects, norm=norm, verdict=verdict,
-                      evidence=evidence, summary=summary, counterexample=counterexample,
-                      figures=list(figures))
+                      evidence=evidence, summary=f"{sc.name}: {summary}",
+                      counterexample=counterexample, figures=list(figures), scope=sc.name,
+                      scope_reason=sc.why)
 
 
 class Claim:
@@ -94,16 +156,19 @@ class Claim:
         Position in the report (the README's table order).
     """
 
-    def __init__(self, id, paper_ref, statement, norms=("sym", "rw"), order=0):
+    def __init__(self, id, paper_ref, statement, norms=("sym", "rw"), order=0, *,
+                 scope=PAPER_STATEMENT, norm_scopes=None):
         self.id, self.paper_ref, self.norms, self.order = id, paper_ref, tuple(norms), order
+        self.scope, self.norm_scopes = scope, dict(norm_scopes or {})
         self.statements: dict[str, Statement] = {}
-        self.own = self._add(id, statement)
+        self.own = self._add(id, statement, None, scope, self.norm_scopes)
         self._check: Callable | None = None
 
-    def _add(self, sid, text, corrects=None):
+    def _add(self, sid, text, corrects, scope, norm_scopes):
         if sid in self.statements:
             raise ValueError(f"statement {sid!r} declared twice")
-        st = Statement(sid, text, self.id, self.paper_ref, corrects)
+        st = Statement(sid, text, self.id, self.paper_ref, corrects, scope,
+                       tuple(sorted(norm_scopes.items())))
         self.statements[sid] = st
         return st
 
@@ -111,19 +176,23 @@ class Claim:
     def statement(self):
         return self.own.text
 
-    def part(self, key, text):
-        """A sub-statement checked separately, id ``"<claim>:<key>"``."""
-        return self._add(f"{self.id}:{key}", text)
+    def part(self, key, text, *, scope=None, norm_scopes=None):
+        """A sub-statement checked separately, id ``"<claim>:<key>"``; its scope defaults to
+        the claim's."""
+        return self._add(f"{self.id}:{key}", text, None, scope or self.scope,
+                         self.norm_scopes if norm_scopes is None else norm_scopes)
 
-    def corrected(self, text, key=None, corrects=None):
+    def corrected(self, text, key=None, corrects=None, *, scope=CORRECTED_STATEMENT):
         """The corrected statement of ``corrects`` (default: the claim's own), id
-        ``"<claim>-corrected"`` or ``"<claim>-corrected:<key>"``."""
+        ``"<claim>-corrected"`` or ``"<claim>-corrected:<key>"``; an ``extension``."""
         sid = f"{self.id}-corrected" + (f":{key}" if key else "")
-        return self._add(sid, text, corrects=corrects or self.id)
+        return self._add(sid, text, corrects or self.id, scope, {})
 
-    def result(self, norm, verdict, evidence, summary, counterexample=None, figures=()):
+    def result(self, norm, verdict, evidence, summary, counterexample=None, figures=(),
+               **kwargs):
         """A result of the claim's own statement."""
-        return self.own.result(norm, verdict, evidence, summary, counterexample, figures)
+        return self.own.result(norm, verdict, evidence, summary, counterexample, figures,
+                               **kwargs)
 
     def checker(self, fn):
         """Decorator: ``fn(ctx, norm)`` is this claim's check."""
@@ -181,11 +250,11 @@ class Context:
 _REGISTRY: dict[str, Claim] = {}
 
 
-def claim(id, paper_ref, statement, norms=("sym", "rw"), order=0):
-    """Declare and register a :class:`Claim`; returns it."""
+def claim(id, paper_ref, statement, norms=("sym", "rw"), order=0, **scopes):
+    """Declare and register a :class:`Claim` (``scope=``, ``norm_scopes=`` as there)."""
     if id in _REGISTRY:
         raise ValueError(f"claim {id!r} registered twice")
-    c = Claim(id, paper_ref, statement, norms, order)
+    c = Claim(id, paper_ref, statement, norms, order, **scopes)
     _REGISTRY[id] = c
     return c
 

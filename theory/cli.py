@@ -18,7 +18,7 @@ from pathlib import Path
 def _check(args):
     from . import Context, run_checks
     from ._provenance import machine, source, versions
-    from .report import format_table, skipped_lines, write_report
+    from .report import counts, counts_line, format_table, skipped_lines, write_report
     from .runner import select
 
     if args.seed < 0:
@@ -58,6 +58,9 @@ def _check(args):
         if created and not committed and not any(out.iterdir()):
             out.rmdir()
     print(format_table(results))
+    c = counts(results)
+    print(f"\nthe paper's statements as stated: {counts_line(c, 'as-stated')}; extensions and "
+          f"corrections: {counts_line(c, 'extension')}; errata: {counts_line(c, 'erratum')}")
     for line in skipped_lines(ctx.skipped):
         print(line)
     errors = [r for r in results if r.verdict == "error"]

@@ -15,7 +15,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ._core import VERDICTS, registry
+from ._core import SCOPES, VERDICTS, registry
 
 SCHEMA_VERSION = 2
 NORM_ORDER = {"sym": 0, "rw": 1}
@@ -74,10 +74,15 @@ def format_table(results, width=70):
 
 
 def counts(results):
-    out = dict.fromkeys(VERDICTS, 0)
+    """``{scope: {verdict: count}}``; the ``as-stated`` counts are the paper's headline."""
+    out = {sc: dict.fromkeys(VERDICTS, 0) for sc in SCOPES}
     for r in results:
-        out[r.verdict] += 1
+        out[r.scope][r.verdict] += 1
     return out
+
+
+def counts_line(c, scope):
+    return ", ".join(f"{c[scope][v]} {v}" for v in VERDICTS if c[scope][v] or v != "error")
 
 
 def skipped_lines(skipped):
@@ -222,17 +227,25 @@ def render_markdown(results, meta, claims=None):
         f"Run: seed {meta.get('seed')}, {'thorough' if meta.get('thorough') else 'default'} "
         f"mode, {code}, {meta.get('started')}, {meta.get('seconds')} s.",
         "",
-        "**" + ", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v] or v != "error") + ".** "
+        f"**The paper's statements as stated: {counts_line(c, 'as-stated')}.** "
+        f"Our extensions and corrections: {counts_line(c, 'extension')}. "
+        f"Errata (typos whose intended statement is clear): {counts_line(c, 'erratum')}.",
+        "",
         f"Re-run one statement with `{meta.get('rerun', 'ngc-ref check --only ID --seed N')}`; "
-        "every number below is in `report.json`.",
+        "every number below is in `report.json`. Scopes: *as-stated* — the paper's statement "
+        "under its own hypotheses and normalisation; *extension* — our generalisation (the other "
+        "normalisation, settings beyond the hypotheses, constructed graphs) or a corrected "
+        "statement; *erratum* — a typo whose intended statement is clear.",
         "",
     ]
     for line in skipped_lines(meta.get("skipped", [])):
         lines.append(f"- {line}")
-    lines += ["", "| id | paper | norm | verdict | evidence |", "|---|---|---|---|---|"]
+    lines += ["", "| id | paper | norm | scope | verdict | evidence |",
+              "|---|---|---|---|---|---|"]
     for r in results:
-        lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | {r.paper_ref} | {r.norm} | "
-                     f"**{r.verdict}** | {r.summary.replace('|', '/')} |")
+        summary = r.summary.removeprefix(f"{r.scope}: ").replace("|", "/")
+        lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | {r.paper_ref} | {r.norm} | {r.scope} | "
+                     f"**{r.verdict}** | {summary} |")
     by_statement: dict = {}
     for r in results:
         by_statement.setdefault(r.id, []).append(r)
@@ -255,7 +268,8 @@ def render_markdown(results, meta, claims=None):
                 lines += [f"> {st.text}", ""]
             for r in by_statement[sid]:
                 k = index[id(r)]
-                lines += [f"#### {sid}, norm = {r.norm}: **{r.verdict}**", "", r.summary, ""]
+                lines += [f"#### {sid}, norm = {r.norm}: **{r.verdict}** ({r.scope})", "",
+                          r.summary, "", f"*Scope: {r.scope}* — {r.scope_reason}", ""]
                 lines += ["Evidence:", ""] + digest(r.to_dict()["evidence"],
                                                     f"results[{k}].evidence")
                 if r.counterexample:

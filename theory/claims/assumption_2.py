@@ -23,6 +23,7 @@ from ngc_ref import connectivity_factor
 
 from .._common import counterexample
 from .._core import claim
+from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._bounds import floor_tau_over_n, grown_lam_S
 from .._figures import legend_outside, save_figure, subplots
 from .._stats import FAMILIES, family_graph, seed_of
@@ -34,11 +35,16 @@ STATEMENT = ("Assumption 2: lim_{n→∞} τ/n = 0 for the graphs considered, at
              "rests on the floor τ/n ≥ 1/((λ+1)(1−r^{S+1}))² that holds for every graph, and the "
              "measured τ/n.")
 
-CLAIM = claim(ID, "Assumption 2 (with Def. 1, Eq. 5)", STATEMENT, order=80)
+CLAIM = claim(ID, "Assumption 2 (with Def. 1, Eq. 5)", STATEMENT, order=80,
+              scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
 CORRECTED = CLAIM.corrected(
     "With λ growing as √n and S = ⌈2λ⌉ (so that 1 − r^{S+1} stays ≈ 1 − e⁻²), τ/n decreases "
-    "along the n grid for each graph family (checker's criterion: log-log slope of τ/n vs n "
-    "≤ −0.1 and τ/n decreasing).")
+    "along n for every graph family that has no isolated node and whose largest degree share "
+    "max_i d̃_i/Σ_j d̃_j decreases with n (no hub holding a constant share of the degree). "
+    "Checker's criteria: log-log slope of τ/n vs n ≤ −0.1 with τ/n decreasing; the degree "
+    "share's log-log slope ≤ −0.1. Families outside these hypotheses are listed, not judged.")
+#: The corrected statement's hypothesis on the degree share: its log-log slope in n at most this.
+SHARE_DECAY = -0.1
 
 LAM, S = 32.0, 16
 #: Criterion of the corrected statement: slope of log(τ/n) vs log n at most this.
@@ -61,7 +67,8 @@ def tau_series(family, sizes, norm, ctx, lam_S):
         deg = np.asarray(A.sum(axis=1)).ravel()
         rows.append({"n": res.n, "lam": lam, "S": S_, "tau": res.tau, "tau_over_n": res.tau / res.n,
                      "argmax_node": res.argmax, "argmax_degree": float(deg[res.argmax]),
-                     "isolated_nodes": int((deg == 0).sum()), "graph_seed": gseed,
+                     "isolated_nodes": int((deg == 0).sum()),
+                     "max_degree_share": max_degree_share(deg), "graph_seed": gseed,
                      "floor": floor_tau_over_n(lam, S_), "A": A})
     return rows
 
@@ -81,7 +88,7 @@ def tau_grid(families, sizes, norm, ctx, n_jobs=-1):
                                       "schedule": schedule, "graph_seed": gseed}))
     recs = run_sweep(cells, n_jobs=n_jobs, seed=ctx.seed)
     keys = ("n", "lam", "S", "tau", "tau_over_n", "argmax_node", "argmax_degree",
-            "isolated_nodes", "graph_seed", "floor")
+            "isolated_nodes", "max_degree_share", "graph_seed", "floor")
     rows = iter(dict({k: r["result"][k] for k in keys}, A=None, family=r["params"]["family"],
                      requested_n=r["params"]["n"]) for r in recs)
     return {fam: tuple([next(rows) for _ in sizes] for _ in range(2)) for fam in families}
@@ -91,6 +98,12 @@ def _graph_of(family, row):
     if row.get("A") is not None:
         return row["A"]
     return family_graph(family, row.get("requested_n", row["n"]), row["graph_seed"])
+
+
+def max_degree_share(deg):
+    """max_i d̃_i / Σ_j d̃_j with self-loops (d̃ = d + 1): the hub's share of the volume."""
+    d = np.asarray(deg, dtype=float) + 1.0
+    return float(d.max() / d.sum())
 
 
 def loglog_slope(x, y):
@@ -104,6 +117,17 @@ def judge_fixed(rows, floor):
     if below:   # would contradict the proof of the floor: a bug, not a finding
         return "inconclusive", below[0]
     return "fails", rows[-1]
+
+
+def inside_hypotheses(rows):
+    """The corrected statement's hypotheses on one family's series: (inside?, why not)."""
+    if any(r["isolated_nodes"] for r in rows):
+        return False, "isolated nodes (their τ_i = n for every λ, S)"
+    share = loglog_slope([r["n"] for r in rows], [r["max_degree_share"] for r in rows])
+    if share > SHARE_DECAY:
+        return False, (f"the largest degree share does not decrease (log-log slope {share:.2f}"
+                       f" > {SHARE_DECAY}): a hub keeps a constant share of every row as λ → ∞")
+    return True, ""
 
 
 def judge_grown(rows):
@@ -217,14 +241,23 @@ def _fixed_result(ctx, norm, rows, floor, sizes, figs):
     return CLAIM.result(norm, v, ev, summ, ce, figs)
 
 
-def _grown_result(ctx, norm, rows, figs):
+def _grown_result(ctx, norm, all_rows, figs):
+    outside = {}
+    for r in all_rows:
+        ok, why = inside_hypotheses(r["series"])
+        if not ok:
+            outside[r["family"]] = f"{why}; its own trend: {r['verdict']}"
+    rows = [r for r in all_rows if r["family"] not in outside]
     v = _worst_verdict(rows)
     ev = {"schedule": "λ = √n, S = ⌈2λ⌉",
           "criterion": f"per family — holds: slope ≤ {SLOPE_DECAY} and τ/n decreasing; fails: "
                        f"τ/n = 1 (isolated node) or slope > {SLOPE_FLAT} over ≥ 8× range in n; "
                        "else inconclusive. A finite-range trend, not a limit proof. Overall: "
-                       "the worst family verdict.",
-          "families": _family_evidence(rows)}
+                       "the worst verdict over the families inside the hypotheses.",
+          "hypotheses": f"no isolated node at any n; log-log slope of max_i d̃_i/Σ_j d̃_j ≤ "
+                        f"{SHARE_DECAY}",
+          "outside_the_hypotheses": outside,
+          "families": _family_evidence(all_rows)}
     by = {k: [r["family"] for r in rows if r["verdict"] == k]
           for k in ("holds", "fails", "inconclusive")}
     ce = None
@@ -243,7 +276,9 @@ def _grown_result(ctx, norm, rows, figs):
             "constant share of each row on the hub)")
     slopes = ", ".join(f"{r['family']} {r['loglog_slope_tau_over_n']:.2f}" for r in rows
                        if r["verdict"] == "holds")
-    summ = (f"λ=√n: τ/n decays on {len(by['holds'])}/{len(rows)} families (slopes {slopes})"
+    summ = (f"λ=√n: τ/n decays on {len(by['holds'])}/{len(rows)} families inside the "
+            f"hypotheses (slopes {slopes})"
             + (f"; fails: {', '.join(by['fails'])}" if by["fails"] else "")
-            + (f"; inconclusive: {', '.join(by['inconclusive'])}" if by["inconclusive"] else ""))
+            + (f"; inconclusive: {', '.join(by['inconclusive'])}" if by["inconclusive"] else "")
+            + (f"; outside: {', '.join(outside)}" if outside else ""))
     return CORRECTED.result(norm, v, ev, summ, ce, figs)

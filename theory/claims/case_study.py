@@ -10,6 +10,7 @@ from ngc_ref.graphs import figure1_graphs
 
 from .._common import counterexample
 from .._core import claim
+from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._figures import figure, save_figure
 
 ID = "case-study"
@@ -18,7 +19,8 @@ STATEMENT = ("At λ = S = 64: 1) G1 (isolated, n=4) has no denoising (largest τ
              "larger τ than G3; 4) the decentralised ring G4 also gets a small τ; 5) the larger "
              "graph G4 denoises better (smaller τ·log n/n than G3).")
 GRAPHS = figure1_graphs()
-CLAIM = claim(ID, "Figure 1, Sec. 3 case study", STATEMENT, order=70)
+CLAIM = claim(ID, "Figure 1, Sec. 3 case study", STATEMENT, order=70,
+              scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
 #: The five insights as the checker reads them (insight 4's "also can get a smaller τ" is vague).
 INSIGHTS = {
     1: CLAIM.part(1, "G1 (four isolated nodes) has the largest τ·log n/n of the four graphs "

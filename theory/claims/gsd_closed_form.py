@@ -4,12 +4,13 @@ import numpy as np
 
 from .._common import EXACT_RTOL, counterexample, dense_laplacian
 from .._core import claim
+from .._paper import BOTH
 from .._graphs import small_graphs
 
 ID = "gsd-closed-form"
 STATEMENT = ("F = (I + λL̃)⁻¹X minimises the GSD objective q(F) = ‖F − X‖_F² + λ tr(FᵀL̃F): "
              "its gradient vanishes there and q rises under every perturbation.")
-CLAIM = claim(ID, "Eq. 1-2", STATEMENT, order=10)
+CLAIM = claim(ID, "Eq. 1-2", STATEMENT, order=10, scope=BOTH)
 CORRECTED = CLAIM.corrected(
     "For a non-symmetric L̃ (rw), q(F) is minimised by F = (I + λ(L̃ + L̃ᵀ)/2)⁻¹X: its gradient "
     "vanishes there and q rises under every perturbation. (I + λL̃)⁻¹X is the minimiser only "

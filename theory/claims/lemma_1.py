@@ -25,6 +25,7 @@ from ngc_ref import NeumannFilter, connectivity_factor
 
 from .._common import counterexample
 from .._core import claim
+from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
 from .._figures import legend_outside, save_figure, subplots
 from .._stats import CONFIDENCE, NOISES, bound_verdict, family_graph, seed_of
@@ -35,7 +36,8 @@ STATEMENT = ("Under Assumption 1 (i.i.d. zero-mean sub-Gaussian η ∈ R^{n×d},
              "Checked by Monte Carlo: the frequency of exceeding the bound, with a "
              f"{CONFIDENCE:.0%} Clopper-Pearson interval, against 1/d.")
 
-CLAIM = claim(ID, "Lemma 1, Eq. 9 (proof: appendix 'Proof of Lemma 1')", STATEMENT, order=90)
+CLAIM = claim(ID, "Lemma 1, Eq. 9 (proof: appendix 'Proof of Lemma 1')", STATEMENT, order=90,
+              scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
 #: Per-entry Hoeffding bounds plus a union bound over the nd entries (what the proof's own
 #: argument gives), and their Frobenius consequence.
 MAX_ENTRY = CLAIM.corrected(

@@ -4,13 +4,15 @@ import numpy as np
 
 from .._common import EXACT_RTOL, counterexample, dense_norm_adj
 from .._core import claim
+from .._paper import BOTH
 from .._graphs import small_graphs
 
 ID = "neumann-identity"
 STATEMENT = ("(I + λL̃)⁻¹ = (1/(λ+1))(I − rÃ)⁻¹ with r = λ/(λ+1), and the spectral radius "
              "ρ(rÃ) ≤ r < 1, so the Neumann series Σ_s (rÃ)^s converges to (I − rÃ)⁻¹.")
 LAMS = (0.1, 1.0, 32.0, 64.0, 1e4)
-CLAIM = claim(ID, "Eq. 3, App. Lemma (Neumann derivation)", STATEMENT, order=20)
+CLAIM = claim(ID, "Eq. 3, App. Lemma (Neumann derivation)", STATEMENT, order=20,
+              scope=BOTH)
 
 
 @CLAIM.checker

@@ -6,13 +6,14 @@ import ngc_ref
 
 from .._common import counterexample, dense_norm_adj, matching_norm
 from .._core import claim
+from .._paper import BOTH
 from .._figures import legend_outside, save_figure, subplots
 from .._graphs import lam_S_grid, small_graphs
 
 ID = "neumann-truncation"
 STATEMENT = ("‖Ã_S − (I + λL̃)⁻¹‖ ≤ r^{S+1} (∞-norm for rw, 2-norm for sym: the norms in which "
              "‖Ã‖ = 1), so the truncated series converges geometrically at rate r = λ/(λ+1).")
-CLAIM = claim(ID, "Eq. 3-4", STATEMENT, order=30)
+CLAIM = claim(ID, "Eq. 3-4", STATEMENT, order=30, scope=BOTH)
 
 
 @CLAIM.checker

@@ -7,13 +7,15 @@ import ngc_ref
 
 from .._common import counterexample
 from .._core import claim
+from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._graphs import lam_S_grid, small_graphs
 
 ID = "tau-range"
 STATEMENT = ("τ ∈ [1, n]; τ = n when all nodes are isolated, and τ → 1 for a complete graph "
              "(high connectivity).")
 TOL = 1e-9
-CLAIM = claim(ID, "Remark 1", STATEMENT, order=60)
+CLAIM = claim(ID, "Remark 1", STATEMENT, order=60, scope=THEORY_RW_DEFAULT,
+              norm_scopes=THEORY_RW_NORMS)
 
 
 @CLAIM.checker

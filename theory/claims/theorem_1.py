@@ -62,6 +62,7 @@ from ngc_ref.training import theory_trajectory
 
 from .._common import counterexample
 from .._core import claim
+from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._figures import legend_outside, save_figure, subplots
 from .._stats import CONFIDENCE, seed_of
 
@@ -73,7 +74,7 @@ STATEMENT = ("Theorem 1 (Eq. 10): with probability 1 − 1/d the k-th GD iterate
              "1/k (fitted exponent, 95% CI); (c) the floor g(W_f*) − g(W_g*) is O(τ log n/n) "
              "(log-log slope of floor/(τ log n/n) vs n ≤ 0, 95% CI).")
 CLAIM = claim(ID, "Theorem 1, Eq. 10 (proof: appendix 'Proof of the Main Theorem')", STATEMENT,
-              order=100)
+              order=100, scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
 PART_A = CLAIM.part("a", "The proof's optimisation step: f(W^(k)) − f(W_g*) ≤ ‖W⁰ − W_g*‖²/(2kα) "
                          "for every k ≥ 1 (exact inequality of convex GD).")
 PART_B = CLAIM.part("b", "The optimisation part g(W^(k)) − g(W_f*) decays at least as 1/k "

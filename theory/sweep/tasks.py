@@ -287,7 +287,9 @@ def tau_task(params, seeds):
             "tau_over_n": float(res.tau / res.n),
             "tau_log_n_over_n": float(res.tau_log_n_over_n),
             "argmax_node": int(res.argmax), "argmax_degree": float(deg[res.argmax]),
-            "isolated_nodes": int((deg == 0).sum()), "edges": int(A.nnz // 2),
+            "isolated_nodes": int((deg == 0).sum()),
+            "max_degree_share": float((deg.max() + 1.0) / (deg + 1.0).sum()) if len(deg) else 0.0,
+            "edges": int(A.nnz // 2),
             "graph_seed": int(gseed), "floor": floor_tau_over_n(lam, S)}
 
 

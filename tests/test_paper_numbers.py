@@ -1,0 +1,43 @@
+"""The paper's numbers entered in the checker match the paper's LaTeX (when it is beside the
+checkout, as in CI: ../shared/paper/implicit-denoising-gnn.tex)."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from ngc_ref_theory._paper import ROW_NORMALIZATION_TABLE
+
+TEX = Path(__file__).resolve().parents[2] / "shared" / "paper" / "implicit-denoising-gnn.tex"
+
+
+@pytest.fixture(scope="module")
+def tex():
+    if not TEX.exists():
+        pytest.skip(f"the paper's LaTeX is not at {TEX}")
+    return TEX.read_text(encoding="utf-8")
+
+
+def _table_rows(tex, label):
+    body = tex[tex.index(f"\\label{{{label}}}"):]
+    body = body[:body.index("\\end{tabular}")]
+    rows = {}
+    for line in body.splitlines():
+        cells = [c.strip() for c in line.strip().rstrip("\\").split("&")]
+        if len(cells) > 2:
+            nums = [re.sub(r"\\textbf\{([^}]*)\}", r"\1", c) for c in cells[1:]]
+            try:
+                rows[cells[0]] = tuple(float(x) for x in nums)
+            except ValueError:
+                continue
+    return rows
+
+
+def test_row_normalization_table_matches_the_paper(tex):
+    rows = _table_rows(tex, ROW_NORMALIZATION_TABLE["label"])
+    t = ROW_NORMALIZATION_TABLE
+    datasets = ("cora", "citeseer", "pubmed")          # the column order of the LaTeX table
+    assert rows["w/o RN"] == sum((t["without"][d] for d in datasets), ())
+    assert rows["w RN"] == sum((t["with"][d] for d in datasets), ())
+    header = tex[tex.index(f"\\label{{{t['label']}}}"):].split("\\midrule")[0]
+    assert re.findall(r"&\s*(\d+)", header)[:3] == ["1", "10", "100"]
