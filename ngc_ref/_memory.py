@@ -23,6 +23,7 @@ Examples
 
 from __future__ import annotations
 
+import math
 import os
 import re
 
@@ -40,7 +41,10 @@ def parse_bytes(text):
     if m is None or m.group(2).lower() not in _UNITS:
         raise ValueError(f"{ENV_VAR} must be a number of bytes, optionally with a unit "
                          f"(e.g. '4GiB', '512MB', '2e9'), got {text!r}")
-    return int(float(m.group(1)) * _UNITS[m.group(2).lower()])
+    nbytes = float(m.group(1)) * _UNITS[m.group(2).lower()]
+    if not math.isfinite(nbytes):   # "1e400": int() of it would raise OverflowError
+        raise ValueError(f"{ENV_VAR} must be a finite number of bytes, got {text!r}")
+    return int(nbytes)
 
 
 def format_bytes(nbytes):
@@ -109,3 +113,16 @@ def check_memory(nbytes, what, how_to_proceed, *, detail=""):
     raise ValueError(f"{what} would need {format_bytes(nbytes)}{detail} but only "
                      f"{format_bytes(budget)} is available ({source}); {how_to_proceed}. Set "
                      f"{ENV_VAR} to a larger number of bytes to insist.")
+
+
+def check_dense_work(shape, itemsize, arrays, what, how_to_proceed, *, detail=""):
+    """:func:`check_memory` for ``arrays`` dense arrays of ``shape`` (n x d) and ``itemsize``.
+
+    The message says ``arrays`` dense n x d arrays (``detail`` adds what they are, e.g. "the
+    densified sparse X and two Horner buffers").
+    """
+    n, d = (int(s) for s in shape)
+    what_arrays = (f"{arrays} dense {n} x {d} arrays of {itemsize} bytes per entry"
+                   if arrays != 1 else f"a dense {n} x {d} array of {itemsize} bytes per entry")
+    check_memory(float(arrays) * n * d * itemsize, what, how_to_proceed,
+                 detail=f"{what_arrays}: {detail}" if detail else what_arrays)

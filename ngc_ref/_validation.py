@@ -7,6 +7,7 @@ Inside the library the data are then trusted.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -62,9 +63,27 @@ def check_scalar(x, name, *, min_val=None, max_val=None, include_min=True, inclu
     return x
 
 
+def _check_real_in(x, name, rule, ok):
+    """``x`` as a float if it is a real number for which ``ok(float(x))`` holds.
+
+    Every value that misses the rule gets the same message, ``"{name} must be {rule}, got
+    {x!r}"``, whether it is negative, zero, NaN or infinite: one rule, stated once, rather than
+    a bound for the sign and another for finiteness (which read as if they disagreed).
+    """
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, numbers.Real):
+        check_scalar(x, name)   # the TypeError for bools, strings, None, complex, ...
+    try:
+        value = float(x)
+    except OverflowError:   # an int beyond the float range
+        value = math.inf
+    if not (math.isfinite(value) and ok(value)):
+        raise ValueError(f"{name} must be {rule}, got {x!r}")
+    return value
+
+
 def check_lam(lam):
-    """λ > 0, finite."""
-    return check_scalar(lam, "lam", min_val=0.0, include_min=False)
+    """λ: a finite real number > 0 (``ValueError: lam must be > 0 and finite, got ...``)."""
+    return _check_real_in(lam, "lam", "> 0 and finite", lambda v: v > 0.0)
 
 
 def check_order(S, name="S"):
@@ -73,8 +92,8 @@ def check_order(S, name="S"):
 
 
 def check_eps(eps):
-    """ε >= 0, finite."""
-    return check_scalar(eps, "eps", min_val=0.0)
+    """ε: a finite real number >= 0 (``ValueError: eps must be >= 0 and finite, got ...``)."""
+    return _check_real_in(eps, "eps", ">= 0 and finite", lambda v: v >= 0.0)
 
 
 def check_option(value, name, options):
@@ -114,15 +133,25 @@ def check_dense_size(n, max_nodes, what, *, arrays=1, itemsize=8):
 
 
 def as_generator(seed):
-    """Turn ``seed`` (None, int, or Generator) into a :class:`numpy.random.Generator`."""
+    """Turn ``seed`` into a :class:`numpy.random.Generator`: the one coercion point for seeds.
+
+    Accepted: ``None`` (fresh entropy from the OS), a non-negative integer (Python or NumPy),
+    a :class:`numpy.random.SeedSequence` or ``BitGenerator`` (as :func:`numpy.random.default_rng`
+    takes them), or a ``Generator``, returned as is so that the caller's stream advances. A
+    negative integer is refused here, by name, instead of by NumPy's unnamed "expected
+    non-negative integer".
+    """
     if isinstance(seed, np.random.Generator):
         return seed
-    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
+    if isinstance(seed, (np.random.SeedSequence, np.random.BitGenerator)):
+        return np.random.default_rng(seed)
+    if seed is None or (isinstance(seed, numbers.Integral)
+                        and not isinstance(seed, (bool, np.bool_))):
         if seed is not None and seed < 0:
             raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
         return np.random.default_rng(seed)
-    raise TypeError(f"seed must be None, a non-negative int or a numpy.random.Generator, "
-                    f"got {type(seed).__name__}")
+    raise TypeError(f"seed must be None, a non-negative int, a numpy.random.SeedSequence or a "
+                    f"numpy.random.Generator, got {type(seed).__name__} {seed!r}")
 
 
 def float_dtype(*dtypes):
@@ -139,11 +168,11 @@ def _check_real_dtype(dtype, name):
     return dtype
 
 
-def check_adjacency(A, *, symmetrize=False, name="A"):
+def check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=None):
     """Coerce a graph to a symmetric CSR adjacency with non-negative finite weights.
 
     Accepted: any SciPy sparse matrix or array, a 2-D NumPy array (or array-like), a
-    :class:`networkx.Graph` (edge attribute ``weight`` if present), or a CuPy/cupyx matrix (the
+    :class:`networkx.Graph` (see ``weight`` and ``nodelist``), or a CuPy/cupyx matrix (the
     result then stays on the GPU). The diagonal is returned as stored; callers that add
     self-loops replace it.
 
@@ -152,26 +181,37 @@ def check_adjacency(A, *, symmetrize=False, name="A"):
     symmetrize : bool or {"max", "mean"}
         ``False`` (default) rejects a non-symmetric input with a ValueError. ``True`` or
         ``"max"`` takes max(A, Aᵀ) (the union of the edges); ``"mean"`` takes (A + Aᵀ)/2.
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
+        default, as in ``networkx.to_scipy_sparse_array``); edges without it weigh 1. ``None``:
+        every edge weighs 1 (parallel edges of a multigraph add up). Ignored for matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows and columns, each exactly
+        once. Default: ``G.nodes()`` order, i.e. insertion order, which warns (UserWarning)
+        when the labels are the integers 0..n−1 in another order. Refused for matrices.
 
     Returns
     -------
     scipy.sparse.csr_array (or cupyx csr_matrix), float32 if the input was float32, else float64.
     """
+    if weight is not None and not isinstance(weight, str):
+        raise TypeError(f"weight must be the name (a str) of an edge attribute, or None for "
+                        f"weight 1 on every edge; got {type(weight).__name__} {weight!r}")
+    is_graph = _is_networkx_graph(A)
+    if nodelist is not None and not is_graph:
+        raise ValueError(f"nodelist orders the nodes of a networkx graph only; {name} is a "
+                         f"matrix ({type(A).__name__}) whose rows are already in order: to "
+                         f"reorder it pass A[p][:, p] (and X[p]) for a permutation p, or leave "
+                         f"nodelist=None")
     if _backend.is_cupy_sparse(A) or _backend.is_cupy_array(A):
         return _backend.check_adjacency_gpu(A, symmetrize=symmetrize, name=name)
     if isinstance(symmetrize, str):
         check_option(symmetrize, "symmetrize", ("max", "mean"))
     elif not isinstance(symmetrize, (bool, np.bool_)):
         raise TypeError(f"symmetrize must be a bool or one of 'max', 'mean'; got {symmetrize!r}")
-    if _is_networkx_graph(A):
-        import networkx as nx
-        if A.is_directed() and not symmetrize:
-            raise ValueError(f"{name} is a directed networkx graph; pass symmetrize=True to use "
-                             f"its undirected version, or convert it with G.to_undirected()")
-        if A.number_of_nodes() == 0:   # networkx refuses to convert the null graph
-            A = sp.csr_array((0, 0), dtype=np.float64)
-        else:
-            A = nx.to_scipy_sparse_array(A, weight="weight", format="csr", dtype=np.float64)
+    if is_graph:
+        A = _networkx_to_csr(A, weight=weight, nodelist=nodelist, symmetrize=symmetrize,
+                             name=name)
     elif sp.issparse(A):
         _check_real_dtype(A.dtype, name)
         # A copy (never mutate the caller's matrix) that also sums duplicates of COO input.
@@ -225,7 +265,137 @@ def _is_networkx_graph(G):
     return isinstance(G, nx.Graph)
 
 
-def check_features(X, n, *, name="X", allow_sparse=False):
+def _networkx_to_csr(G, *, weight, nodelist, symmetrize, name):
+    """The float64 CSR adjacency of a networkx graph, rows and columns in ``nodelist`` order.
+
+    The weights and the order are checked here rather than left to
+    ``networkx.to_scipy_sparse_array``, which reports a bad weight as NumPy's "could not convert
+    string to float" and treats a short ``nodelist`` as a request for a subgraph.
+    """
+    import networkx as nx
+    if G.is_directed() and not symmetrize:
+        raise ValueError(f"{name} is a directed networkx graph; pass symmetrize=True to use "
+                         f"its undirected version, or convert it with G.to_undirected()")
+    if nodelist is None:
+        _warn_if_labels_look_like_rows(G, name)
+    else:
+        nodelist = _check_nodelist(nodelist, G, name)
+    if weight is not None:
+        _check_edge_weights(G, weight, name)
+    if G.number_of_nodes() == 0:   # networkx refuses to convert the null graph
+        return sp.csr_array((0, 0), dtype=np.float64)
+    return nx.to_scipy_sparse_array(G, nodelist=nodelist, weight=weight, format="csr",
+                                    dtype=np.float64)
+
+
+def _preview(items, k=5):
+    items = list(items)
+    return repr(items) if len(items) <= k else f"[{', '.join(map(repr, items[:k]))}, ...]"
+
+
+def _warn_if_labels_look_like_rows(G, name):
+    # Row i is the i-th node of G.nodes(), not the node labelled i. When the labels are exactly
+    # 0..n-1 the two are easy to confuse, and X (indexed by label) is silently misaligned.
+    nodes = list(G)
+    n = len(nodes)
+    if nodes == list(range(n)):
+        return
+    if not all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
+               for v in nodes):
+        return
+    if sorted(nodes) != list(range(n)):
+        return
+    _warn(f"{name} is a networkx graph whose nodes are the integers 0..{n - 1} but not in that "
+          f"order: rows and columns (and the rows of X and of the result) follow G.nodes(), "
+          f"i.e. insertion order {_preview(nodes)}, not the labels. Pass nodelist=sorted(G) "
+          f"for label order, or nodelist=list(G) to keep insertion order without this "
+          f"warning", UserWarning)
+
+
+def _check_nodelist(nodelist, G, name):
+    n = G.number_of_nodes()
+    if isinstance(nodelist, (str, bytes)):
+        raise TypeError(f"nodelist must be a sequence of the {n} nodes of {name}, got "
+                        f"{type(nodelist).__name__} {nodelist!r}")
+    try:
+        order = list(nodelist)
+    except TypeError:
+        raise TypeError(f"nodelist must be a sequence of the {n} nodes of {name}, got "
+                        f"{type(nodelist).__name__} {nodelist!r}") from None
+    try:
+        seen = set(order)
+    except TypeError as exc:
+        raise TypeError(f"nodelist must hold the nodes of {name}, which are hashable; "
+                        f"got {exc}") from None
+    if len(seen) == len(order) == n and all(v in G for v in order):
+        return order
+    problems = []
+    missing = [v for v in G if v not in seen]
+    if missing:
+        problems.append(f"missing: {_preview(missing)}")
+    extra = [v for v in order if v not in G]
+    if extra:
+        problems.append(f"not in {name}: {_preview(extra)}")
+    counted = set()
+    repeated = [v for v in order if v in counted or counted.add(v)]
+    if repeated:
+        problems.append(f"repeated: {_preview(dict.fromkeys(repeated))}")
+    raise ValueError(f"nodelist must list each of the {n} nodes of {name} exactly once (it "
+                     f"orders the rows and columns); got {len(order)} entries, "
+                     + "; ".join(problems))
+
+
+def _check_edge_weights(G, weight, name):
+    """Refuse, by edge, a ``weight`` attribute that is not a finite non-negative number."""
+    vals = [w for _, _, w in G.edges(data=weight, default=1)]
+    try:
+        arr = np.asarray(vals)
+    except (TypeError, ValueError):   # ragged sequences among the values
+        arr = None
+    # Fast path: one vectorised check when every value is a plain number.
+    if arr is not None and arr.ndim == 1 and arr.dtype.kind in "biuf":
+        if arr.dtype.kind == "b" or (np.isfinite(arr).all() and arr.min(initial=0) >= 0):
+            return
+    for u, v, w in G.edges(data=weight, default=1):
+        if _is_edge_weight(w):
+            continue
+        where = f"the {weight!r} attribute of edge ({u!r}, {v!r}) of {name} is {w!r}"
+        fix = ("edge weights must be finite non-negative numbers: fix the attribute, pass "
+               "weight= another attribute, or weight=None for weight 1 on every edge")
+        if isinstance(w, numbers.Real):
+            raise ValueError(f"weight: {where}; {fix}")
+        raise TypeError(f"weight: {where} ({type(w).__name__}); {fix}")
+
+
+def _is_edge_weight(w):
+    if isinstance(w, (bool, np.bool_)):   # as for bool matrices: True weighs 1
+        return True
+    if not isinstance(w, numbers.Real):
+        return False
+    try:
+        return math.isfinite(w) and w >= 0
+    except OverflowError:   # an int beyond the float range
+        return False
+
+
+def _warn(message, category):
+    """``warnings.warn`` pointing at the first caller outside ngc_ref, however deep the call."""
+    import os
+    import sys
+    import warnings
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    frame, level = sys._getframe(0), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)
+
+
+#: The way out named by the memory guard of :func:`check_features`.
+_FEATURES_MEMORY_HINT = ("pass X a block of columns at a time (the propagations, solves and "
+                         "noise models treat each column on its own)")
+
+
+def check_features(X, n, *, name="X", allow_sparse=False, what=None, work_arrays=0):
     """Coerce node features to a 2-D float array with ``n`` rows and finite entries.
 
     A 1-D signal of length ``n`` is accepted and returned as an (n, 1) array. SciPy sparse
@@ -233,6 +403,11 @@ def check_features(X, n, *, name="X", allow_sparse=False):
     a CSR array is returned. float32 is kept; everything else becomes float64. The caller's
     array is never modified: the result is a new array unless it already had the right dtype
     and layout, in which case it is returned as is and must be treated as read-only.
+
+    Every n x d array made here (the densified sparse input, a dtype conversion) and the
+    ``work_arrays`` further n x d arrays of the result's dtype that the caller ``what`` is about
+    to allocate must fit the memory budget of :mod:`ngc_ref._memory`, checked before any of
+    them is allocated (CPU input only); otherwise ValueError with the numbers.
     """
     if _backend.is_cupy_array(X) or _backend.is_cupy_sparse(X):
         return _backend.check_features_gpu(X, n, name=name)
@@ -244,6 +419,8 @@ def check_features(X, n, *, name="X", allow_sparse=False):
         if X.shape[0] != n:
             raise ValueError(f"{name} must have one row per node: expected {n} rows, "
                              f"got shape={X.shape}")
+        _check_features_memory(X.shape, dtype, work_arrays + (not allow_sparse), name, what,
+                               densified=not allow_sparse)
         Xc = sp.csr_array(X, dtype=dtype, copy=True)
         if Xc.nnz and not np.all(np.isfinite(Xc.data)):
             raise ValueError(f"{name} contains non-finite values (NaN or inf)")
@@ -263,7 +440,23 @@ def check_features(X, n, *, name="X", allow_sparse=False):
     if arr.shape[0] != n:
         raise ValueError(f"{name} must have one row per node: expected {n} rows, got "
                          f"shape={arr.shape}")
-    arr = np.asarray(arr, dtype=float_dtype(arr.dtype))
+    dtype = float_dtype(arr.dtype)
+    _check_features_memory(arr.shape, dtype, work_arrays + (arr.dtype != dtype), name, what)
+    arr = np.asarray(arr, dtype=dtype)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} contains non-finite values (NaN or inf)")
     return arr
+
+
+def _check_features_memory(shape, dtype, arrays, name, what, densified=False):
+    """The memory guard of :func:`check_features`: ``arrays`` n x d arrays of ``dtype``."""
+    if not arrays:
+        return
+    from ._memory import check_dense_work
+    parts = [f"the dense copy of the sparse {name}"] if densified else []
+    if what is None:
+        what = f"densifying the sparse {name}" if densified else f"converting {name}"
+    elif arrays > densified:
+        parts.append(f"{what}'s work arrays")
+    check_dense_work(shape, np.dtype(dtype).itemsize, arrays, what, _FEATURES_MEMORY_HINT,
+                     detail=" and ".join(parts))

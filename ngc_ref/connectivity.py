@@ -22,7 +22,8 @@ import scipy.sparse as sp
 from . import _backend
 from ._memory import check_memory
 from ._spmm import HornerKernel, resolve_workers
-from ._validation import (DEFAULT_MAX_DENSE_NODES, check_dense_size, check_option, check_scalar)
+from ._validation import (DEFAULT_MAX_DENSE_NODES, as_generator, check_adjacency,
+                          check_dense_size, check_option, check_scalar)
 from .neumann import NeumannFilter, _horner, series_mass
 
 TAU_METHODS = ("exact", "dense", "estimate")
@@ -90,8 +91,9 @@ class ConnectivityResult:
 
 
 def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, block_size=None,
-                        symmetrize=False, max_nodes=DEFAULT_MAX_DENSE_NODES, workers=None,
-                        n_samples=256, confidence=0.99, max_candidates=256, seed=None):
+                        symmetrize=False, weight="weight", nodelist=None,
+                        max_nodes=DEFAULT_MAX_DENSE_NODES, workers=None, n_samples=256,
+                        confidence=0.99, max_candidates=256, seed=None):
     """τ and τ_i of Ã_S (paper Eq. 5), exactly and without forming Ã_S, or estimated with a bound.
 
     Parameters
@@ -110,12 +112,24 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
         ``"estimate"``: a Gaussian sketch of all row norms plus exact τ_i for the candidate
         maximisers (see Notes); for graphs where the exact cost S·nnz·n is too high.
     nodes : array_like of int, optional
-        Compute τ_i only for these nodes (τ is then their max). Default: all nodes.
+        Compute τ_i only for these nodes (τ is then their max), given as row indices (for a
+        networkx graph: positions in ``nodelist``). Default: all nodes.
     block_size : int, optional
         Identity columns per block (default: about 8M elements per block in all, shared by the
         workers, at most 1024 columns). The exact method holds 3·n·block_size·workers float64
         numbers at once and refuses (ValueError, with the numbers) when they exceed the memory
         budget: the available memory or ``NGC_REF_MEMORY_BUDGET`` (see :mod:`ngc_ref._memory`).
+    symmetrize : bool or {"max", "mean"}
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
+        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows, i.e. of ``tau_i``,
+        ``row_sums`` and the indices ``nodes`` and ``argmax``, each exactly once. Default:
+        ``G.nodes()`` order, i.e. insertion order, not label order (a UserWarning says so when
+        the labels are 0..n−1 out of order; pass ``nodelist=sorted(G)``). Not accepted for
+        matrices.
     workers : int or None
         Threads (default: the cores this process may use). With one block per thread, the
         blocks run concurrently; the result does not depend on it.
@@ -126,8 +140,8 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
         ``"estimate"`` only: the probability 1 − δ with which ``tau_upper`` bounds τ.
     max_candidates : int
         ``"estimate"`` only: at most this many τ_i are recomputed exactly (cost S·nnz each).
-    seed : None, int or numpy.random.Generator
-        ``"estimate"`` only.
+    seed : None, non-negative int, numpy.random.SeedSequence or numpy.random.Generator
+        ``"estimate"`` only (validated for every method).
 
     Returns
     -------
@@ -135,7 +149,9 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
 
     Notes
     -----
-    The exact cost is S·nnz(Ã) per column, i.e. S·nnz·n for all nodes.
+    The exact cost is S·nnz(Ã) per column, i.e. S·nnz·n for all nodes. Everything runs in
+    float64, also for a float32 adjacency (its weights are exact in float64): float32 rounding
+    of Ã_norm would compound over the S steps (by about eps(float32)·min(S, λ)).
 
     ``"estimate"``: with Z an n x m matrix of independent N(0, 1) entries, row i of
     Y = Ã_S Z has m independent N(0, ‖b_i‖²) entries (b_i the i-th row of Ã_S), so
@@ -164,8 +180,13 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
     True
     """
     method = check_option(method, "method", TAU_METHODS)
+    rng = as_generator(seed)   # before any work, so a bad seed fails fast
     workers = resolve_workers(workers)
-    filt = NeumannFilter(A, lam, S, norm, symmetrize=symmetrize, workers=workers)
+    # τ measures the theory, so it is computed in float64 even for a float32 adjacency (whose
+    # weights are read exactly): Ã_rw rounded to float32 has rows summing to 1 − 6e-8, and
+    # over S steps that error compounds (τ_i < 1 at λ = 1e6, S = 1e4, against Remark 1).
+    A = check_adjacency(A, symmetrize=symmetrize, weight=weight, nodelist=nodelist)
+    filt = NeumannFilter(A.astype(np.float64), lam, S, norm, workers=workers)
     n = filt.n
     gpu = filt._gpu
     xp, _ = _backend.namespaces(gpu)
@@ -197,7 +218,7 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
         if gpu:
             raise ValueError("method='estimate' is CPU only; use method='exact' for CuPy input")
         return _estimate(filt, nodes, mass, block_size, workers, n_samples, confidence,
-                         max_candidates, seed)
+                         max_candidates, rng)
     sq = _backend.to_numpy(sq)
     row_sums = _backend.to_numpy(filt.row_sums())
     tau_i = n * sq / mass**2
@@ -285,7 +306,7 @@ PROBE_BLOCK = 64
 
 
 def _estimate(filt, nodes, mass, block_size, workers, n_samples, confidence, max_candidates,
-              seed):
+              rng):
     """Gaussian-sketch bounds on every τ_i, exact τ_i for the candidate maximisers."""
     from scipy.stats import chi2
 
@@ -293,7 +314,6 @@ def _estimate(filt, nodes, mass, block_size, workers, n_samples, confidence, max
     conf = check_scalar(confidence, "confidence", min_val=0.0, max_val=1.0, include_min=False,
                         include_max=False)
     max_candidates = check_scalar(max_candidates, "max_candidates", min_val=1, integer=True)
-    rng = np.random.default_rng(seed)
     n = filt.n
     k_nodes = len(nodes)
     # Probes go through in blocks of PROBE_BLOCK columns: memory O(nnz + n·PROBE_BLOCK) however

@@ -21,7 +21,7 @@ from . import _backend
 from ._spmm import HornerKernel
 from ._validation import (DEFAULT_MAX_DENSE_NODES, check_dense_size, check_features, check_lam,
                           check_norm, check_order, check_scalar)
-from .normalize import normalized_adjacency
+from .normalize import _degrees_from_scaled, _normalized_adjacency
 
 
 def series_ratio(lam):
@@ -33,12 +33,19 @@ def series_ratio(lam):
 def series_mass(lam, S):
     """1 − r^{S+1}: the row sum of Ã_S for ``norm="rw"`` (paper Eq. 6).
 
-    Computed as ``-expm1((S+1) log1p(-1/(λ+1)))`` so it stays accurate (and positive) when r is
-    within rounding of 1, i.e. for λ beyond ~1e15, where ``1 - r**(S+1)`` would cancel to 0.
+    Computed as ``-expm1((S+1) log r)`` with log r = −log1p(1/λ), so it stays accurate (and
+    positive) when r is within rounding of 1, i.e. for λ beyond ~1e15, where ``1 - r**(S+1)``
+    would cancel to 0, and defined for every λ > 0, however small (λ → 0 gives 1).
     """
     lam = check_lam(lam)
     S = check_order(S)
-    return -math.expm1((S + 1) * math.log1p(-1.0 / (lam + 1.0)))
+    return -math.expm1((S + 1) * _log_ratio(lam))
+
+
+def _log_ratio(lam):
+    """log r = log(λ/(λ+1)) = −log1p(1/λ): accurate for λ → ∞ (−1/λ) and λ → 0 (log λ), and
+    −inf, not an error, where 1/λ overflows (r = 0 to double precision)."""
+    return -math.log1p(1.0 / lam)
 
 
 def neumann_order(lam, tol, norm="sym"):
@@ -59,7 +66,7 @@ def neumann_order(lam, tol, norm="sym"):
     lam = check_lam(lam)
     tol = check_scalar(tol, "tol", min_val=0.0, max_val=1.0, include_min=False)
     check_norm(norm)
-    log_r = math.log1p(-1.0 / (lam + 1.0))
+    log_r = _log_ratio(lam)
     S = max(0, math.ceil(math.log(tol) / log_r) - 1)
     # Guard against rounding in the logarithms: step to the exact smallest S.
     while S > 0 and (S * log_r) <= math.log(tol):
@@ -67,6 +74,43 @@ def neumann_order(lam, tol, norm="sym"):
     while (S + 1) * log_r > math.log(tol):
         S += 1
     return S
+
+
+#: Warn when the expected relative rounding error of a float32 series exceeds this.
+FLOAT32_ERROR_WARN = 1e-3
+
+
+class PrecisionWarning(UserWarning):
+    """A float32 computation whose expected rounding error exceeds ``FLOAT32_ERROR_WARN``."""
+
+
+def float32_error_estimate(lam, S):
+    """Expected relative rounding error of Ã_S X computed in float32.
+
+    Each Horner step rounds its terms once (relative eps(float32) = 1.2e-7), and a rounding
+    error made at step s is carried on by the remaining steps with weight r^s, so the errors
+    add up over the Σ_{s<=S} r^s = (λ+1)(1 − r^{S+1}) ≈ min(S+1, λ+1) effective terms:
+
+    .. math:: \\text{error} \\approx \\varepsilon_{32}\\,(\\lambda+1)(1 - r^{S+1}).
+
+    This is an estimate of the typical error (measured: 2.3e-2 at λ = 1e6, S = 3e6, where it
+    gives 0.12), not a bound. float64 has the same growth from eps(float64) = 2.2e-16.
+    """
+    return float(np.finfo(np.float32).eps) * (lam + 1.0) * series_mass(lam, S)
+
+
+def _warn_float32(dtype, lam, S, what):
+    """Warn (PrecisionWarning) when a float32 series of this λ, S would be inaccurate."""
+    if np.dtype(dtype) != np.float32:
+        return
+    err = float32_error_estimate(lam, S)
+    if err > FLOAT32_ERROR_WARN:
+        import warnings
+        warnings.warn(f"{what} in float32 with lam={lam:g}, S={S}: its relative rounding error "
+                      f"is about {err:.1e} (eps(float32) times the (lam+1)(1 - r^(S+1)) = "
+                      f"{err / float(np.finfo(np.float32).eps):.3g} effective terms of the "
+                      f"series), above {FLOAT32_ERROR_WARN:g}; pass float64 features for an "
+                      f"accurate result", PrecisionWarning, stacklevel=3)
 
 
 def _horner(An, X, r, S, transpose=False):
@@ -100,6 +144,16 @@ class NeumannFilter:
     norm : {"sym", "rw"}
     symmetrize : bool or {"max", "mean"}
         How to treat a non-symmetric ``A``.
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
+        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows of Ã_S (and of the signals it
+        is applied to), each exactly once, as in ``networkx.to_scipy_sparse_array``. Default:
+        ``G.nodes()`` order, i.e. insertion order, not label order; a UserWarning says so when
+        the labels are 0..n−1 out of order (pass ``nodelist=sorted(G)``). Not accepted for
+        matrices.
     workers : int or None
         CPU threads for the sparse products (``None``: the cores this process may use; ``1``:
         single-threaded). Results do not depend on it. Ignored for CuPy input.
@@ -123,12 +177,14 @@ class NeumannFilter:
     array([0.802469, 0.802469, 0.802469, 0.802469, 0.802469, 0.802469])
     """
 
-    def __init__(self, A, lam, S, norm="sym", *, symmetrize=False, workers=None):
+    def __init__(self, A, lam, S, norm="sym", *, symmetrize=False, weight="weight",
+                 nodelist=None, workers=None):
         self.lam = check_lam(lam)
         self.S = check_order(S)
         self.norm = check_norm(norm)
-        self.A_norm, self.degrees = normalized_adjacency(A, norm=norm, symmetrize=symmetrize,
-                                                         return_degrees=True)
+        # Degrees up to a power-of-two scale (exact even when d̃ itself would overflow).
+        self.A_norm, self._degrees_scaled, self._degree_exp = _normalized_adjacency(
+            A, norm, symmetrize=symmetrize, weight=weight, nodelist=nodelist)
         self.n = self.A_norm.shape[0]
         self.r = self.lam / (self.lam + 1.0)
         self._gpu = _backend.on_gpu(self.A_norm)
@@ -139,6 +195,11 @@ class NeumannFilter:
     @property
     def shape(self):
         return (self.n, self.n)
+
+    @property
+    def degrees(self):
+        """d̃ = Ã 1 (ValueError where weights near the float maximum make it overflow)."""
+        return _degrees_from_scaled(self._degrees_scaled, self._degree_exp)
 
     def _operator_for(self, dtype):
         # Keep one Ã_norm per dtype so float32 features are propagated in float32.
@@ -163,9 +224,16 @@ class NeumannFilter:
         float32, else float64. On the CPU the products run in the fused threaded kernel of
         :mod:`ngc_ref._spmm` (``workers`` overrides the filter's setting for this call); the
         result equals the plain Horner loop :func:`_horner` to within float rounding.
+
+        float32 features are propagated in float32, whose relative error grows like
+        eps(float32)·(λ+1)(1 − r^{S+1}) (:func:`float32_error_estimate`; 2.3e-2 measured at
+        λ = 1e6, S = 3e6): a :class:`PrecisionWarning` (a UserWarning) says so when that
+        exceeds 1e-3. The CPU kernel needs two n x d buffers besides X (and X itself when it
+        is sparse); they must fit the memory budget of :mod:`ngc_ref._memory`.
         """
-        X = check_features(X, self.n)
+        X = check_features(X, self.n, what="neumann_propagate", work_arrays=2)
         _backend.on_gpu(self.A_norm, X)
+        _warn_float32(X.dtype, self.lam, self.S, "neumann_propagate")
         if self._gpu:
             An = self._operator_for(X.dtype)
             H = _horner(An, X, self.r, self.S, transpose=transpose and self.norm == "rw")
@@ -200,7 +268,8 @@ class NeumannFilter:
     def exact(self, X, **kwargs):
         """(I + λL̃)⁻¹ X, the S = ∞ limit, via :func:`ngc_ref.gsd_solve` (same keywords)."""
         from .solve import _gsd_solve_normalized
-        return _gsd_solve_normalized(self.A_norm, self.degrees, X, self.lam, self.norm, **kwargs)
+        return _gsd_solve_normalized(self.A_norm, self._degrees_scaled, X, self.lam, self.norm,
+                                     **kwargs)
 
     def __repr__(self):
         return (f"NeumannFilter(n={self.n}, lam={self.lam!r}, S={self.S}, "
@@ -241,7 +310,8 @@ class NeumannOperator(LinearOperator):
         return self.filt.apply(np.asarray(x).ravel(), transpose=True).ravel()
 
 
-def neumann_propagate(A, X, lam, S, norm="sym", *, symmetrize=False, workers=None):
+def neumann_propagate(A, X, lam, S, norm="sym", *, symmetrize=False, weight="weight",
+                      nodelist=None, workers=None):
     """Ã_S X, the NGC propagation (paper Eq. 4 without W).
 
     .. math::
@@ -263,6 +333,15 @@ def neumann_propagate(A, X, lam, S, norm="sym", *, symmetrize=False, workers=Non
         Expansion order, S >= 0 (S = 0 gives X/(λ+1)).
     norm : {"sym", "rw"}
     symmetrize : bool or {"max", "mean"}
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
+        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows of ``X`` and of the result,
+        each exactly once, as in ``networkx.to_scipy_sparse_array``. Default: ``G.nodes()``
+        order, i.e. insertion order, not label order; a UserWarning says so when the labels are
+        0..n−1 out of order (pass ``nodelist=sorted(G)``). Not accepted for matrices.
     workers : int or None
         CPU threads for the sparse products (default: the cores this process may use). The
         result does not depend on it.
@@ -270,15 +349,29 @@ def neumann_propagate(A, X, lam, S, norm="sym", *, symmetrize=False, workers=Non
     Returns
     -------
     ndarray, shape (n, d)
-        float32 when ``X`` is float32, else float64 (CuPy array for CuPy input).
+        float32 when ``X`` is float32, else float64 (CuPy array for CuPy input). In float32 the
+        relative error grows like eps(float32)·(λ+1)(1 − r^{S+1}), i.e. like λ·1.2e-7 for long
+        series (2.3e-2 measured at λ = 1e6, S = 3e6; :func:`float32_error_estimate`); float64
+        features keep it near λ·2.2e-16.
 
     Raises
     ------
     ValueError
-        Non-square, non-symmetric or negative/NaN adjacency; X with the wrong number of rows or
-        non-finite values; lam <= 0 or non-finite; S < 0; unknown norm.
+        Non-square, non-symmetric or negative/NaN adjacency (or ``weight`` attribute); X with
+        the wrong number of rows or non-finite values; lam <= 0 or non-finite; S < 0; unknown
+        norm; a ``nodelist`` that is not a permutation of the graph's nodes; X and the two
+        n x d buffers of the series beyond the memory budget (:mod:`ngc_ref._memory`).
     TypeError
-        Non-integer S, non-numeric inputs.
+        Non-integer S, non-numeric inputs or ``weight`` attribute values.
+
+    Warns
+    -----
+    UserWarning
+        ``A`` is a networkx graph whose nodes are 0..n−1 out of order and no ``nodelist`` was
+        given: the rows follow insertion order.
+    PrecisionWarning
+        (a UserWarning) float32 ``X`` whose expected error, eps(float32)·(λ+1)(1 − r^{S+1}),
+        exceeds 1e-3: pass float64 features.
 
     See Also
     --------
@@ -297,16 +390,43 @@ def neumann_propagate(A, X, lam, S, norm="sym", *, symmetrize=False, workers=Non
     >>> H = neumann_propagate(nx.star_graph(3), np.eye(4), lam=1.0, S=2, norm="rw")
     >>> H.sum(axis=1).round(6)      # 1 - (1/2)^3
     array([0.875, 0.875, 0.875, 0.875])
+
+    The rows of ``X`` follow ``nodelist`` (default: the order nodes were added):
+
+    >>> G = nx.Graph([("c", "a"), ("a", "b")])                       # nodes c, a, b
+    >>> X = np.array([[1.0], [0.0], [0.0]])                          # a signal on "a"
+    >>> neumann_propagate(G, X, lam=1.0, S=1, norm="rw", nodelist=["a", "b", "c"]).ravel()
+    array([0.58333333, 0.125     , 0.125     ])
     """
-    return NeumannFilter(A, lam, S, norm, symmetrize=symmetrize, workers=workers).apply(X)
+    return NeumannFilter(A, lam, S, norm, symmetrize=symmetrize, weight=weight,
+                         nodelist=nodelist, workers=workers).apply(X)
 
 
-def neumann_matrix(A, lam, S, norm="sym", *, symmetrize=False,
+def neumann_matrix(A, lam, S, norm="sym", *, symmetrize=False, weight="weight", nodelist=None,
                    max_nodes=DEFAULT_MAX_DENSE_NODES):
     """Ã_S as a dense n x n array, for small graphs.
 
     Refuses (ValueError) above ``max_nodes`` nodes (default 5000, 200 MB in float64); pass a
     larger ``max_nodes`` to insist.
+
+    Parameters
+    ----------
+    A : sparse matrix, ndarray or networkx.Graph
+    lam : float
+        λ > 0.
+    S : int
+        S >= 0.
+    norm : {"sym", "rw"}
+    symmetrize : bool or {"max", "mean"}
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
+        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows and columns, each exactly
+        once. Default: ``G.nodes()`` (insertion) order; see :func:`neumann_propagate`. Not
+        accepted for matrices.
+    max_nodes : int
 
     Examples
     --------
@@ -317,4 +437,5 @@ def neumann_matrix(A, lam, S, norm="sym", *, symmetrize=False,
     array([[0.75, 0.  ],
            [0.  , 0.75]])
     """
-    return NeumannFilter(A, lam, S, norm, symmetrize=symmetrize).matrix(max_nodes=max_nodes)
+    return NeumannFilter(A, lam, S, norm, symmetrize=symmetrize, weight=weight,
+                         nodelist=nodelist).matrix(max_nodes=max_nodes)

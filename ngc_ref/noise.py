@@ -19,6 +19,7 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
+from . import _memory
 from ._sampling import bernoulli_positions
 from ._validation import as_generator, check_features, check_option, check_scalar
 
@@ -112,7 +113,10 @@ def gaussian_noise(X, xi, seed=None):
     Raises
     ------
     ValueError
-        If ``xi`` is negative or not finite, or ``X`` has a wrong shape or non-finite entries.
+        If ``xi`` is negative or not finite, or ``X`` has a wrong shape or non-finite entries;
+        if the noisy features are not representable in X's dtype (float32 X with ξ = 1e200);
+        or if the noise (a float64 n x d draw) does not fit the memory budget of
+        :mod:`ngc_ref._memory`.
     TypeError
         If ``X`` has a complex/object dtype, or ``xi``/``seed`` has a wrong type.
 
@@ -133,8 +137,30 @@ def gaussian_noise(X, xi, seed=None):
     0.5
     """
     xi = check_scalar(xi, "xi", min_val=0.0)
+    return _add_noise(X, "gaussian", xi, seed, "xi", "gaussian_noise")
+
+
+def _add_noise(X, kind, scale, seed, name, what):
+    """X + scale·η (η a unit draw of ``kind``) in X's float dtype, for the public functions.
+
+    The draw is float64 (one seed, the same numbers for every dtype) and X is added to it in
+    place, so the work is one float64 n x d array (and its float32 copy for float32 X), checked
+    against the memory budget of :mod:`ngc_ref._memory` first. Noise that the dtype cannot
+    represent (float32 X with scale 1e200) is refused with a ValueError naming ``name``, the
+    caller ``what``'s argument, instead of being returned as ±inf.
+    """
     Xd, was_1d = _check_X(X, allow_sparse=False)
-    out = Xd + (xi * _draw(Xd.shape, "gaussian", 1.0, as_generator(seed))).astype(Xd.dtype)
+    _memory.check_dense_work(Xd.shape, 8 if Xd.dtype == np.float64 else 12, 1, what,
+                             "pass X a block of columns at a time",
+                             detail="the noise draw (float64) and its cast to X's dtype")
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = _draw(Xd.shape, kind, scale, as_generator(seed)).astype(Xd.dtype, copy=False)
+        out += Xd
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"{what}: {name}={scale!r} gives noise that {Xd.dtype} cannot "
+                         f"represent (it overflows to ±inf beyond "
+                         f"{float(np.finfo(Xd.dtype).max):.3g}); use a smaller {name}"
+                         + (" or float64 features" if Xd.dtype == np.float32 else ""))
     return out.ravel() if was_1d else out
 
 
@@ -218,9 +244,8 @@ def add_subgaussian_noise(X, kind="gaussian", scale=1.0, seed=None, *, proxy="ho
     check_option(kind, "kind", SUBGAUSSIAN_KINDS)
     check_option(proxy, "proxy", PROXIES)
     scale = check_scalar(scale, "scale", min_val=0.0)
-    Xd, was_1d = _check_X(X, allow_sparse=False)
-    out = Xd + _draw(Xd.shape, kind, scale, as_generator(seed)).astype(Xd.dtype)
-    return (out.ravel() if was_1d else out), _sigma(kind, scale, proxy)
+    return (_add_noise(X, kind, scale, seed, "scale", "add_subgaussian_noise"),
+            _sigma(kind, scale, proxy))
 
 
 def flip_features(X, p, seed=None):
@@ -496,12 +521,10 @@ def corrupt(X, kind, level, *, seed=None, normalize=True, normalize_method="pyg"
     check_option(normalize_method, "normalize_method", ROW_NORMS)
     # Checked here so that the message names this function's argument, ``level``.
     check_scalar(level, "level", min_val=0.0, max_val=1.0 if kind == "flip" else None)
-    if kind == "gaussian":
-        out = gaussian_noise(X, level, seed=seed)
-    elif kind == "flip":
+    if kind == "flip":
         out = flip_features(X, level, seed=seed)
-    else:
-        out, _ = add_subgaussian_noise(X, kind, level, seed=seed)
+    else:   # gaussian_noise / add_subgaussian_noise, with errors that name ``level``
+        out = _add_noise(X, kind, level, seed, "level", "corrupt")
     return row_normalize(out, normalize_method) if normalize else out
 
 

@@ -11,11 +11,15 @@ Notation (paper, Sec. 2): Ã = A + I, D̃ = diag(Ã 1), and
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from . import _backend
 from ._validation import check_adjacency, check_norm
 
 
-def add_self_loops(A, *, symmetrize=False):
+def add_self_loops(A, *, symmetrize=False, weight="weight", nodelist=None):
     """Ã: the adjacency with every diagonal entry set to 1.
 
     An existing diagonal is *replaced*, not doubled: a graph that already stores self-loops
@@ -28,6 +32,15 @@ def add_self_loops(A, *, symmetrize=False):
         Symmetric adjacency with non-negative weights (see ``symmetrize``).
     symmetrize : bool or {"max", "mean"}
         How to treat a non-symmetric input; the default rejects it.
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
+        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows and columns, each exactly
+        once (as in ``networkx.to_scipy_sparse_array``). Default: ``G.nodes()`` order, i.e.
+        insertion order, not label order; a UserWarning says so when the labels are 0..n−1
+        out of order (pass ``nodelist=sorted(G)``). Not accepted for matrices.
 
     Returns
     -------
@@ -40,8 +53,23 @@ def add_self_loops(A, *, symmetrize=False):
     >>> add_self_loops(np.array([[1.0, 1.0], [1.0, 0.0]])).toarray()
     array([[1., 1.],
            [1., 1.]])
+
+    A networkx graph: its ``weight`` attribute and its node order, unless told otherwise.
+
+    >>> import networkx as nx
+    >>> G = nx.Graph()
+    >>> G.add_edge("b", "a", weight=5.0)
+    >>> G.add_edge("a", "c")                                     # no attribute: weight 1
+    >>> add_self_loops(G).toarray()                              # rows: b, a, c
+    array([[1., 5., 0.],
+           [5., 1., 1.],
+           [0., 1., 1.]])
+    >>> add_self_loops(G, weight=None, nodelist=["a", "b", "c"]).toarray()
+    array([[1., 1., 1.],
+           [1., 1., 0.],
+           [1., 0., 1.]])
     """
-    A = check_adjacency(A, symmetrize=symmetrize)
+    A = check_adjacency(A, symmetrize=symmetrize, weight=weight, nodelist=nodelist)
     gpu = _backend.on_gpu(A)
     xp, xsp = _backend.namespaces(gpu)
     n = A.shape[0]
@@ -52,7 +80,8 @@ def add_self_loops(A, *, symmetrize=False):
     return At
 
 
-def normalized_adjacency(A, norm="sym", *, symmetrize=False, return_degrees=False):
+def normalized_adjacency(A, norm="sym", *, symmetrize=False, weight="weight", nodelist=None,
+                         return_degrees=False):
     """Ã_norm, the normalised adjacency with self-loops, as a CSR matrix.
 
     .. math::
@@ -69,8 +98,19 @@ def normalized_adjacency(A, norm="sym", *, symmetrize=False, return_degrees=Fals
         Symmetric or random-walk normalisation.
     symmetrize : bool or {"max", "mean"}
         How to treat a non-symmetric input; the default rejects it with a ValueError.
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
+        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows and columns, each exactly
+        once. Default: ``G.nodes()`` (insertion) order; see :func:`add_self_loops`.
+        Not accepted for matrices.
     return_degrees : bool
-        Also return d̃ = Ã 1 (a 1-D array; every entry is >= 1).
+        Also return d̃ = Ã 1 (a 1-D array; every entry is >= 1). Refused (ValueError naming
+        A) when a degree overflows the dtype: weights that large are fine for Ã_norm, which is
+        computed from Ã scaled by a power of two (it does not change under a common scale of
+        Ã, self-loops included), but not for d̃ itself.
 
     Returns
     -------
@@ -88,11 +128,33 @@ def normalized_adjacency(A, norm="sym", *, symmetrize=False, return_degrees=Fals
            [0.333, 0.333, 0.333],
            [0.   , 0.5  , 0.5  ]])
     """
+    An, d_scaled, exp = _normalized_adjacency(A, norm, symmetrize=symmetrize, weight=weight,
+                                              nodelist=nodelist)
+    return (An, _degrees_from_scaled(d_scaled, exp)) if return_degrees else An
+
+
+def _normalized_adjacency(A, norm, *, symmetrize=False, weight="weight", nodelist=None):
+    """``(Ã_norm, d̃·2^-exp, exp)``: the normalised adjacency and the degrees, scaled.
+
+    ``exp`` is 0 unless a degree overflows the dtype (weights near its maximum): then Ã, self-
+    loops included, is scaled by 2^-exp (exact: a power of two) before the degrees are summed.
+    Ã_norm does not change under a common scale of Ã, so it is exact either way; the degrees
+    are only defined up to that scale, which is all the solvers need.
+    """
     norm = check_norm(norm)
-    At = add_self_loops(A, symmetrize=symmetrize)
+    At = add_self_loops(A, symmetrize=symmetrize, weight=weight, nodelist=nodelist)
     gpu = _backend.on_gpu(At)
     xp, xsp = _backend.namespaces(gpu)
-    d = xp.asarray(At.sum(axis=1)).ravel()
+    with np.errstate(over="ignore"):
+        d = xp.asarray(At.sum(axis=1)).ravel()
+    exp = 0
+    if not bool(xp.isfinite(d).all()):
+        # An even exponent keeps sqrt(2^-exp) exact too; the largest weight becomes < 1, so no
+        # sum of a row can overflow.
+        exp = math.frexp(float(At.data.max()))[1]
+        exp += exp % 2
+        At.data = xp.ldexp(At.data, -exp)
+        d = xp.asarray(At.sum(axis=1)).ravel()
     if norm == "sym":
         s = 1.0 / xp.sqrt(d)
         An = xsp.diags(s) @ At @ xsp.diags(s)
@@ -100,4 +162,14 @@ def normalized_adjacency(A, norm="sym", *, symmetrize=False, return_degrees=Fals
         An = xsp.diags(1.0 / d) @ At
     An = _backend.csr_type(gpu)(An, dtype=At.dtype)
     An.sort_indices()
-    return (An, d) if return_degrees else An
+    return An, d, exp
+
+
+def _degrees_from_scaled(d_scaled, exp, name="A"):
+    """d̃ = d_scaled·2^exp, or ValueError naming ``name`` where it is not representable."""
+    if exp == 0:
+        return d_scaled
+    raise ValueError(f"the degrees of {name} overflow {d_scaled.dtype} (edge weights up to "
+                     f"about 2^{exp}); Ã_norm is still computed exactly, from Ã scaled by "
+                     f"2^-{exp}, but d̃ itself cannot be returned: divide {name} by a constant "
+                     f"(which changes Ã_norm, as the self-loops keep weight 1)")

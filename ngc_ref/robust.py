@@ -15,10 +15,13 @@ the full ‖XXᵀ‖_F, so that on a complete graph both modes coincide.
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 
 from . import _backend
 from ._validation import check_eps, check_features, check_option
-from .neumann import NeumannFilter
+from .neumann import NeumannFilter, _warn_float32
 
 MODES = ("full", "edges")
 
@@ -27,7 +30,11 @@ _EDGE_CHUNK_ELEMENTS = 2**24
 
 
 def gram_frobenius_norm(X):
-    """‖XXᵀ‖_F computed as ‖XᵀX‖_F (d x d), for dense or sparse X."""
+    """‖XXᵀ‖_F computed as ‖XᵀX‖_F (d x d), for dense or sparse X.
+
+    XᵀX over- or underflows for entries beyond ~1e±154 (float64) or ~1e±19 (float32): scale X
+    to max|X| ≈ 1 first, as :func:`robust_propagate` does.
+    """
     G = X.T @ X
     if hasattr(G, "toarray"):
         G = G.toarray()
@@ -51,7 +58,8 @@ def edge_gram(A_pattern, X):
     return _backend.csr_type(gpu)(G)
 
 
-def robust_propagate(A, X, lam, S, eps, norm="sym", *, mode="full", symmetrize=False):
+def robust_propagate(A, X, lam, S, eps, norm="sym", *, mode="full", symmetrize=False,
+                     weight="weight", nodelist=None):
     """RNGC propagation H of paper Eq. 12 (without the weight matrix W).
 
     Parameters
@@ -69,6 +77,16 @@ def robust_propagate(A, X, lam, S, eps, norm="sym", *, mode="full", symmetrize=F
     mode : {"full", "edges"}
         ``"full"``: the exact Eq. 12 with a low-rank XXᵀ. ``"edges"``: XXᵀ masked to the
         pattern of Ã (the paper's scalable variant).
+    symmetrize : bool or {"max", "mean"}
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
+        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows of ``X`` and of the result,
+        each exactly once. Default: ``G.nodes()`` order, i.e. insertion order, not label order
+        (a UserWarning says so when the labels are 0..n−1 out of order; pass
+        ``nodelist=sorted(G)``). Not accepted for matrices.
 
     Returns
     -------
@@ -79,7 +97,17 @@ def robust_propagate(A, X, lam, S, eps, norm="sym", *, mode="full", symmetrize=F
     For X = 0 the perturbation direction XXᵀ/‖XXᵀ‖_F is undefined (0/0); it is taken as 0,
     which gives H = 0 as for NGC. The series converges only if the spectral radius of
     r(Ã − εXXᵀ/‖XXᵀ‖_F) is below 1, which the paper does not guarantee for ε > 0; for large ε the
-    terms may grow, and the result is returned as computed (check the spectral radius first).
+    terms may grow, and the result is returned as computed (check the spectral radius first)
+    unless it is not representable in the features' dtype: then ValueError (naming eps and lam)
+    instead of inf or NaN.
+
+    The operator does not depend on the scale of X, so the series runs on X scaled by a power of
+    two to max|X| ≈ 1 and the result is scaled back: features of any representable scale
+    (1e-170, or 1e20 in float32) give H(cX) = c·H(X) to rounding. float32 features are
+    propagated in float32, with a relative error of about eps(float32)·(λ+1)(1 − r^{S+1}) (see
+    :func:`ngc_ref.neumann.float32_error_estimate`); a ``PrecisionWarning`` (a UserWarning) is
+    emitted when that exceeds 1e-3. Besides X, four n x d arrays are needed; they must fit the
+    memory budget of :mod:`ngc_ref._memory` (sparse X is densified, and counted, too).
 
     Examples
     --------
@@ -91,26 +119,51 @@ def robust_propagate(A, X, lam, S, eps, norm="sym", *, mode="full", symmetrize=F
     """
     eps = check_eps(eps)
     mode = check_option(mode, "mode", MODES)
-    filt = NeumannFilter(A, lam, S, norm, symmetrize=symmetrize)
-    X = check_features(X, filt.n)
+    filt = NeumannFilter(A, lam, S, norm, symmetrize=symmetrize, weight=weight,
+                         nodelist=nodelist)
+    # Work arrays besides X: its scaled copy, H, and the two terms of each product.
+    X = check_features(X, filt.n, what="robust_propagate", work_arrays=4)
     _backend.on_gpu(filt.A_norm, X)
+    _warn_float32(X.dtype, filt.lam, filt.S, "robust_propagate")
+    xp, _ = _backend.namespaces(filt._gpu)
+    amax = float(xp.abs(X).max()) if X.size else 0.0
+    if amax == 0.0:
+        return xp.zeros_like(X)
+    # XXᵀ/‖XXᵀ‖_F does not change when X is scaled, and for a fixed operator H is linear in X:
+    # so the series runs on Xs = X·2^-k with max|Xs| in [1/2, 1) (a power of two: exact) and
+    # is scaled back at the end. ‖XᵀX‖_F of X itself over- or underflows far sooner than the
+    # result (X·1e-170, float32 X·1e20), which would silently turn ε into 0.
+    k = math.frexp(amax)[1]
+    Xs = xp.ldexp(X, -k).astype(X.dtype, copy=False)
     An = filt._operator_for(X.dtype)
-    nrm = gram_frobenius_norm(X)
-    c = eps / nrm if nrm > 0 else 0.0
+    c = eps / gram_frobenius_norm(Xs)    # ‖XsᵀXs‖_F >= max|Xs|² >= 1/4
     if mode == "edges" and c != 0.0:
-        An = An - c * edge_gram(An, X)
+        An = An - c * edge_gram(An, Xs)
         c = 0.0
 
     def apply_M(V):
         out = An @ V
         if c != 0.0:
-            out -= c * (X @ (X.T @ V))
+            T = Xs @ (Xs.T @ V)
+            T *= c
+            out -= T
         return out
 
-    H = X.copy()
-    for _ in range(filt.S):
-        H = apply_M(H)
-        H *= filt.r
-        H += X
-    H *= 1.0 / (filt.lam + 1.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        H = Xs.copy()
+        for _ in range(filt.S):
+            H = apply_M(H)
+            H *= filt.r
+            H += Xs
+        H *= 1.0 / (filt.lam + 1.0)
+        finite = bool(xp.isfinite(H).all())
+        if finite:
+            H = xp.ldexp(H, k).astype(X.dtype, copy=False)
+    if not (finite and bool(xp.isfinite(H).all())):
+        raise ValueError(
+            f"robust_propagate: the result is not representable in {X.dtype}: with eps={eps!r} "
+            f"and lam={filt.lam!r} the terms of the series grow (the spectral radius of "
+            f"r(Ã − eps·XXᵀ/‖XXᵀ‖_F) exceeds 1, r = lam/(lam+1) = {filt.r:.3g}) and overflow "
+            f"within S={filt.S} steps; use a smaller eps, a larger lam or a smaller S"
+            + ("" if X.dtype == np.float64 else ", or float64 features"))
     return H

@@ -5,6 +5,15 @@ Both normalisations are solved through a symmetric positive definite system:
 * ``"sym"``: ((1+λ) I − λ Ã_sym) F = X, eigenvalues in [1, 1+2λ);
 * ``"rw"``: (I + λ(I − D̃⁻¹Ã)) F = X is not symmetric, so we solve the equivalent
   ((1+λ) D̃ − λ Ã) F = D̃ X (multiply by D̃), which is SPD.
+
+Large λ. Formed as written, these matrices lose the identity against λ: past λ ≈ 1/eps
+(≈ 4.5e15) 1 + λ rounds to λ and the matrix is singular to rounding (before, the error of the
+answer already grows like λ·eps). So every method splits F = F∞ + Z, where F∞ is the projection
+of X onto the null space of L̃ (per connected component C: D̃^{1/2}1_C for ``sym``, 1_C for
+``rw``) — the exact λ → ∞ limit, computed directly — and Z solves the system for the rest of X
+with the matrix scaled by 1/λ (a·mass + b·Lap with (a, b) = (1/λ, 1) for λ > 1, and Lap formed
+explicitly), constrained to have no part in the null space. The accuracy then does not depend
+on λ: about eps over the spectral gap of the graph, for λ = 1e-12 ... 1e300.
 """
 
 from __future__ import annotations
@@ -21,7 +30,7 @@ from . import _backend, _memory
 from ._spmm import SparseProduct
 from ._validation import (DEFAULT_MAX_DENSE_NODES, check_dense_size, check_features, check_lam,
                           check_norm, check_option, check_scalar)
-from .normalize import normalized_adjacency
+from .normalize import _normalized_adjacency
 
 METHODS = ("auto", "cg", "direct", "dense", "chebyshev")
 
@@ -47,12 +56,18 @@ class SolveInfo:
     method : str
         The method actually used (``"auto"`` is resolved).
     converged : bool
-        Whether the stopping rule was met for every column (always True for direct/dense).
+        Whether the stopping rule ‖b_j − M f_j‖ <= max(rtol·‖b_j‖, atol) of the SPD system
+        holds for every column, up to rounding (100·eps·(‖b_j‖ + ‖M‖·‖z_j‖)), checked on the
+        returned solution after every method, iterative or not; when it does not, a
+        :class:`ConvergenceWarning` says so. A result is never reported converged only because
+        the method stopped.
     iterations : int or None
         CG or Chebyshev iterations (None for direct/dense).
     residual : float
         max over columns of ‖x_j − (I + λL̃) f_j‖ / ‖x_j‖ for the *original* system, computed
-        once after solving (0 for an all-zero column).
+        once after solving (0 for an all-zero column). It is computed as the residual of the
+        split system (see the module docstring), which uses L̃F∞ = 0 exactly: formed directly,
+        (I + λL̃)F would carry a rounding error of λ·eps·‖F‖.
     residual_history : list of float
         For CG and Chebyshev: max over columns of the relative residual of the SPD system after
         each iteration.
@@ -69,8 +84,8 @@ class SolveInfo:
 
 
 def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, maxiter=None,
-              return_info=False, symmetrize=False, max_nodes=DEFAULT_MAX_DENSE_NODES,
-              workers=None):
+              return_info=False, symmetrize=False, weight="weight", nodelist=None,
+              max_nodes=DEFAULT_MAX_DENSE_NODES, workers=None):
     """F = (I + λL̃)⁻¹ X, the exact minimiser of the GSD objective (paper Eq. 1-2).
 
     .. math::
@@ -95,23 +110,37 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
         iteration on the Jacobi-preconditioned system, whose eigenvalues lie in the known
         interval [1, 1 + 2λ] (those of (1+λ)I − λÃ_norm, as Ã_norm has spectrum in [−1, 1]):
         no inner products, one sparse product per iteration, error reduced by about
-        (√κ − 1)/(√κ + 1), κ = 1 + 2λ, per iteration. ``"direct"``: sparse LU
-        (SuperLU) of the SPD matrix; refused when the estimated factors
-        (:func:`direct_factor_estimate`, ~n² entries on random graphs) exceed the memory
-        budget. ``"dense"``: ``numpy.linalg.solve`` on the dense I + λL̃ (refused above
-        ``max_nodes`` or when two n x n float64 arrays exceed the memory budget).
+        (√κ − 1)/(√κ + 1), κ = 1 + 2λ, per iteration (so at huge λ it runs out of
+        iterations and says so). ``"direct"``: sparse LU (SuperLU, partial pivoting) of the SPD
+        matrix bordered by one constraint row and column per connected component (the
+        null-space condition, which keeps it non-singular for every λ); refused when the
+        estimated factors (:func:`direct_factor_estimate`, ~n² entries on random graphs)
+        exceed the memory budget. ``"dense"``: ``numpy.linalg.solve`` on the dense I + λL̃,
+        lifted along the null space (refused above ``max_nodes`` or when two n x n float64
+        arrays exceed the memory budget).
         ``"auto"``: direct up to 5000 nodes when its factors fit the budget, else CG.
         The memory budget is the available memory, or the environment variable
         ``NGC_REF_MEMORY_BUDGET`` (bytes, or e.g. ``"4GiB"``; see :mod:`ngc_ref._memory`).
     rtol, atol : float
         CG stops a column (Chebyshev stops when every column meets it) when
-        ‖b_j − M f_j‖ <= max(rtol·‖b_j‖, atol) for the SPD system M F = B.
+        ‖b_j − M f_j‖ <= max(rtol·‖b_j‖, atol) for the SPD system M F = B. Every method's
+        result is checked against the same rule (up to rounding) before it is reported as
+        converged (:attr:`SolveInfo.converged`).
     maxiter : int, optional
         CG/Chebyshev iteration cap (default 10·n). Hitting it warns with
         :class:`ConvergenceWarning`.
     return_info : bool
         Also return a :class:`SolveInfo` with iterations and the achieved residual.
     symmetrize : bool or {"max", "mean"}
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
+        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows of ``X`` and of ``F``, each
+        exactly once. Default: ``G.nodes()`` order, i.e. insertion order, not label order (a
+        UserWarning says so when the labels are 0..n−1 out of order; pass
+        ``nodelist=sorted(G)``). Not accepted for matrices.
     max_nodes : int
         Size guard for ``method="dense"``.
     workers : int or None
@@ -124,6 +153,21 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
         Same float dtype as X (float32 kept; the solve itself runs in float64).
     info : SolveInfo, only if ``return_info``
 
+    Notes
+    -----
+    Every λ > 0 is solved accurately, up to λ → ∞ where F tends to the projection of X onto
+    the null space of L̃ (the mean of X over each connected component, weighted by D̃ for
+    ``rw`` and in the D̃^{1/2} direction for ``sym``): that part is computed exactly and the
+    rest of X is solved for with the matrix scaled by 1/λ, so the error does not grow with λ
+    (see the module docstring). Formed directly, (I + λL̃) has an error of λ·eps64 relative,
+    which before made the answer wrong by O(1) at λ ≈ 1e16.
+
+    float32 X is solved in float64 and rounded once at the end, so its error is that of
+    float32 (≈ 6e-8), whatever λ; contrast :func:`ngc_ref.neumann_propagate`, whose float32
+    series has an error growing like eps(float32)·(λ+1). Memory: about 10 (CG, Chebyshev) or
+    6 (direct, dense) float64 n x d arrays besides the matrices; they must fit the memory
+    budget of :mod:`ngc_ref._memory` (sparse X is densified too).
+
     Examples
     --------
     >>> import numpy as np, networkx as nx
@@ -134,7 +178,8 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
     """
     lam = check_lam(lam)
     norm = check_norm(norm)
-    An, d = normalized_adjacency(A, norm=norm, symmetrize=symmetrize, return_degrees=True)
+    An, d, _ = _normalized_adjacency(A, norm, symmetrize=symmetrize, weight=weight,
+                                     nodelist=nodelist)
     return _gsd_solve_normalized(An, d, X, lam, norm, method=method, rtol=rtol, atol=atol,
                                  maxiter=maxiter, return_info=return_info, max_nodes=max_nodes,
                                  workers=workers)
@@ -143,6 +188,7 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
 def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, atol=0.0,
                           maxiter=None, return_info=False, max_nodes=DEFAULT_MAX_DENSE_NODES,
                           workers=None):
+    # ``d``: the degrees d̃, or any common multiple of them (only their ratios are used).
     method = check_option(method, "method", METHODS)
     rtol = check_scalar(rtol, "rtol", min_val=0.0)
     atol = check_scalar(atol, "atol", min_val=0.0)
@@ -152,12 +198,10 @@ def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, ato
     if maxiter is None:
         maxiter = max(10 * n, 100)
     maxiter = check_scalar(maxiter, "maxiter", min_val=1, integer=True)
-    X = check_features(X, n)
+    X = check_features(X, n, what=f"gsd_solve(method={method!r})")
     gpu = _backend.on_gpu(An, X)
     out_dtype = X.dtype
     xp, _ = _backend.namespaces(gpu)
-    An64 = An.astype(np.float64)
-    X64 = X.astype(np.float64)
     factor_bytes, factor_entries, dbar = direct_factor_estimate(n, An.nnz)
     if method == "auto":
         method = ("direct" if (n <= AUTO_DIRECT_MAX_NODES and not gpu
@@ -171,39 +215,89 @@ def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, ato
             detail=f"an estimated {factor_entries:.3g} nonzeros in the sparse LU factors of a "
                    f"graph of {n} nodes with mean degree {dbar:.1f}; the fill grows like n² "
                    f"on graphs without small separators")
-
-    M, B, Minv_diag = _spd_system(An64, d.astype(np.float64), X64, lam, norm, gpu)
-    info = SolveInfo(method=method, converged=True)
+    if not gpu:
+        # float64 n x d arrays alive at the peak: X, B, F∞, B⊥, the solution and, for CG, its
+        # five recurrence buffers.
+        _memory.check_dense_work(X.shape, 8, 10 if method in ("cg", "chebyshev") else 6,
+                                 f"gsd_solve(method={method!r})",
+                                 "pass X a block of columns at a time (each column is solved "
+                                 "on its own)", detail="the solution and the solver's buffers")
+    info = SolveInfo(method=method, converged=True, residual=0.0)
+    if n == 0 or X.shape[1] == 0:
+        return (X.astype(out_dtype, copy=True), info) if return_info else X.copy()
+    X64 = X.astype(np.float64, copy=False)
+    sysm = _spd_system(An.astype(np.float64), d.astype(np.float64), lam, norm, gpu)
+    # F = F∞ + Z: F∞, the projection of X onto null(L̃) (the λ → ∞ limit), exactly; Z solves
+    # M Z = B⊥ with the part of the right-hand side outside the null space (see _spd_system).
+    F_inf = sysm.project(X64)
+    F_inf[sysm.single] = X64[sysm.single]
+    B_perp = X64 - F_inf
+    if norm == "rw":
+        B_perp *= sysm.mass[:, None]
+    B_perp[sysm.single] = 0.0
+    B = X64 * sysm.mass[:, None] if norm == "rw" else X64
+    bnorm = xp.sqrt(_coldot(B, B, xp))
+    # rw runs on D̃/max d̃ for D̃: atol is stated for ((1+λ)D̃ − λÃ)F = D̃X.
+    atol = atol / sysm.mass_scale
     if method in ("cg", "chebyshev"):
-        with _product(M, gpu, workers) as mul:
+        with _product(sysm.M, gpu, workers) as mul:
             if method == "cg":
-                F, info.iterations, info.residual_history, info.converged = _block_cg(
-                    mul, B, Minv_diag, rtol, atol, maxiter, xp)
+                Z, info.iterations, info.residual_history, info.converged = _block_cg(
+                    mul, B_perp, sysm.Minv_diag, rtol, atol, maxiter, xp, bnorm=bnorm)
             else:
                 # Precondition with D̃ (rw) or nothing (sym), not Jacobi: then the spectrum is
-                # exactly that of (1+λ)I − λÃ_norm, inside [1, 1 + 2λ].
-                pre = xp.asarray(1.0 / d.astype(np.float64)) if norm == "rw" else None
-                F, info.iterations, info.residual_history, info.converged = _chebyshev(
-                    mul, B, pre, 1.0, 1.0 + 2.0 * lam, rtol, atol, maxiter, xp)
+                # exactly that of a·I + b·L̃, inside [a, a + 2b].
+                pre = 1.0 / sysm.mass if norm == "rw" else None
+                Z, info.iterations, info.residual_history, info.converged = _chebyshev(
+                    mul, B_perp, pre, sysm.a, sysm.a + 2.0 * sysm.b, rtol, atol, maxiter, xp,
+                    bnorm=bnorm)
         if not info.converged:
             name = "CG" if method == "cg" else "Chebyshev"
             warnings.warn(f"gsd_solve: {name} did not reach rtol={rtol:g} in maxiter={maxiter} "
                           f"iterations (final max relative residual "
                           f"{info.residual_history[-1]:.3e})", ConvergenceWarning, stacklevel=3)
     elif method == "direct":
-        lu = spla.splu(sp.csc_matrix(M), permc_spec="MMD_AT_PLUS_A")
-        F = lu.solve(np.asarray(B))
-        info.factor_nnz = int(lu.L.nnz + lu.U.nnz)
+        Z, info.factor_nnz = _solve_bordered(sysm, B_perp)
     else:
         # The matrix and the LU copy that solve makes of it.
         check_dense_size(n, max_nodes, "gsd_solve(method='dense')", arrays=2)
-        Md = An64.toarray()
-        Md *= -lam
-        Md[xp.arange(n), xp.arange(n)] += 1.0 + lam
-        F = xp.linalg.solve(Md, X64)
-    info.residual = _original_residual(An64, F, X64, lam)
+        Z = xp.linalg.solve(sysm.dense_lifted(), B_perp)
+    Z -= sysm.project(Z)
+    Z[sysm.single] = 0.0
+    # Check the answer on the system itself: M Z = B⊥ is (I + λL̃)F = X (times D̃ for rw) with
+    # L̃F∞ = 0 used exactly, so nothing of size λ is rounded against 1.
+    R = B_perp - sysm.M @ Z
+    rnorm = xp.sqrt(_coldot(R, R, xp))
+    allowed = xp.maximum(xp.maximum(rtol * bnorm, atol), _rounding_slack(sysm, B, Z, xp))
+    if info.converged and bool((rnorm > allowed).any()):
+        info.converged = False
+        worst = float(xp.max(rnorm / xp.where(bnorm > 0, bnorm, 1.0)))
+        warnings.warn(f"gsd_solve(method={method!r}): the residual of the solution, "
+                      f"max_j ‖b_j − M f_j‖/‖b_j‖ = {worst:.3e}, exceeds rtol={rtol:g} (and "
+                      f"atol={atol * sysm.mass_scale:g}) beyond rounding; the result is not "
+                      f"accurate",
+                      ConvergenceWarning, stacklevel=3)
+    if norm == "rw":
+        R /= sysm.mass[:, None]
+    info.residual = _relative_column_norms(R, X64, xp)
+    F = F_inf
+    F += sysm.a * Z
     F = F.astype(out_dtype, copy=False)
     return (F, info) if return_info else F
+
+
+def _rounding_slack(sysm, B, Z, xp):
+    """Per column, the residual that rounding alone can leave: 100·eps·(‖b‖ + ‖M‖·‖z‖)."""
+    eps = np.finfo(np.float64).eps
+    return 100.0 * eps * (xp.sqrt(_coldot(B, B, xp)) + sysm.norm_M * xp.sqrt(_coldot(Z, Z, xp)))
+
+
+def _relative_column_norms(R, X, xp):
+    """max_j ‖r_j‖ / ‖x_j‖ (‖r_j‖ where x_j = 0)."""
+    xn = xp.linalg.norm(X, axis=0)
+    rn = xp.linalg.norm(R, axis=0)
+    rel = xp.where(xn > 0, rn / xp.where(xn > 0, xn, 1.0), rn)
+    return float(rel.max()) if rel.size else 0.0
 
 
 def _product(M, gpu, workers):
@@ -233,22 +327,138 @@ def direct_factor_estimate(n, nnz):
     return 12.0 * entries, entries, dbar
 
 
-def _spd_system(An, d, X, lam, norm, gpu):
-    """(M, B, 1/diag(M)) of the SPD system M F = B equivalent to (I + λL̃) F = X."""
-    _, xsp = _backend.namespaces(gpu)
+class _SPDSystem:
+    """The GSD equation as an SPD system with its null space split off (see ``_spd_system``).
+
+    Attributes: ``M`` (CSR), ``a``, ``b`` (M = a·mass + b·Lap), ``mass`` (1 for sym, d̃/max d̃
+    for rw), ``Minv_diag``, ``single`` (isolated nodes), ``norm_M`` (‖M‖_∞), ``labels``,
+    ``n_components`` and the null basis ``basis`` with its weights ``weight``; ``mass_scale``
+    is max d̃ for rw (1 for sym).
+    """
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    def project(self, Y):
+        """The projection of Y onto null(L̃) along range(L̃): per component C,
+        basis_C (weight_Cᵀ Y_C) / (weight_Cᵀ basis_C)."""
+        coef = (self.E @ (self.weight[:, None] * Y)) / self.denom[:, None]
+        return self.basis[:, None] * coef[self.labels]
+
+    def nontrivial_components(self):
+        """(member indices, constraint vector) of each component with more than one node."""
+        labels = _backend.to_numpy(self.labels)
+        order = np.argsort(labels, kind="stable")
+        cuts = np.flatnonzero(np.diff(labels[order])) + 1
+        weight = _backend.to_numpy(self.weight)
+        for idx in np.split(order, cuts):
+            if idx.size > 1:
+                yield idx, weight[idx]
+
+    def dense_lifted(self):
+        """M + Σ_C σ c_C c_Cᵀ (c_C the unit constraint vector of component C, σ = ‖M‖_∞).
+
+        The exact Z satisfies c_Cᵀ Z = 0, so it solves the lifted system too; the lift only
+        moves the eigenvalue a·mass of the null direction (which is 0 to rounding for λ past
+        1/eps) up to σ, so the dense LU never meets a (numerically) singular matrix.
+        """
+        xp, _ = _backend.namespaces(self.gpu)
+        Md = self.M.toarray()
+        for idx, c in self.nontrivial_components():
+            c = c / np.linalg.norm(c)
+            idx_x, c_x = xp.asarray(idx), xp.asarray(c)
+            for j, cj in zip(idx, c):   # column by column: no |C| x |C| temporary
+                Md[idx_x, int(j)] += (self.norm_M * float(cj)) * c_x
+        return Md
+
+
+def _spd_system(An, d, lam, norm, gpu):
+    """The SPD system equivalent to (I + λL̃)F = X, scaled so that no entry exceeds O(1).
+
+    With mass = I (sym) or D̃ (rw, divided by max d̃) and Lap = mass − mass·Ã_norm
+    (= L̃_sym, or the combinatorial Laplacian of Ã, scaled), the equation reads
+    (mass + λ Lap) F = mass X. It is solved as M Z' = B⊥ with M = a·mass + b·Lap,
+    (a, b) = (1, λ) for λ <= 1 and (1/λ, 1) above, so Z = a·Z', and B⊥ = mass (X − F∞) where
+    F∞ is the projection of X onto null(Lap) (per connected component: D̃^{1/2}1_C for sym,
+    1_C for rw). Then M is never formed with 1 + λ rounded to λ, and the right-hand side has no
+    part in the direction that M barely resolves when λ is huge. Isolated nodes (F = X there)
+    get the diagonal (a + b)·mass and a zero right-hand side.
+    """
+    xp, xsp = _backend.namespaces(gpu)
     n = An.shape[0]
-    if norm == "sym":
-        M = (1.0 + lam) * xsp.identity(n, format="csr") - lam * An
-        B = X
-        diag = (1.0 + lam) - lam * An.diagonal()
+    if lam <= 1.0:
+        a, b = 1.0, lam
     else:
-        # D̃ Ã_rw = Ã, so (1+λ)D̃ − λÃ = D̃ ((1+λ)I − λÃ_rw) is symmetric.
-        Dm = xsp.diags(d)
-        M = (1.0 + lam) * Dm - lam * (Dm @ An)
-        M = (M + M.T) * 0.5  # remove the rounding asymmetry of D̃·(D̃⁻¹Ã)
-        B = d[:, None] * X
-        diag = (1.0 + lam) * d - lam * d * An.diagonal()
-    return _backend.csr_type(gpu)(M), B, 1.0 / diag
+        a, b = 1.0 / lam, 1.0
+    if norm == "sym":
+        mass, mass_scale = xp.ones(n), 1.0
+        W = An
+        basis = xp.sqrt(d / d.max()) if n else xp.ones(0)
+        weight = basis
+    else:
+        mass_scale = float(d.max()) if n else 1.0
+        mass = d / mass_scale
+        W = xsp.diags(mass) @ An
+        W = (W + W.T) * 0.5  # remove the rounding asymmetry of D̃·(D̃⁻¹Ã)
+        basis = xp.ones(n)
+        weight = mass
+    w_diag = W.diagonal()
+    lap_diag = mass - w_diag
+    single = xp.asarray(_backend.to_numpy(An.indptr[1:] - An.indptr[:-1]) == 1)
+    diag = a * mass + b * lap_diag
+    diag[single] = (a + b) * mass[single]
+    M = xsp.diags(diag) - b * (W - xsp.diags(w_diag))
+    M = _backend.csr_type(gpu)(M)
+    M.sort_indices()
+    n_comp, labels = _components(An, gpu)
+    labels = xp.asarray(labels)
+    E = _backend.csr_type(gpu)((xp.ones(n), (labels, xp.arange(n))), shape=(n_comp, n))
+    norm_M = float(abs(M).sum(axis=1).max()) if n else 0.0
+    return _SPDSystem(M=M, a=a, b=b, mass=mass, mass_scale=mass_scale, Minv_diag=1.0 / diag,
+                      single=single,
+                      norm_M=norm_M, labels=labels, n_components=n_comp, basis=basis,
+                      weight=weight, E=E, denom=E @ (weight * basis), gpu=gpu)
+
+
+def _components(An, gpu):
+    """(number, labels) of the connected components of the graph of ``An``."""
+    from scipy.sparse.csgraph import connected_components
+    if gpu:
+        # CuPy has no graph search without pylibcugraph: the pattern (indices only, O(nnz)
+        # integers) goes to the host for the labels, which come back with the caller.
+        An = sp.csr_array((np.ones(An.nnz, dtype=np.int8), An.indices.get(), An.indptr.get()),
+                          shape=An.shape)
+    return connected_components(An, directed=False)
+
+
+def _solve_bordered(sysm, B_perp):
+    """Z with M Z = B⊥ and c_Cᵀ Z = 0 per component C, by sparse LU of the bordered system
+
+    .. math:: \\begin{pmatrix} M & C \\\\ C^\\top & 0 \\end{pmatrix}
+              \\begin{pmatrix} Z \\\\ \\kappa \\end{pmatrix} =
+              \\begin{pmatrix} B_\\perp \\\\ 0 \\end{pmatrix}
+
+    (κ = 0 at the solution, as 1_Cᵀ B⊥ = 0). It is non-singular for every λ, while M alone is
+    singular to rounding past λ ≈ 1/eps, so SuperLU's partial pivoting never divides by a
+    rounding error. Returns (Z, nonzeros of the LU factors)."""
+    n = sysm.M.shape[0]
+    rows, cols, vals = [], [], []
+    scale = sysm.norm_M if sysm.norm_M > 0 else 1.0
+    for k, (idx, c) in enumerate(sysm.nontrivial_components()):
+        rows.append(idx)
+        cols.append(np.full(idx.size, k))
+        vals.append(c * (scale / np.abs(c).max()))
+    k = len(rows)
+    if k == 0:
+        K, rhs = sp.csc_matrix(sysm.M), np.asarray(B_perp)
+    else:
+        C = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+                         shape=(n, k))
+        K = sp.csc_matrix(sp.bmat([[sysm.M, C], [C.T, None]], format="csc"))
+        rhs = np.vstack([np.asarray(B_perp), np.zeros((k, B_perp.shape[1]))])
+    lu = spla.splu(K, permc_spec="MMD_AT_PLUS_A")
+    Z = lu.solve(rhs)[:n]
+    return np.ascontiguousarray(Z), int(lu.L.nnz + lu.U.nnz)
 
 
 def _coldot(U, V, xp):
@@ -256,13 +466,19 @@ def _coldot(U, V, xp):
     return xp.einsum("ij,ij->j", U, V)
 
 
-def _stopping_rule(B, rtol, atol, xp):
-    """(‖b_j‖, the per-column threshold max(rtol·‖b_j‖, atol), ‖b_j‖ with 0 replaced by 1)."""
-    bnorm = xp.sqrt(_coldot(B, B, xp))
-    return bnorm, xp.maximum(rtol * bnorm, atol), xp.where(bnorm > 0, bnorm, 1.0)
+def _stopping_rule(B, rtol, atol, xp, bnorm=None):
+    """(‖r0_j‖, the per-column threshold max(rtol·‖b_j‖, atol), ‖b_j‖ with 0 replaced by 1).
+
+    ``B`` is the right-hand side the iteration starts from (its initial residual r0); ``bnorm``
+    the norms ‖b_j‖ of the system's own right-hand side when that differs (the deflated solve
+    iterates on B⊥ but keeps the stopping rule of the whole system), default ‖B_j‖.
+    """
+    r0 = xp.sqrt(_coldot(B, B, xp))
+    bnorm = r0 if bnorm is None else bnorm
+    return r0, xp.maximum(rtol * bnorm, atol), xp.where(bnorm > 0, bnorm, 1.0)
 
 
-def _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp):
+def _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp, bnorm=None):
     """Jacobi-preconditioned CG on every column of B at once.
 
     ``mul(P, Q)`` writes M @ P into Q. Each column has its own α, β (independent
@@ -273,8 +489,8 @@ def _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp):
     """
     n, k = B.shape
     F = xp.zeros_like(B)
-    bnorm, thresh, safe_b = _stopping_rule(B, rtol, atol, xp)
-    active = xp.flatnonzero(bnorm > thresh)
+    r0, thresh, safe_b = _stopping_rule(B, rtol, atol, xp, bnorm)
+    active = xp.flatnonzero(r0 > thresh)
     history = []
     if active.size == 0:
         return F, 0, history, True
@@ -314,7 +530,7 @@ def _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp):
     return F, it, history, converged
 
 
-def _chebyshev(mul, B, Minv_diag, lmin, lmax, rtol, atol, maxiter, xp):
+def _chebyshev(mul, B, Minv_diag, lmin, lmax, rtol, atol, maxiter, xp, bnorm=None):
     """Preconditioned Chebyshev iteration for M F = B (Saad, Alg. 12.1).
 
     ``mul(D, Q)`` writes M @ D into Q; ``Minv_diag`` is the diagonal preconditioner, or None
@@ -327,9 +543,9 @@ def _chebyshev(mul, B, Minv_diag, lmin, lmax, rtol, atol, maxiter, xp):
     sigma = theta / delta
     F = xp.zeros_like(B)
     R = B.copy()
-    bnorm, thresh, safe_b = _stopping_rule(B, rtol, atol, xp)
+    r0, thresh, safe_b = _stopping_rule(B, rtol, atol, xp, bnorm)
     history = []
-    if not bool((bnorm > thresh).any()):
+    if not bool((r0 > thresh).any()):
         return F, 0, history, True
     Q, T = xp.empty_like(B), xp.empty_like(B)
 
@@ -356,13 +572,3 @@ def _chebyshev(mul, B, Minv_diag, lmin, lmax, rtol, atol, maxiter, xp):
         D += T
         rho = rho_new
     return F, it, history, False
-
-
-def _original_residual(An, F, X, lam):
-    """max_j ‖x_j − (I + λL̃) f_j‖ / ‖x_j‖, with (I + λL̃)F = (1+λ)F − λ Ã F."""
-    xp = _backend.namespaces(_backend.on_gpu(An))[0]
-    R = X - ((1.0 + lam) * F - lam * (An @ F))
-    xn = xp.linalg.norm(X, axis=0)
-    rn = xp.linalg.norm(R, axis=0)
-    rel = xp.where(xn > 0, rn / xp.where(xn > 0, xn, 1.0), rn)
-    return float(rel.max()) if rel.size else 0.0

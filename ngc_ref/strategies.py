@@ -1,7 +1,9 @@
 """Hypothesis strategies for graphs and signals, for testing graph code (ours and yours).
 
-Importing this module needs ``hypothesis`` (the ``test`` extra). Defaults are bounded so that
-dense reference computations on the drawn graphs stay cheap.
+Importing this module needs ``hypothesis``, which is not a dependency of ``ngc_ref`` but part of
+its ``test`` extra: ``pip install "ngc_ref[test]"`` (or ``pip install hypothesis``). Without it
+the import raises ImportError saying so; the rest of the package never imports this module.
+Defaults are bounded so that dense reference computations on the drawn graphs stay cheap.
 
 Examples
 --------
@@ -17,8 +19,13 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
+
+try:
+    from hypothesis import strategies as st
+    from hypothesis.extra import numpy as hnp
+except ImportError as exc:   # an optional dependency: say which extra provides it
+    raise ImportError('ngc_ref.strategies needs hypothesis: pip install "ngc_ref[test]"',
+                      name=exc.name or "hypothesis") from exc
 
 __all__ = ["adjacency_matrices", "graphs", "signals", "graphs_with_signals", "lams", "orders",
            "norms"]

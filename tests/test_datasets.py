@@ -298,6 +298,43 @@ def test_unknown_name_lists_valid_names():
         load_dataset(None)
 
 
+# The class/`name=` spellings of PyTorch Geometric: Coauthor(name="CS"|"Physics"),
+# Planetoid(name="Cora"|"CiteSeer"|"PubMed"), Actor, KarateClub.
+PYG_NAMES = {"CS": "coauthor-cs", "Physics": "coauthor-physics", "CiteSeer": "citeseer",
+             "PubMed": "pubmed", "Cora": "cora", "Actor": "actor", "KarateClub": "karate"}
+
+
+@pytest.mark.parametrize("alias, name", sorted(PYG_NAMES.items()))
+def test_pyg_names_resolve_case_insensitively(alias, name):
+    from ngc_ref.datasets import canonical_name
+    for spelling in (alias, alias.lower(), alias.upper(), name):
+        assert canonical_name(spelling) == name
+
+
+@pytest.mark.parametrize("alias", [pytest.param(a, marks=_param(n).marks)
+                                   for a, n in sorted(PYG_NAMES.items())])
+def test_pyg_names_load_the_same_data(loaded, alias):
+    name = PYG_NAMES[alias]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)   # Pubmed without allx
+        ds = load_dataset(alias, root=DATA)
+    want = loaded(name)
+    assert ds.name == name
+    assert (ds.adjacency != want.adjacency).nnz == 0
+    assert np.array_equal(ds.labels, want.labels)
+
+
+def test_unknown_name_lists_the_aliases_too():
+    with pytest.raises(ValueError) as info:
+        load_dataset("squirrel")
+    msg = str(info.value)
+    assert msg.startswith("name must be one of ") and msg.endswith("got 'squirrel'")
+    for alias, name in PYG_NAMES.items():
+        if alias.lower() != name:
+            assert f"{alias.lower()!r} = {name!r}" in msg, msg
+    assert "'film' = 'actor'" in msg and "case-insensitive" in msg
+
+
 def test_bad_split_and_root(tmp_path, monkeypatch):
     with pytest.raises(TypeError, match="split"):
         load_dataset("karate", split=0.5)

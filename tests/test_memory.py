@@ -8,9 +8,10 @@ import re
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import ngc_ref
-from ngc_ref import _memory, graphs
+from ngc_ref import _memory, graphs, noise, training
 
 GIB = r"\d+(\.\d+)?(e[+-]?\d+)? [KMGT]?i?B"
 
@@ -120,3 +121,59 @@ def test_estimate_probes_are_guarded(budget):
     with pytest.raises(ValueError, match=r"method='estimate'.*n_samples"):
         ngc_ref.connectivity_factor(graphs.ring(300), 1.0, 2, method="estimate",
                                     n_samples=256, seed=0)
+
+
+def _big_sparse_features(n=20_000, d=10_000):
+    # 1.49 GiB once densified, 20 stored entries: cheap to build, refused before densifying.
+    rng = np.random.default_rng(0)
+    return sp.csr_array((np.ones(20), (rng.integers(0, n, 20), rng.integers(0, d, 20))),
+                        shape=(n, d))
+
+
+@pytest.mark.parametrize("name, call", [
+    ("neumann_propagate", lambda A, X: ngc_ref.neumann_propagate(A, X, 1.0, 2)),
+    ("gsd_solve", lambda A, X: ngc_ref.gsd_solve(A, X, 1.0, method="cg")),
+    ("robust_propagate", lambda A, X: ngc_ref.robust_propagate(A, X, 1.0, 2, 0.5)),
+    ("gaussian_noise", lambda A, X: noise.gaussian_noise(X, 0.1, seed=0)),
+    ("GraphPropagation", lambda A, X: training.GraphPropagation(A, X).fit()),
+])
+def test_sparse_features_are_not_densified_past_the_budget(budget, name, call):
+    # Before: each densified X (1.49 GiB) and propagated it, peaking at 4.7 GB, whatever the
+    # budget said.
+    budget("100MB")
+    with pytest.raises(ValueError) as info:
+        call(graphs.ring(20_000), _big_sparse_features())
+    msg = str(info.value)
+    assert re.search(rf"would need {GIB}", msg) and "20000 x 10000" in msg, msg
+    assert "95.4 MiB is available" in msg and _memory.ENV_VAR in msg
+    assert "columns" in msg        # the way out: fewer columns at a time
+
+
+def test_work_buffers_of_dense_features_are_guarded(budget):
+    X = np.ones((20_000, 100))          # 15 MiB: the two Horner buffers need 30.5 MiB more
+    budget("20MiB")
+    with pytest.raises(ValueError, match=rf"neumann_propagate would need {GIB}.*columns"):
+        ngc_ref.neumann_propagate(graphs.ring(20_000), X, 1.0, 2)
+    budget("64MiB")
+    assert ngc_ref.neumann_propagate(graphs.ring(20_000), X, 1.0, 2).shape == X.shape
+
+
+def test_random_graph_sampling_is_guarded(budget):
+    # 1.6e9 expected edges: before, a raw MemoryError after trying to allocate 12 GiB.
+    budget("1GiB")
+    with pytest.raises(ValueError) as info:
+        graphs.erdos_renyi(60_000, 0.9, seed=0)
+    msg = str(info.value)
+    assert "erdos_renyi" in msg and re.search(rf"would need {GIB}", msg)
+    assert "edges" in msg and _memory.ENV_VAR in msg
+    with pytest.raises(ValueError, match=rf"sbm.*would need {GIB}"):
+        graphs.sbm(60_000, 2, 0.9, 0.5, seed=0)
+    assert graphs.erdos_renyi(300, 0.5, seed=0).nnz > 0
+
+
+@pytest.mark.parametrize("value", ["1e400", "inf", "nan"])
+def test_unrepresentable_budget_names_the_variable(budget, value):
+    # Before: OverflowError from int(float("1e400")).
+    budget(value)
+    with pytest.raises(ValueError, match=_memory.ENV_VAR):
+        ngc_ref.neumann_matrix(graphs.ring(4), 1.0, 2)

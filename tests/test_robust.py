@@ -69,3 +69,33 @@ def test_bad_eps_and_mode():
         robust_propagate(G, np.ones((3, 1)), 1.0, 2, -0.1)
     with pytest.raises(ValueError, match="mode must be one of 'full', 'edges'"):
         robust_propagate(G, np.ones((3, 1)), 1.0, 2, 0.1, mode="masked")
+
+
+@pytest.mark.parametrize("mode", ["full", "edges"])
+@pytest.mark.parametrize("scale, dtype", [(1e-170, np.float64), (1e170, np.float64),
+                                          (1e20, np.float32), (1e-20, np.float32)])
+def test_extreme_feature_scales_keep_the_perturbation(mode, scale, dtype):
+    # XXᵀ/‖XXᵀ‖_F does not depend on the scale of X, so H(cX) = c·H(X) exactly in real
+    # arithmetic. ‖XᵀX‖_F over- or underflows at these scales; ε must not silently become 0.
+    X = np.random.default_rng(3).standard_normal((8, 3))
+    G = nx.cycle_graph(8)
+    want = robust_propagate(G, X, 4.0, 10, 0.7, mode=mode)
+    assert np.abs(want - neumann_propagate(G, X, 4.0, 10)).max() > 1e-3   # ε matters here
+    got = robust_propagate(G, (X * scale).astype(dtype), 4.0, 10, 0.7, mode=mode)
+    assert got.dtype == dtype
+    tol = 1e-5 if dtype == np.float32 else 1e-12
+    assert_allclose(got / scale, want, rtol=tol, atol=tol * np.abs(want).max())
+
+
+@pytest.mark.parametrize("mode", ["full", "edges"])
+def test_a_series_that_overflows_is_refused_naming_eps_and_lam(mode):
+    # ρ(r(Ã − εP)) = 0.001/1.001·(1e6 − 1) ≈ 999 > 1: the terms reach 999^16 ≈ 1e48, beyond
+    # float32. Before: NaN (full) or inf (edges) was returned.
+    A = sp.coo_array((1, 1), dtype=bool)
+    with pytest.raises(ValueError, match=r"eps.*lam|lam.*eps"):
+        robust_propagate(A, np.float32([[.1257]]), 0.001, 16, 1e6, mode=mode)
+    # In float64 the same terms are representable and returned as computed.
+    H = robust_propagate(A, np.float64([[.1257]]), 0.001, 16, 1e6, mode=mode)
+    r = 0.001 / 1.001
+    m = r * (1.0 - 1e6)
+    assert_allclose(H, [[.1257 * sum(m**s for s in range(17)) / 1.001]], rtol=1e-10)

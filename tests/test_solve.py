@@ -110,3 +110,66 @@ def test_input_untouched():
         gsd_solve(A, X, 3.0, method="cg")
     assert_allclose(X, X0)
     assert (A != A0).nnz == 0
+
+
+def _three_components():
+    """Karate club (unweighted), a path of 3 and an isolated node: 38 nodes, 3 components."""
+    import networkx as nx
+    K = nx.to_scipy_sparse_array(nx.karate_club_graph(), weight=None, dtype=float)
+    P = nx.to_scipy_sparse_array(nx.path_graph(3), dtype=float)
+    return sp.csr_array(sp.block_diag([K, P, sp.csr_array((1, 1))]))
+
+
+def _spectral_solution(A, X, lam, norm, n_components):
+    """(I + λL̃)⁻¹X from the eigenvectors of L̃_sym, with its null space set exactly to 0:
+    accurate for every λ, since nothing of size λ is ever rounded against 1."""
+    Ad = ref.tilde(A)
+    d = Ad.sum(axis=1)
+    mu, U = np.linalg.eigh(np.eye(len(d)) - Ad / np.sqrt(np.outer(d, d)))
+    mu[:n_components] = 0.0
+    Y = X if norm == "sym" else np.sqrt(d)[:, None] * X
+    F = U @ ((U.T @ Y) / (1.0 + lam * mu)[:, None])
+    return F if norm == "sym" else F / np.sqrt(d)[:, None]
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+@pytest.mark.parametrize("lam", [1e4, 1e12, 1e16, 1e100, 1e300])
+def test_huge_lam_tends_to_the_null_space_projection(norm, lam):
+    # λ → ∞: F → the projection of X onto null(L̃) (per component). Before: 'direct' said
+    # converged=True with residual 0.27 and error 1.7 at λ = 1e16 on the karate club, CG gave
+    # NaN on the isolated node and 'dense' raised "Singular matrix".
+    A = _three_components()
+    X = np.random.default_rng(0).standard_normal((A.shape[0], 3))
+    want = _spectral_solution(A, X, lam, norm, n_components=3)
+    for method in ("direct", "cg", "dense", "auto", "chebyshev"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)   # Chebyshev at huge λ
+            F, info = gsd_solve(A, X, lam, norm, method=method, rtol=1e-12, return_info=True)
+        assert np.isfinite(F).all() and np.isfinite(info.residual), method
+        if method == "chebyshev" and not info.converged:
+            continue    # κ = 1 + 2λ: it runs out of iterations, and says so
+        assert info.converged, method
+        assert info.residual <= 1e-9, (method, info.residual)
+        assert_allclose(F, want, rtol=1e-9, atol=1e-9 * np.abs(want).max(), err_msg=method)
+
+
+def test_a_wrong_answer_is_never_reported_as_converged(monkeypatch):
+    # The residual of the original system is checked after every solve: a direct solver that
+    # returned garbage is caught, reported as not converged, and warned about.
+    A = _three_components()
+    X = np.random.default_rng(1).standard_normal((A.shape[0], 2))
+    real_splu = sp.linalg.splu
+
+    class BrokenLU:
+        def __init__(self, M, **kw):
+            self.lu = real_splu(M, **kw)
+            self.L, self.U = self.lu.L, self.lu.U
+
+        def solve(self, B):
+            return 1.5 * self.lu.solve(B)
+
+    monkeypatch.setattr(sp.linalg, "splu", BrokenLU)
+    with pytest.warns(ConvergenceWarning, match="residual"):
+        F, info = gsd_solve(A, X, 3.0, method="direct", return_info=True)
+    assert not info.converged and info.residual > 1e-3
+

@@ -86,6 +86,14 @@ class Result:
     corrects: str | None = None
     scope: str = "as-stated"
     scope_reason: str = ""
+    #: What was enumerated or sampled (e.g. ``{"atlas": ..., "grid": ..., "sampled": ...}``).
+    search: dict | None = None
+    #: The smallest counterexample found by exhaustive search, with its exact values and
+    #: ``certified`` ("exact" or "interval").
+    minimal_counterexample: dict | None = None
+    #: The proof's displayed steps checked numerically: ``[{"step", "text", "verdict",
+    #: "worst_ratio", "where"}, ...]``, in the proof's order.
+    steps: list | None = None
     # Wall time of the check call (one claim in one norm) that produced this result.
     seconds: float | None = None
 
@@ -122,7 +130,8 @@ class Statement:
         return dict(self.norm_scopes).get(norm, self.scope)
 
     def result(self, norm, verdict, evidence, summary, counterexample=None, figures=(), *,
-               scope=None, violation=None):
+               scope=None, violation=None, search=None, minimal_counterexample=None,
+               steps=None):
         """A :class:`Result` of this statement in ``norm``.
 
         ``scope`` overrides the statement's scope for this result (e.g. one setting of a
@@ -136,7 +145,8 @@ class Statement:
                       statement=self.text, corrects=self.corrects, norm=norm, verdict=verdict,
                       evidence=evidence, summary=f"{sc.name}: {summary}",
                       counterexample=counterexample, figures=list(figures), scope=sc.name,
-                      scope_reason=sc.why)
+                      scope_reason=sc.why, search=search,
+                      minimal_counterexample=minimal_counterexample, steps=steps)
 
 
 class Claim:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.stats import beta
+from scipy.stats import beta, linregress
+from scipy.stats import t as t_dist
 
 from ngc_ref import graphs
 from ngc_ref.noise import row_normalize, subgaussian_noise
@@ -120,3 +121,83 @@ def pyg_row_normalize(X):
     exactly like the clamp. See :func:`ngc_ref.noise.row_normalize`.
     """
     return row_normalize(X, "pyg")
+
+
+def mean_ci(x, conf=CONFIDENCE):
+    """Mean of x and the two-sided t-interval of the mean; (nan, nan) for fewer than 2 values."""
+    x = np.asarray(x, dtype=float)
+    mu = float(np.mean(x))
+    if x.size < 2:
+        return mu, (float("nan"), float("nan"))
+    half = float(t_dist.ppf(0.5 + conf / 2, x.size - 1)) * float(np.std(x, ddof=1)) / math.sqrt(
+        x.size)
+    return mu, (mu - half, mu + half)
+
+
+def slope_ci(x, y, conf=CONFIDENCE):
+    """OLS slope of y on x with its two-sided t-interval (df = len − 2)."""
+    fit = linregress(x, y)
+    half = t_dist.ppf(0.5 + conf / 2, len(x) - 2) * fit.stderr
+    return float(fit.slope), (float(fit.slope - half), float(fit.slope + half))
+
+
+def loglog_slope(x, y):
+    """Least-squares slope of log y on log x (no interval)."""
+    return float(np.polyfit(np.log(x), np.log(y), 1)[0])
+
+
+def loglog_slope_ci(x, y, conf=CONFIDENCE):
+    """OLS slope of log y on log x with its two-sided t-interval (df = len − 2).
+
+    Returns (slope, (lo, hi)); the interval is (nan, nan) for fewer than three points.
+    """
+    lx, ly = np.log(np.asarray(x, dtype=float)), np.log(np.asarray(y, dtype=float))
+    fit = linregress(lx, ly)
+    if lx.size < 3:
+        return float(fit.slope), (float("nan"), float("nan"))
+    half = t_dist.ppf(0.5 + conf / 2, lx.size - 2) * fit.stderr
+    return float(fit.slope), (float(fit.slope - half), float(fit.slope + half))
+
+
+def quantile_trend(groups, q, *, conf=CONFIDENCE, n_boot=2000, rng=None):
+    """How the q-quantile of a positive quantity grows with x: the log-log slope of the per-x
+    sample quantile, with two intervals and their hull.
+
+    Parameters
+    ----------
+    groups : sequence of (x, clusters)
+        ``clusters`` is a 2-D array, one row per independent cluster (e.g. the noise draws on
+        one random graph; a cluster of one value where draws are independent).
+    q : float
+        The quantile, in (0, 1).
+    n_boot : int
+        Resamples of the cluster bootstrap.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    dict
+        ``x``, ``quantile`` (per x), ``slope`` (OLS of log quantile on log x), ``ols_ci`` (its
+        t-interval: misfit of the power law and sampling noise, df = #x − 2),
+        ``bootstrap_ci`` (percentile interval of the slope when the clusters are resampled
+        with replacement within each x: the sampling noise of the quantiles) and ``ci``, the
+        hull of both, so that a verdict on it needs both to agree.
+    """
+    rng = np.random.default_rng(rng)
+    xs = np.array([x for x, _ in groups], dtype=float)
+    blocks = [np.atleast_2d(np.asarray(c, dtype=float)) for _, c in groups]
+    quant = np.array([np.quantile(b, q) for b in blocks])
+    slope, ols = loglog_slope_ci(xs, quant, conf)
+    lx = np.log(xs) - np.log(xs).mean()
+    boot = np.empty((n_boot, xs.size))
+    for j, b in enumerate(blocks):
+        idx = rng.integers(0, b.shape[0], (n_boot, b.shape[0]))
+        boot[:, j] = np.quantile(b[idx].reshape(n_boot, -1), q, axis=1)
+    ly = np.log(boot)
+    slopes = ((ly - ly.mean(axis=1, keepdims=True)) @ lx) / (lx @ lx)
+    a = (1.0 - conf) / 2
+    bci = (float(np.quantile(slopes, a)), float(np.quantile(slopes, 1 - a)))
+    ci = (float(np.nanmin([ols[0], bci[0]])), float(np.nanmax([ols[1], bci[1]])))
+    return {"q": q, "x": xs.tolist(), "quantile": quant.tolist(), "slope": slope,
+            "ols_ci": ols, "bootstrap_ci": bci, "ci": ci, "n_boot": n_boot,
+            "confidence": conf}

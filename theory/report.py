@@ -212,6 +212,36 @@ def _counterexample_lines(ce, where):
     return lines + digest(ce, where)
 
 
+def _minimal_lines(mc, where):
+    mc = dict(mc)
+    lines = []
+    if "certified" in mc:
+        lines.append(f"- **certified**: {mc.pop('certified')}")
+    if "edges" in mc:
+        lines.append(f"- **graph**: n = {mc.get('n')}, edges {json.dumps(mc.pop('edges'))}")
+    exact = mc.pop("exact", None)
+    lines += digest(mc, where)
+    if exact:
+        lines.append("- **exact values**:")
+        lines += [f"  - {k} = `{v}`" for k, v in exact.items()]
+    return lines
+
+
+def _steps_lines(steps):
+    lines = ["| step | verdict | worst ratio | where | the paper's step |",
+             "|---|---|---|---|---|"]
+    for st in steps:
+        ratio = st.get("worst_ratio")
+        lines.append(f"| {st.get('step')} | **{st.get('verdict')}** | "
+                     f"{_fmt(ratio) if ratio is not None else ''} | "
+                     f"{str(st.get('where', '')).replace('|', '/')} | "
+                     f"{str(st.get('text', '')).replace('|', '/')} |")
+    first = next((st for st in steps if st.get("verdict") == "fails"), None)
+    if first is not None:
+        lines += ["", f"First false step: **{first.get('step')}** — {first.get('text')}"]
+    return lines
+
+
 def render_markdown(results, meta, claims=None):
     claims = registry() if claims is None else claims
     c = counts(results)
@@ -272,6 +302,15 @@ def render_markdown(results, meta, claims=None):
                           r.summary, "", f"*Scope: {r.scope}* — {r.scope_reason}", ""]
                 lines += ["Evidence:", ""] + digest(r.to_dict()["evidence"],
                                                     f"results[{k}].evidence")
+                if r.search:
+                    lines += ["", "Searched:", ""] + digest(r.to_dict()["search"],
+                                                           f"results[{k}].search")
+                if r.minimal_counterexample:
+                    lines += ["", "Minimal counterexample:", ""] + _minimal_lines(
+                        r.to_dict()["minimal_counterexample"],
+                        f"results[{k}].minimal_counterexample")
+                if r.steps:
+                    lines += ["", "Proof steps:", ""] + _steps_lines(r.steps)
                 if r.counterexample:
                     lines += ["", "Counterexample:", ""] + _counterexample_lines(
                         r.to_dict()["counterexample"], f"results[{k}].counterexample")

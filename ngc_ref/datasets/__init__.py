@@ -17,11 +17,16 @@ from ._karate import load_karate
 from ._npz import NAMES as _COAUTHOR_NAMES, load_coauthor
 from ._planetoid import NAMES as _PLANETOID_NAMES, RestrictedUnpickler, load_planetoid
 
-__all__ = ["DATASETS", "Dataset", "RestrictedUnpickler", "load_dataset"]
+__all__ = ["ALIASES", "DATASETS", "Dataset", "RestrictedUnpickler", "canonical_name",
+           "load_dataset"]
 
 #: Names accepted by :func:`load_dataset` (case-insensitive).
 DATASETS = _PLANETOID_NAMES + _GEOM_NAMES + _COAUTHOR_NAMES + ("karate",)
-_ALIASES = {"film": "actor", "coauthor-phy": "coauthor-physics"}
+#: Other names for them, lower case (matched case-insensitively). PyTorch Geometric's spellings
+#: -- ``Coauthor(name="CS" | "Physics")``, ``Planetoid(name="Cora" | "CiteSeer" | "PubMed")``,
+#: ``Actor``, ``KarateClub`` -- are the data sets' names here up to case, or listed below.
+ALIASES = {"cs": "coauthor-cs", "physics": "coauthor-physics", "coauthor-phy": "coauthor-physics",
+           "film": "actor", "karateclub": "karate"}
 
 ENV_VAR = "NGC_REF_DATA"
 
@@ -46,6 +51,33 @@ def _resolve_root(root):
     return root
 
 
+def canonical_name(name):
+    """The name of :data:`DATASETS` that ``name`` stands for (case-insensitive, aliases resolved).
+
+    Raises
+    ------
+    TypeError
+        ``name`` is not a str.
+    ValueError
+        An unknown name; the message lists the valid names and the aliases.
+
+    Examples
+    --------
+    >>> from ngc_ref.datasets import canonical_name
+    >>> canonical_name("CS"), canonical_name("PubMed"), canonical_name("film")
+    ('coauthor-cs', 'pubmed', 'actor')
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
+    key = ALIASES.get(name.lower(), name.lower())
+    if key not in DATASETS:
+        valid = ", ".join(repr(d) for d in DATASETS)
+        aliases = ", ".join(f"{a!r} = {d!r}" for a, d in ALIASES.items())
+        raise ValueError(f"name must be one of {valid} or an alias ({aliases}), "
+                         f"case-insensitive; got {name!r}")
+    return key
+
+
 def load_dataset(name, root=None, split=0):
     """Load a node-classification data set as a :class:`Dataset`.
 
@@ -53,8 +85,11 @@ def load_dataset(name, root=None, split=0):
     ----------
     name : str
         One of ``cora``, ``citeseer``, ``pubmed`` (Planetoid), ``cornell``, ``texas``,
-        ``wisconsin``, ``actor`` (Geom-GCN; alias ``film``), ``coauthor-cs``,
-        ``coauthor-physics`` (alias ``coauthor-phy``), ``karate``. Case-insensitive.
+        ``wisconsin``, ``actor`` (Geom-GCN; alias ``film``), ``coauthor-cs`` (alias ``cs``),
+        ``coauthor-physics`` (aliases ``physics``, ``coauthor-phy``), ``karate`` (alias
+        ``karateclub``). Case-insensitive, so PyTorch Geometric's names (``"Cora"``,
+        ``"CiteSeer"``, ``"PubMed"``, ``"CS"``, ``"Physics"``, ``"Actor"``) work as they are.
+        ``Dataset.name`` is always the canonical name (see :func:`canonical_name`).
     root : str or os.PathLike, optional
         Data directory containing ``planetoid/``, ``geom-gcn/``, ``coauthor/``. Defaults to the
         environment variable ``NGC_REF_DATA``. Not used for ``karate``.
@@ -121,12 +156,7 @@ def load_dataset(name, root=None, split=0):
     >>> ds.summary()["n"], ds.summary()["edges"], ds.num_classes
     (34, 78, 2)
     """
-    if not isinstance(name, str):
-        raise TypeError(f"name must be a str, got {type(name).__name__}")
-    key = _ALIASES.get(name.lower(), name.lower())
-    if key not in DATASETS:
-        valid = ", ".join(repr(d) for d in DATASETS)
-        raise ValueError(f"name must be one of {valid} (case-insensitive); got {name!r}")
+    key = canonical_name(name)
     split = check_scalar(split, "split", min_val=0, integer=True)
     if key in _GEOM_NAMES and split >= N_SPLITS:
         raise ValueError(f"split must be in 0..{N_SPLITS - 1} for {key!r} (Geom-GCN has "

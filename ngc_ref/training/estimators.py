@@ -140,7 +140,11 @@ class SoftmaxClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = _checked("X of SoftmaxClassifier", validate_data, self, X,
                      dtype=[np.float64, np.float32], reset=False)
-        return _nn.forward(self._params(), X.astype(self.coefs_[0].dtype, copy=False))[0]
+        # Compute in the wider of the two dtypes: float64 inputs to a model fitted in float32
+        # may be far outside float32's range, and a cast would turn them into ±inf.
+        dtype = np.result_type(X.dtype, self.coefs_[0].dtype)
+        params = [p.astype(dtype, copy=False) for p in self._params()]
+        return _nn.forward(params, X.astype(dtype, copy=False))[0]
 
     def decision_function(self, X):
         """Logits, shape (m, n_classes); for two classes the margin logit₁ − logit₀, shape (m,)
@@ -178,6 +182,15 @@ class GraphPropagation(TransformerMixin, BaseEstimator):
         Parameters of the propagation; ``None`` takes the registry default, and parameters the
         chosen propagation does not use are ignored (like ``SVC(kernel="linear", gamma=...)``).
     norm : {"sym", "rw"}
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``adjacency`` is a networkx graph (networkx's
+        own default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows of ``features``, each exactly
+        once; node index i (the samples) is ``nodelist[i]``. Default: ``G.nodes()`` order,
+        i.e. insertion order, not label order (a UserWarning says so when the labels are
+        0..n−1 out of order; pass ``nodelist=sorted(G)``). Not accepted for matrices.
 
     Attributes
     ----------
@@ -200,7 +213,7 @@ class GraphPropagation(TransformerMixin, BaseEstimator):
     _PARAM_NAMES = ("lam", "S", "eps", "K", "alpha")
 
     def __init__(self, adjacency=None, features=None, *, propagation="ngc", lam=None, S=None,
-                 eps=None, K=None, alpha=None, norm="sym"):
+                 eps=None, K=None, alpha=None, norm="sym", weight="weight", nodelist=None):
         self.adjacency = adjacency
         self.features = features
         self.propagation = propagation
@@ -210,6 +223,8 @@ class GraphPropagation(TransformerMixin, BaseEstimator):
         self.K = K
         self.alpha = alpha
         self.norm = norm
+        self.weight = weight
+        self.nodelist = nodelist
 
     def propagation_params(self):
         """The keyword arguments passed to the propagation (registry defaults filled in)."""
@@ -224,7 +239,8 @@ class GraphPropagation(TransformerMixin, BaseEstimator):
             raise ValueError("GraphPropagation needs adjacency= and features= (the graph and "
                              "the n x d features of all nodes)")
         prop = get_propagation(self.propagation)
-        H = prop(self.adjacency, self.features, **self.propagation_params())
+        H = prop(self.adjacency, self.features, weight=self.weight, nodelist=self.nodelist,
+                 **self.propagation_params())
         self.propagated_ = np.asarray(H)
         self.n_nodes_ = self.propagated_.shape[0]
         self.n_features_in_ = 1
@@ -257,8 +273,25 @@ class GraphPropagation(TransformerMixin, BaseEstimator):
 
 
 def make_node_classifier(adjacency, features, propagation="ngc", *, lam=None, S=None, eps=None,
-                         K=None, alpha=None, norm="sym", **classifier_params):
+                         K=None, alpha=None, norm="sym", weight="weight", nodelist=None,
+                         **classifier_params):
     """``make_pipeline(GraphPropagation(...), SoftmaxClassifier(...))`` on node indices.
+
+    Parameters
+    ----------
+    adjacency, features, propagation, lam, S, eps, K, alpha, norm :
+        Passed to :class:`GraphPropagation`.
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``adjacency`` is a networkx graph (networkx's
+        own default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows of ``features``, each exactly
+        once; node index i (the samples) is ``nodelist[i]``. Default: ``G.nodes()`` order,
+        i.e. insertion order, not label order (a UserWarning says so when the labels are
+        0..n−1 out of order; pass ``nodelist=sorted(G)``). Not accepted for matrices.
+    **classifier_params
+        Passed to :class:`SoftmaxClassifier`.
 
     Examples
     --------
@@ -273,5 +306,5 @@ def make_node_classifier(adjacency, features, propagation="ngc", *, lam=None, S=
     from sklearn.pipeline import make_pipeline
     return make_pipeline(
         GraphPropagation(adjacency, features, propagation=propagation, lam=lam, S=S, eps=eps,
-                         K=K, alpha=alpha, norm=norm),
+                         K=K, alpha=alpha, norm=norm, weight=weight, nodelist=nodelist),
         SoftmaxClassifier(**classifier_params))

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import math
 
+from ..datasets import ALIASES as _DATASET_ALIASES
+
 MODELS = ("ngc", "rngc")
 NOISES = ("gaussian", "flip")
 
@@ -89,8 +91,8 @@ def _build():
 #: ``{(model, dataset, noise, level): hyper-parameters}``; ``level=None`` means "every level".
 PAPER_HYPERPARAMS = _build()
 
-_ALIASES = {"coauthor-phy": "coauthor-physics", "physics": "coauthor-physics", "cs": "coauthor-cs",
-            "film": "actor", "products": "ogbn-products"}
+# The data sets' own aliases (one list, shared with load_dataset), and the one table-only name.
+_ALIASES = {**_DATASET_ALIASES, "products": "ogbn-products"}
 
 
 def paper_config(model, dataset, *, noise="gaussian", level=None):
@@ -100,7 +102,8 @@ def paper_config(model, dataset, *, noise="gaussian", level=None):
     ----------
     model : {"ngc", "rngc"}
     dataset : str
-        Case-insensitive (``"Cora"``, ``"coauthor-cs"``, ``"film"`` = Actor, ...).
+        Case-insensitive, with the aliases of :data:`ngc_ref.datasets.ALIASES` (``"Cora"``,
+        ``"CS"``, ``"Physics"``, ``"film"`` = Actor, ...) and ``"products"``.
     noise : {"gaussian", "flip"}
     level : float, optional
         ξ (Gaussian) or p (flip). Needed where the table has one row per level.

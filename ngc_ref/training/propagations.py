@@ -62,12 +62,15 @@ class Propagation:
     defaults: dict = field(default_factory=dict)
     reference: str = ""
 
-    def __call__(self, A, X, **params):
+    def __call__(self, A, X, *, weight="weight", nodelist=None, **params):
         unknown = set(params) - set(self.defaults) - {"norm"}
         if unknown:
             raise TypeError(f"propagation {self.name!r} got unexpected parameter(s) "
                             f"{sorted(unknown)}; it takes {sorted(self.defaults) + ['norm']}")
         kw = {**self.defaults, **params}
+        # Read a networkx graph here, once, so that every propagation honours weight= and
+        # nodelist= alike; the functions below then see a matrix.
+        A = check_adjacency(A, weight=weight, nodelist=nodelist)
         return self.func(A, X, **kw)
 
 
@@ -150,12 +153,31 @@ def get_propagation(name):
     return PROPAGATIONS[name]
 
 
-def propagate(name, A, X, **params):
+def propagate(name, A, X, *, weight="weight", nodelist=None, **params):
     """H for the propagation ``name`` (see the module table); unknown parameters raise TypeError.
 
-    ``lam`` is validated by the NGC functions; ``norm`` defaults to ``"sym"`` for all.
+    Parameters
+    ----------
+    name : str
+        A key of :data:`PROPAGATIONS`.
+    A : sparse matrix, ndarray or networkx.Graph
+        Symmetric non-negative adjacency of n nodes.
+    X : array_like or sparse, shape (n, d)
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
+        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows of ``X`` and of H, each
+        exactly once. Default: ``G.nodes()`` order, i.e. insertion order, not label order (a
+        UserWarning says so when the labels are 0..n−1 out of order; pass
+        ``nodelist=sorted(G)``). Not accepted for matrices.
+    **params
+        The propagation's parameters (``lam``, ``S``, ``eps``, ``K``, ``alpha``, ... as in the
+        module table; registry defaults for the rest). ``lam`` is validated by the NGC
+        functions; ``norm`` defaults to ``"sym"`` for all.
     """
-    return get_propagation(name)(A, X, **params)
+    return get_propagation(name)(A, X, weight=weight, nodelist=nodelist, **params)
 
 
 __all__ = ["PROPAGATIONS", "Propagation", "get_propagation", "propagate"]

@@ -31,7 +31,8 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from .._validation import as_generator, check_features, check_norm, check_option, check_scalar
+from .._validation import (as_generator, check_adjacency, check_features, check_norm,
+                           check_option, check_scalar)
 from ..neumann import NeumannFilter
 
 LIPSCHITZ_METHODS = ("auto", "dense", "svds", "power")
@@ -197,9 +198,13 @@ def least_squares(Z, Y, *, l2=0.0):
     Y = check_features(Y, Z.shape[0], name="Y").astype(np.float64, copy=False)
     if Z.size == 0 or Y.shape[1] == 0:   # nothing to fit: W = 0 is the minimum-norm minimiser
         W = np.zeros((Z.shape[1], Y.shape[1]))
+        with np.errstate(over="ignore"):
+            obj = float(np.sum(Y * Y))
+        if not math.isfinite(obj):
+            raise ValueError(f"the least-squares objective ‖Y‖² overflows float64 (max|Y| = "
+                             f"{np.abs(Y).max():.3g}, and Z has no columns to fit it); rescale Y")
         return LeastSquaresResult(W=W, rank=0, cond=float("inf"),
-                                  singular_values=np.zeros(min(Z.shape)),
-                                  objective=float(np.sum(Y * Y)))
+                                  singular_values=np.zeros(min(Z.shape)), objective=obj)
     with np.errstate(over="ignore", invalid="ignore"):
         s = sla.svdvals(Z) if np.isfinite(np.sum(Z * Z)) else np.full(min(Z.shape), np.inf)
     if not np.all(np.isfinite(s)):
@@ -326,7 +331,7 @@ def _targets(Y, n):
 
 def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alpha=None, W0=None,
                       l2=0.0, tol=None, seed=None, tau=None, tau_norm=None,
-                      lipschitz_method="auto"):
+                      lipschitz_method="auto", weight="weight", nodelist=None):
     """Run gradient descent on f (Eq. 8) and record the terms of Theorem 1 (Eq. 10).
 
     .. math::
@@ -366,6 +371,15 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
         Normalisation for τ (default: ``"rw"``, as the paper defines τ (Eq. 5-6)).
     lipschitz_method : str
         Passed to :func:`lipschitz_constant`.
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
+        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows of ``X_clean``, ``eta`` and
+        ``Y``, each exactly once. Default: ``G.nodes()`` order, i.e. insertion order, not label
+        order (a UserWarning says so when the labels are 0..n−1 out of order; pass
+        ``nodelist=sorted(G)``). Not accepted for matrices.
 
     Returns
     -------
@@ -388,6 +402,8 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
     check_norm(norm)
     tau_norm = check_norm(tau_norm or "rw")
     rng = as_generator(seed)
+    # Read the graph once: Ã_S and τ below must see the same weights and node order.
+    A = check_adjacency(A, weight=weight, nodelist=nodelist)
     filt = NeumannFilter(A, lam, S, norm)
     n = filt.n
     Xs = check_features(X_clean, n, name="X_clean").astype(np.float64)

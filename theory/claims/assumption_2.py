@@ -21,12 +21,14 @@ import numpy as np
 
 from ngc_ref import connectivity_factor
 
+from .._atlas import combine_search, lam_grid, scan
 from .._common import counterexample
 from .._core import claim
+from .._exact import decimal, frac, mass as exact_mass
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._bounds import floor_tau_over_n, grown_lam_S
 from .._figures import legend_outside, save_figure, subplots
-from .._stats import FAMILIES, family_graph, seed_of
+from .._stats import FAMILIES, family_graph, loglog_slope, seed_of
 from ..sweep import run_sweep
 
 ID = "assumption-2"
@@ -100,14 +102,31 @@ def _graph_of(family, row):
     return family_graph(family, row.get("requested_n", row["n"]), row["graph_seed"])
 
 
+def _floor_test(c):
+    """Atlas test of the floor τ/n ≥ 1/((λ+1)(1 − r^{S+1}))² (ratio floor/(τ/n) > 1 fails)."""
+    floor = 1.0 / ((c.lam + 1.0) * c.mass) ** 2
+    ratio = floor[:, None] / (c.tau / c.n)
+    return ratio > 1 + 1e-12, ratio
+
+
+def _floor_line(atlas):
+    if not atlas.holds:
+        return (f"VIOLATED on {atlas.failing_cases} cases, first {atlas.minimal}: checker bug "
+                "(the floor is proven for every graph)")
+    return (f"τ/n ≥ 1/((λ+1)(1−r^(S+1)))² on {atlas.cases:,} cases ({atlas.graphs:,} graphs "
+            f"≤ 7 nodes × λ × S = 0..64): max floor/(τ/n) = {atlas.worst_ratio:.15f} at "
+            f"{atlas.worst} (equality at S = 0, where Ã_0 = I/(λ+1) and τ = n)")
+
+
+def exact_floor(lam, S):
+    """1/((λ+1)(1 − r^{S+1}))² as a fraction."""
+    return 1 / ((frac(lam) + 1) * exact_mass(lam, S)) ** 2
+
+
 def max_degree_share(deg):
     """max_i d̃_i / Σ_j d̃_j with self-loops (d̃ = d + 1): the hub's share of the volume."""
     d = np.asarray(deg, dtype=float) + 1.0
     return float(d.max() / d.sum())
-
-
-def loglog_slope(x, y):
-    return float(np.polyfit(np.log(x), np.log(y), 1)[0])
 
 
 def judge_fixed(rows, floor):
@@ -217,7 +236,15 @@ def _worst_verdict(rows):
 
 def _fixed_result(ctx, norm, rows, floor, sizes, figs):
     v = _worst_verdict(rows)
+    atlas = scan(norm, _floor_test, lams=lam_grid(ctx),
+                 ratio="floor / (τ/n) (> 1: below the floor)")
+    if not atlas.holds:   # the floor is proven for every graph: a violation is a checker bug
+        v = "inconclusive"
+    fl = exact_floor(LAM, S)
     ev = {"lam": LAM, "S": S, "sizes": list(sizes), "floor_tau_over_n": floor,
+          "floor_exact": {"value": f"{fl.numerator}/{fl.denominator}", "decimal": decimal(fl),
+                          "certified": "exact (rational λ)"},
+          "floor_on_atlas": _floor_line(atlas),
           "families": _family_evidence(rows),
           "why": "[Ã_S]_ii ≥ 1/(λ+1) (s = 0 term; all terms ≥ 0) ⇒ τ/n ≥ 1/((λ+1)m)² for "
                  "every graph and n, so τ/n cannot tend to 0 at fixed λ, S."}
@@ -238,7 +265,12 @@ def _fixed_result(ctx, norm, rows, floor, sizes, figs):
                 f"families; closest: {best['family']} τ/n = {tn} (n {sizes[0]}→{sizes[-1]})")
     else:
         summ = "τ/n below the proven floor somewhere: checker bug, no verdict"
-    return CLAIM.result(norm, v, ev, summ, ce, figs)
+    # τ/n is to tend to 0; the violation is how far the closest family stays above the floor.
+    search = combine_search(atlas, {"families": list(FAMILIES), "sizes": list(sizes),
+                                    "lam": LAM, "S": S})
+    search["atlas_checks"] = "the floor τ/n ≥ 1/((λ+1)(1−r^(S+1)))² the verdict rests on"
+    return CLAIM.result(norm, v, ev, summ, ce, figs,
+                        violation=w["tau_over_n"] / floor if ce else None, search=search)
 
 
 def _grown_result(ctx, norm, all_rows, figs):

@@ -25,8 +25,11 @@ import numpy as np
 
 from ngc_ref import NeumannFilter, gsd_solve, neumann_order, normalized_adjacency
 
+from .._atlas import (S_MAX as ATLAS_S_MAX, atlas_counterexample, atlas_minimal,
+                      combine_search, lam_grid, minimal_figure, powers, scan, setting)
 from .._common import counterexample
 from .._core import claim
+from .._exact import certify_rise, fro2_over_mass2, tau as exact_tau
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS, extension
 from .._figures import legend_outside, save_figure, subplots
 from .._graphs import small_graphs
@@ -139,6 +142,44 @@ def convergence_check(A, lam, norm, eta, S_list, *, bound_scale=1.0):
     return worst, float(abs(np.linalg.norm(H) - nF) / max(nF, 1e-300)), kappa
 
 
+def _rise(q):
+    bad = np.zeros(q.shape, dtype=bool)
+    ratio = np.ones(q.shape)
+    bad[1:] = q[1:] > q[:-1] * (1 + RISE_RTOL)
+    ratio[1:] = q[1:] / q[:-1]
+    return bad, ratio
+
+
+def _ratio_test(c):
+    """Atlas test of (b): ‖Ã_S‖_F²/(1 − r^{S+1})² rises from S − 1 to S."""
+    return _rise(c.fro2 / c.mass[:, None] ** 2)
+
+
+def _tau_test(c):
+    """Atlas test of (c): τ rises from S − 1 to S."""
+    return _rise(c.tau)
+
+
+def _operator_test(c):
+    """Atlas test of (d) for every η at once: sup_η ‖Ã_Sη − Fη‖_F/(r^{S+1}‖Fη‖_F) =
+    ‖Ã^{S+1}‖_2 exactly (Ã_S − F = −(rÃ)^{S+1}F, F = (I+λL̃)⁻¹ invertible), so (d) holds for
+    every η, λ and S iff ‖Ã^{S+1}‖_2 ≤ κ. Independent of λ."""
+    P = powers(c.norm)[c.k][1:ATLAS_S_MAX + 2]
+    d = c.stack.degrees
+    kappa = np.ones(len(d)) if c.norm == "sym" else np.sqrt(d.max(axis=1) / d.min(axis=1))
+    ratio = np.linalg.norm(P, 2, axis=(2, 3)) / kappa[None]
+    return ratio > 1 + RISE_RTOL, ratio
+
+
+def _atlas_reading(ctx, norm, label):
+    """(scan, certified minimal) of reading (b) or (c) on the atlas."""
+    test, quantity = {"(b)": (_ratio_test, fro2_over_mass2), "(c)": (_tau_test, exact_tau)}[label]
+    atlas = scan(norm, test, lams=lam_grid(ctx), ratio="value at S / value at S − 1")
+    mc = atlas_minimal(atlas, lambda w: certify_rise(w["n"], w["edges"], w["lam"], w["S"], norm,
+                                                     quantity), norm)
+    return atlas, mc
+
+
 #: Graphs drawn in the figure (name prefixes): a hub, a path, a social graph, a bipartite graph,
 #: a large ring and a scale-free graph.
 FIGURE_GRAPHS = ("star-7", "path-9", "karate-34", "complete-bipartite-10-10", "ring-200",
@@ -213,7 +254,23 @@ def check(ctx, norm):
               "random_cases_with_a_rise": [{"graph": r["graph"], "lam": r["lam"],
                                             "first_rise_at_S": r[key]} for r in bad
                                            if r["graph"] not in G][:20]}
-        if bad:
+        atlas, mc, search = None, None, None
+        if label in ("(b)", "(c)"):
+            atlas, mc = _atlas_reading(ctx, norm, label)
+            search = combine_search(atlas, {"named_graphs": list(G), "random_graphs": n_random,
+                                            "lams": list(LAMS), "S_range": [0, S_max]})
+            ev["atlas"] = atlas.describe()
+        if not bad and mc is not None:
+            ce = atlas_counterexample(ctx, READINGS[label].id, mc, quantity=what)
+            figs_mc = minimal_figure(
+                ctx, f"depth-denoising-{label[1]}-minimal-{norm}.png", mc,
+                f"{label} rises ({norm}): atlas G{mc['atlas_index']}, λ = {mc['lam']:g}, "
+                f"S = {mc['S'] - 1} → {mc['S']}", caption=f"certified {mc['certified']}")
+            results.append(READINGS[label].result(
+                norm, "fails", ev, f"{label} {what} rises: minimal {setting(mc)} "
+                                   f"({mc['certified']})", ce, figs + figs_mc,
+                search=search, minimal_counterexample=mc))
+        elif bad:
             w = max(bad, key=lambda r: r["A"].shape[0])   # the largest graph as the example
             s = w[key]
             ce = counterexample(READINGS[label].id, ctx, graph=(w["graph"], w["A"]),
@@ -223,13 +280,17 @@ def check(ctx, norm):
             summ = (f"{label} {what} rises with S in {len(bad)}/{len(rows)} cases, e.g. "
                     f"{w['graph']} λ={w['lam']:g}: {w[seq_key][s - 1]:.4g} → {w[seq_key][s]:.4g} "
                     f"at S={s}")
-            results.append(READINGS[label].result(norm, "fails", ev, summ, ce, figs))
+            results.append(READINGS[label].result(
+                norm, "fails", ev, summ, ce, figs,
+                violation=float(w[seq_key][s] / w[seq_key][s - 1]), search=search,
+                minimal_counterexample=mc))
         else:
             results.append(READINGS[label].result(
                 norm, "holds", ev,
                 f"{label} {what} non-increasing for S = 0..{S_max} on all {len(rows)} cases "
                 f"({len(G)} named + {n_random} random graphs × λ ∈ {list(LAMS)}), rel. tol "
-                f"{RISE_RTOL:g}", figures=figs))
+                f"{RISE_RTOL:g}" + (f"; {atlas.describe()}" if atlas else ""), figures=figs,
+                search=search))
 
     # (d) convergence to the GSD solution on seeded noise draws.
     worst, cases = {"ratio": 0.0}, 0
@@ -244,7 +305,10 @@ def check(ctx, norm):
             if ratio >= worst["ratio"]:
                 worst = {"ratio": ratio, "S": S_at, "graph": name, "lam": lam, "kappa": kappa,
                          "A": A, "norm_gap_at_S_conv": rel_gap, "S_conv": S_conv}
-    ok = worst["ratio"] <= 1.0
+    atlas = scan(norm, _operator_test, lams=(1.0,),
+                 ratio="‖Ã^{S+1}‖_2 / κ = sup_η error / (κ r^{S+1}‖(I+λL̃)⁻¹η‖_F), any λ")
+    mc = atlas_minimal(atlas, None, norm)
+    ok = worst["ratio"] <= 1.0 and mc is None
     ev = {"cases": cases, "graphs": list(G), "lams": list(LAMS),
           "S_values": "0,1,2,4,8,16,32,64 and S_conv = neumann_order(λ, 1e-8)",
           "noise": "η ~ N(0,1), n × 4, ctx.rng(ID, norm, graph, λ)",
@@ -255,9 +319,21 @@ def check(ctx, norm):
     summ = (f"(d) ‖Ã_Sη − (I+λL̃)⁻¹η‖_F ≤ κr^{{S+1}}‖(I+λL̃)⁻¹η‖_F: worst error/bound "
             f"{worst['ratio']:.6f} ({cases} cases); |‖Ã_Sη‖−‖(I+λL̃)⁻¹η‖|/‖·‖ = "
             f"{worst['norm_gap_at_S_conv']:.1e} at S={worst['S_conv']}")
-    ce = None if ok else counterexample(READINGS["(d)"].id, ctx,
-                                        graph=(worst["graph"], worst["A"]),
-                                        lam=worst["lam"], S=worst["S"], norm=norm,
-                                        error_over_bound=worst["ratio"])
-    results.append(READINGS["(d)"].result(norm, "holds" if ok else "fails", ev, summ, ce))
+    ev["atlas_exact_form"] = ("for every η at once: sup_η ‖Ã_Sη − Fη‖_F/(r^{S+1}‖Fη‖_F) = "
+                              "‖Ã^{S+1}‖_2 (Ã_S − F = −(rÃ)^{S+1}F), so (d) holds for all η, λ, S "
+                              "iff ‖Ã^k‖_2 ≤ κ for k = 1..S+1; checked for k = 1.."
+                              f"{ATLAS_S_MAX + 1} on the atlas")
+    summ += f"; atlas (all η): {atlas.describe()}, max ‖Ã^k‖_2/κ = {atlas.worst_ratio:.12f}"
+    ce = None
+    if worst["ratio"] > 1.0:
+        ce = counterexample(READINGS["(d)"].id, ctx, graph=(worst["graph"], worst["A"]),
+                            lam=worst["lam"], S=worst["S"], norm=norm,
+                            error_over_bound=worst["ratio"])
+    elif mc is not None:
+        ce = atlas_counterexample(ctx, READINGS["(d)"].id, mc)
+    search = combine_search(atlas, {"named_graphs": list(G), "lams": list(LAMS),
+                                    "noise_draws": "η ~ N(0,1), n × 4, per graph and λ"})
+    search["grid"]["lams"] = "all λ > 0 (the operator form does not depend on λ)"
+    results.append(READINGS["(d)"].result(norm, "holds" if ok else "fails", ev, summ, ce,
+                                          search=search, minimal_counterexample=mc))
     return results

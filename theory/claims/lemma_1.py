@@ -21,13 +21,21 @@ from __future__ import annotations
 
 
 
+import math
+
+import numpy as np
+
 from ngc_ref import NeumannFilter, connectivity_factor
 
+from .._atlas import (atlas_counterexample, atlas_minimal, certified_minimal, combine_search,
+                      lam_grid, minimal_figure, scan, setting)
 from .._common import counterexample
 from .._core import claim
+from .._exact import certify_lemma_1
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
 from .._figures import legend_outside, save_figure, subplots
+from .._proofs import LEMMA_1_CHAIN, first_failure, instance_from, random_instances, run_chain
 from .._stats import CONFIDENCE, NOISES, bound_verdict, family_graph, seed_of
 
 ID = "lemma-1"
@@ -50,6 +58,60 @@ FROBENIUS = CLAIM.corrected(
     "grows).", key="frobenius")
 
 LAM, S = 32.0, 16
+#: Feature dimensions d of the exhaustive search (the bound and its probability 1 − 1/d use d).
+ATLAS_D = (2, 4, 8, 16, 64, 256, 1024)
+#: Random instances the proof chain runs on besides the minimal counterexample.
+PROOF_INSTANCES = 30
+
+
+def _moments(c, d):
+    """E‖Ã_Sη‖_F²/σ², Var/σ⁴ (Gaussian η) and Eq. 9's bound/σ², each ``(S+1, G)``."""
+    E = d * c.fro2
+    V = 2.0 * d * c.gram_fro2
+    B = 2.0 * c.rho.max(axis=2) * (4.0 * math.log(c.n) + math.log(2.0 * d))
+    return E, V, B
+
+
+def _pz_test(c, d):
+    """Atlas test of Eq. 9 for Gaussian η: the Paley–Zygmund lower bound on
+    P(‖Ã_Sη‖_F² > bound), (1 − θ)²E²/(Var + E²) with θ = bound/E, exceeds 1/d (ratio: d × it)."""
+    E, V, B = _moments(c, d)
+    theta = B / E
+    pz = np.where(theta < 1, (1 - theta) ** 2 * E ** 2 / (V + E ** 2), 0.0)
+    return pz > (1 + 1e-9) / d, pz * d
+
+
+def _mean_test(c, d):
+    """Where the mean E‖Ã_Sη‖_F² itself lies above Eq. 9's bound."""
+    E, _, B = _moments(c, d)
+    return E > B, E / B
+
+
+def _atlas_part(ctx, norm):
+    """Eq. 9 in expectation on every graph ≤ 7 nodes × λ × S × d, the certified minimal
+    counterexample (and the smallest one with ≥ 2 nodes), and the cases with mean > bound."""
+    grid = dict(lams=lam_grid(ctx), extra=("d", ATLAS_D))
+    atlas = scan(norm, _pz_test, ratio="d × Paley–Zygmund lower bound on P(exceed)", **grid)
+    mean = scan(norm, _mean_test, ratio="E‖Ã_Sη‖_F² / bound", **grid)
+
+    def certify(w):
+        return certify_lemma_1(w["n"], w["edges"], w["lam"], w["S"], w["d"], norm)
+    mc = atlas_minimal(atlas, certify, norm)
+    if mc is not None and mc["n"] < 2:
+        two = certified_minimal(atlas, certify, keep=lambda w: w["n"] >= 2)
+        if two is not None:
+            mc["smallest_with_at_least_2_nodes"] = two
+    return atlas, mean, mc
+
+
+def _proof_steps(ctx, norm, mc):
+    inst = [instance_from(mc, norm, d=mc["d"])] if mc else []
+    two = (mc or {}).get("smallest_with_at_least_2_nodes")
+    if two:
+        inst.append(instance_from(two, norm, d=two["d"]))
+    inst += random_instances(ctx.rng(ID, norm, "proof"), PROOF_INSTANCES, norm,
+                             sigmas=(1.0, 2.0))
+    return run_chain(LEMMA_1_CHAIN, inst)
 
 
 def _cases(ctx):
@@ -146,6 +208,23 @@ def _figure(ctx, norm, rows):
     return [save_figure(fig, path)]
 
 
+def _minimal_figures(ctx, norm, mc):
+    figs = []
+    for m, tag in ((mc, ""), (mc.get("smallest_with_at_least_2_nodes"), "-n2")):
+        if m is None:
+            continue
+        ex = m["exact"]
+        figs += minimal_figure(
+            ctx, f"lemma-1-minimal{tag}-{norm}.png", m,
+            f"Eq. 9 fails ({norm}, Gaussian η): atlas G{m['atlas_index']}, λ = {m['lam']:g}, "
+            f"S = {m['S']}, d = {m['d']}\nE‖Ã_Sη‖²/σ² = {ex[next(iter(ex))]}, bound/σ² "
+            f"{ex['Eq. 9 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)']}",
+            caption=f"certified {m['certified']}: P(‖Ã_Sη‖_F² > bound) "
+                    f"{ex['Paley–Zygmund: P(‖Ã_Sη‖_F² > bound) ≥ (1 − θ)²E²/(Var + E²)']} > "
+                    f"1/d = {ex['1/d']} (Paley–Zygmund, exact moments, bracketed logs)")
+    return figs
+
+
 @CLAIM.checker
 def check(ctx, norm):
     rows = run_cases(ctx, norm)
@@ -182,7 +261,33 @@ def check(ctx, norm):
                             lam=LAM, S=S, norm=norm, exceed_probability_ci=ci,
                             noise_stream=f"ctx.rng('{ID}', '{norm}', '{w['family']}', {w['n']}, "
                                          f"{w['d']}, '{w['noise']}')")
-    results.append(CLAIM.result(norm, verdict, ev, summ, ce, figs))
+    # The size of the violation: the lower end of the exceedance probability's interval
+    # against the promised 1/d.
+    atlas, mean, mc = _atlas_part(ctx, norm)
+    steps = _proof_steps(ctx, norm, mc)
+    broken = first_failure(steps)
+    ev["proof_first_false_step"] = broken["step"] if broken else None
+    ev["atlas_mean_above_bound"] = (
+        f"E‖Ã_Sη‖_F² = σ²d‖Ã_S‖_F² > Eq. 9's bound on {mean.failing_cases:,} of {mean.cases:,} "
+        f"atlas cases (graph × λ × S × d); first: {setting(mean.minimal)}; largest "
+        f"mean/bound {mean.worst_ratio:.4g} at {setting(mean.worst)}" if mean.minimal else
+        "E‖Ã_Sη‖_F² ≤ Eq. 9's bound on every atlas case")
+    search = combine_search(atlas, {"families_and_sizes": common["families_and_sizes"],
+                                    "lam": LAM, "S": S, "d": common["d"],
+                                    "noises": list(NOISES), "trials": common["trials_per_case"]})
+    sampled_fails = verdict == "fails"
+    if mc is not None:
+        summ += (f"; atlas (Gaussian, Paley–Zygmund): P(exceed) > 1/d on "
+                 f"{atlas.failing_cases:,}/{atlas.cases:,} cases, minimal {setting(mc)} "
+                 f"({mc['certified']})")
+        figs = figs + _minimal_figures(ctx, norm, mc)
+        if verdict != "fails":
+            verdict = "fails"
+            ce = atlas_counterexample(ctx, ID, mc, exact=mc["exact"])
+    results.append(CLAIM.result(norm, verdict, ev, summ, ce, figs,
+                                violation=ci[0] * w["d"] if sampled_fails else None,
+                                search=search, minimal_counterexample=mc,
+                                steps=steps))
 
     # Corrected statements: per-entry Hoeffding + union bound over the nd entries.
     for st, key, label, what in (

@@ -2,10 +2,13 @@
 
 import numpy as np
 
+from .._atlas import (atlas_counterexample, atlas_minimal, combine_search, lam_grid, scan,
+                      setting)
 from .._common import EXACT_RTOL, counterexample, dense_norm_adj
 from .._core import claim
 from .._paper import BOTH
 from .._graphs import small_graphs
+from .._proofs import NEUMANN_CHAIN, first_failure, instance_from, random_instances, run_chain
 
 ID = "neumann-identity"
 STATEMENT = ("(I + λL̃)⁻¹ = (1/(λ+1))(I − rÃ)⁻¹ with r = λ/(λ+1), and the spectral radius "
@@ -13,6 +16,25 @@ STATEMENT = ("(I + λL̃)⁻¹ = (1/(λ+1))(I − rÃ)⁻¹ with r = λ/(λ+1), 
 LAMS = (0.1, 1.0, 32.0, 64.0, 1e4)
 CLAIM = claim(ID, "Eq. 3, App. Lemma (Neumann derivation)", STATEMENT, order=20,
               scope=BOTH)
+
+
+#: Random instances the appendix-B chain runs on (besides the atlas's extreme graphs).
+PROOF_INSTANCES = 30
+
+
+def _atlas_test(c):
+    """Atlas test: the two inverses agree and ρ(Ã) ≤ 1 (ratio: the larger of the relative
+    difference / tolerance and ρ(Ã))."""
+    n = c.n
+    rhs = np.linalg.inv(np.eye(n) - c.r * c.An) / (c.lam + 1.0)
+    rel = np.abs(c.inverse - rhs).max(axis=(1, 2)) / np.abs(c.inverse).max(axis=(1, 2))
+    rho = np.abs(np.linalg.eigvals(c.An)).max(axis=1)
+    return (rel > EXACT_RTOL) | (rho > 1 + EXACT_RTOL), np.maximum(rel / EXACT_RTOL, rho)
+
+
+def _proof_steps(ctx, norm, extra):
+    inst = list(extra) + random_instances(ctx.rng(ID, norm, "proof"), PROOF_INSTANCES, norm)
+    return run_chain(NEUMANN_CHAIN, inst, show=("lam", "S"))
 
 
 @CLAIM.checker
@@ -44,12 +66,26 @@ def check(ctx, norm):
                   "for rw). "
                   "With self-loops the smallest eigenvalue stays above −1."}
     ok = worst_id <= EXACT_RTOL and worst_rho <= 1 + EXACT_RTOL
-    if ok:
+    atlas = scan(norm, _atlas_test, lams=lam_grid(ctx), with_S=False,
+                 ratio="max(relative difference / 1e-10, ρ(Ã))")
+    mc = atlas_minimal(atlas, None, norm)
+    search = combine_search(atlas, {"graphs": list(graphs), "lams": list(LAMS)})
+    # The chain on the atlas's worst graph (S = 8) and seeded random graphs.
+    extreme = [instance_from(dict(atlas.worst, S=8), norm)] if atlas.worst else []
+    steps = _proof_steps(ctx, norm, extreme)
+    ev["proof_first_false_step"] = (first_failure(steps) or {}).get("step")
+    if ok and mc is None:
         return CLAIM.result(norm, "holds", ev,
-                           f"inverses agree to {worst_id:.1e} (rel.) on {len(graphs)} graphs × "
-                           f"{len(LAMS)} λ; ρ(Ã) = {worst_rho:.12f}, min eig {min_eig:.3f} > −1")
+                            f"inverses agree to {worst_id:.1e} (rel.) on {len(graphs)} graphs × "
+                            f"{len(LAMS)} λ; ρ(Ã) = {worst_rho:.12f}, min eig {min_eig:.3f} > −1; "
+                            f"{atlas.describe()}", search=search, steps=steps)
+    if ok:
+        ce = atlas_counterexample(ctx, ID, mc)
+        return CLAIM.result(norm, "fails", ev, f"atlas minimal counterexample {setting(mc)}", ce,
+                            search=search, minimal_counterexample=mc, steps=steps)
     name, A, lam = worst_case
     ce = counterexample(ID, ctx, graph=(name, A), lam=lam, relative_difference=worst_id,
                         spectral_radius=worst_rho)
     return CLAIM.result(norm, "fails", ev,
-                       f"identity off by {worst_id:.2e} or ρ(Ã) = {worst_rho:.6f} > 1", ce)
+                        f"identity off by {worst_id:.2e} or ρ(Ã) = {worst_rho:.6f} > 1", ce,
+                        search=search, minimal_counterexample=mc, steps=steps)

@@ -178,4 +178,5 @@ def check(ctx, norm):
         ce = counterexample(ID, ctx, graph=(wcase, A), lam=LAM, eps=wrow["eps"], norm=norm,
                             rel_error=wrow["rel_error"], iterations=wrow["iterations"],
                             features=f"ctx.rng('{ID}', 'features', ...) as in _cases")
-    return CLAIM.result(norm, verdict, ev, summ, ce, figs)
+    return CLAIM.result(norm, verdict, ev, summ, ce, figs,
+                        violation=wrow["rel_error"] / REL_ERR_MAX if ce else None)

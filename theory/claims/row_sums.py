@@ -4,10 +4,14 @@ import numpy as np
 
 import ngc_ref
 
+from .._atlas import (atlas_counterexample, atlas_minimal, combine_search, exact_line,
+                      lam_grid, minimal_figure, scan, setting)
 from .._common import EXACT_RTOL, counterexample
 from .._core import claim
+from .._exact import certify_row_squares, certify_row_sum
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._graphs import lam_S_grid, small_graphs
+from .._proofs import ROW_SUM_CHAIN, first_failure, instance_from, random_instances, run_chain
 
 ROW_SUM = "row-sum"
 ROW_SQ = "row-square-bounds"
@@ -38,6 +42,56 @@ def _space(ctx):
     return {"graphs": list(small_graphs(ctx)), "lam_S": lam_S_grid(ctx)}
 
 
+#: Random instances the proof chains run on besides the minimal counterexample.
+PROOF_INSTANCES = 30
+
+
+def _row_sum_test(c):
+    """Atlas test of Eq. 6: relative deviation of every row sum from 1 − r^{S+1}."""
+    dev = np.abs(c.row_sums - c.mass[:, None, None]).max(axis=2) / c.mass[:, None]
+    return dev > EXACT_RTOL, dev
+
+
+def _weighted_row_sum_test(c):
+    """Atlas test of the corrected sym statement: Σ_j [Ã_S]_ij √d̃_j = (1 − r^{S+1}) √d̃_i."""
+    sq = np.sqrt(c.stack.degrees)
+    lhs = np.einsum("sgij,gj->sgi", c.M, sq)
+    dev = (np.abs(lhs - c.mass[:, None, None] * sq[None]).max(axis=2)
+           / (c.mass[:, None] * sq.max(axis=1)[None]))
+    return dev > EXACT_RTOL, dev
+
+
+def _row_square_test(c):
+    """Atlas test of Eq. 7: ρ_i against (1 − r^{S+1})²/n and (1 − r^{S+1})²; ratio ≥ 1 fails."""
+    m2 = c.mass[:, None, None] ** 2
+    low = ((m2 / c.n) / c.rho).max(axis=2)         # > 1: lower bound violated
+    high = (c.rho / m2).max(axis=2)                 # > 1: upper bound violated
+    ratio = np.maximum(low, high)
+    return ratio > 1 + EXACT_RTOL, ratio
+
+
+def _row_square_corrected_test(c):
+    """Atlas test of the corrected sym bounds m²d̃_i/Σd̃ ≤ ρ_i ≤ m²d̃_i/min d̃."""
+    d = c.stack.degrees[None]
+    m2 = c.mass[:, None, None] ** 2
+    low = (m2 * d / d.sum(axis=2, keepdims=True) / c.rho).max(axis=2)
+    high = (c.rho / (m2 * d / d.min(axis=2, keepdims=True))).max(axis=2)
+    ratio = np.maximum(low, high)
+    return ratio > 1 + EXACT_RTOL, ratio
+
+
+def _proof_steps(ctx, norm, mc):
+    """Appendix C's chain on the minimal counterexample and seeded random graphs."""
+    inst = [instance_from(mc, norm)] if mc else []
+    inst += random_instances(ctx.rng(ROW_SUM, norm, "proof"), PROOF_INSTANCES, norm)
+    return run_chain(ROW_SUM_CHAIN, inst, show=("lam", "S"))
+
+
+def _exact_row_text(mc, key="row"):
+    return {int(k.split()[1]): v for k, v in mc["exact"].items()
+            if k.startswith(f"{key} ") and k.endswith("sum")}
+
+
 @ROW_SUM_CLAIM.checker
 def check_row_sum(ctx, norm):
     worst = (0.0, None)
@@ -49,19 +103,39 @@ def check_row_sum(ctx, norm):
             worst = (dev, (name, A, lam, S, M.sum(axis=1), mass))
     ev = dict(_space(ctx), max_relative_deviation=worst[0], min_entry=neg,
               tolerance=f"relative {EXACT_RTOL:g}")
+    atlas = scan(norm, _row_sum_test, lams=lam_grid(ctx),
+                 ratio="max_i |Σ_j [Ã_S]_ij − (1 − r^(S+1))| / (1 − r^(S+1))")
+    mc = atlas_minimal(atlas, lambda w: certify_row_sum(w["n"], w["edges"], w["lam"], w["S"],
+                                                        norm), norm)
+    search = combine_search(atlas, _space(ctx))
+    steps = _proof_steps(ctx, norm, mc)
+    broken = first_failure(steps)
+    ev["proof_first_false_step"] = broken["step"] if broken else None
     results = []
-    if worst[0] <= EXACT_RTOL:
+    if worst[0] <= EXACT_RTOL and mc is None:
         results.append(ROW_SUM_CLAIM.result(norm, "holds", ev,
                                    f"row sums equal 1 − r^(S+1) to {worst[0]:.1e} (relative); "
-                                   f"entries ≥ {neg:.1e}"))
-    else:
+                                   f"entries ≥ {neg:.1e}; {atlas.describe()}",
+                                   search=search, steps=steps))
+    elif worst[0] > EXACT_RTOL:
         name, A, lam, S, rows, mass = worst[1]
         ce = counterexample(ROW_SUM, ctx, graph=(name, A), lam=lam, S=S, expected=mass,
                             row_sums=rows.tolist(), max_relative_deviation=worst[0])
+        figs = _row_sum_figure(ctx, norm, mc)
+        atlas_text = (f"; minimal: {setting(mc)}, {mc['certified']}" if mc else "")
         results.append(ROW_SUM_CLAIM.result(
             norm, "fails", ev,
             f"row sums range over [{rows.min():.4f}, {rows.max():.4f}], not {mass:.4f} "
-            f"({name}, λ={lam:g}, S={S}); the paper's proof uses rw (Lemma: stochastic P)", ce))
+            f"({name}, λ={lam:g}, S={S}); the paper's proof uses rw (Lemma: stochastic P)"
+            f"{atlas_text}", ce, figs, violation=float(rows.max() / mass), search=search,
+            minimal_counterexample=mc, steps=steps))
+    else:
+        ce = atlas_counterexample(ctx, ROW_SUM, mc, exact=mc["exact"])
+        results.append(ROW_SUM_CLAIM.result(
+            norm, "fails", ev, f"sampled graphs hold; atlas minimal counterexample "
+                               f"{setting(mc)} ({mc['certified']})", ce,
+            _row_sum_figure(ctx, norm, mc), search=search, minimal_counterexample=mc,
+            steps=steps))
     if norm == "sym":
         # Corrected statement for sym: D̃^{1/2}1 is the eigenvector of Ã_sym for eigenvalue 1.
         worst2 = 0.0
@@ -71,12 +145,35 @@ def check_row_sum(ctx, norm):
         ev2 = dict(_space(ctx), max_relative_deviation=worst2,
                    correction="for sym the degree-weighted sums hold: Σ_j [Ã_S]_ij √d̃_j = "
                               "(1 − r^{S+1}) √d̃_i")
-        v = "holds" if worst2 <= EXACT_RTOL else "fails"
-        ce2 = None if v == "holds" else counterexample(ROW_SUM_CORRECTED.id, ctx,
-                                                        max_relative_deviation=worst2)
+        atlas2 = scan(norm, _weighted_row_sum_test, lams=lam_grid(ctx),
+                      ratio="max_i |Σ_j [Ã_S]_ij √d̃_j − m√d̃_i| / (m max √d̃)")
+        mc2 = atlas_minimal(atlas2, None, norm)
+        v = "holds" if worst2 <= EXACT_RTOL and mc2 is None else "fails"
+        ce2 = None
+        if worst2 > EXACT_RTOL:
+            ce2 = counterexample(ROW_SUM_CORRECTED.id, ctx, max_relative_deviation=worst2)
+        elif mc2 is not None:
+            ce2 = atlas_counterexample(ctx, ROW_SUM_CORRECTED.id, mc2)
         results.append(ROW_SUM_CORRECTED.result(
-            norm, v, ev2, f"Σ_j [Ã_S]_ij √d̃_j = (1 − r^(S+1)) √d̃_i to {worst2:.1e}", ce2))
+            norm, v, ev2, f"Σ_j [Ã_S]_ij √d̃_j = (1 − r^(S+1)) √d̃_i to {worst2:.1e}; "
+                          f"{atlas2.describe()}", ce2,
+            search=combine_search(atlas2, _space(ctx)), minimal_counterexample=mc2))
     return results
+
+
+def _row_sum_figure(ctx, norm, mc):
+    if mc is None:
+        return []
+    rows = _exact_row_text(mc)
+    m = mc["exact"]["1 − r^(S+1)"]
+    return minimal_figure(
+        ctx, f"row-sum-minimal-{norm}.png", mc,
+        f"Eq. 6 fails ({norm}): minimal counterexample, atlas G{mc['atlas_index']}, "
+        f"λ = {mc['lam']:g}, S = {mc['S']}\nrow sums of Ã_S (red) ≠ 1 − r^(S+1) = {m}",
+        {i: v for i, v in rows.items()},
+        caption=f"certified {mc['certified']}: {exact_line(mc, '(1 − r^(S+1))')}"
+                + ("; √6 etc. are irrational (linearly independent over Q)" if norm == "sym"
+                   else ""))
 
 
 @ROW_SQ_CLAIM.checker
@@ -98,10 +195,25 @@ def check_row_square(ctx, norm):
               max_sq_over_upper_bound=high[0], tolerance=f"relative {EXACT_RTOL:g}")
     ok_low = low[0] >= 1 - EXACT_RTOL
     ok_high = high[0] <= 1 + EXACT_RTOL
+    atlas = scan(norm, _row_square_test, lams=lam_grid(ctx),
+                 ratio="max(bound_low/ρ_i, ρ_i/bound_high) (> 1: a bound fails)")
+    mc = atlas_minimal(atlas, lambda w: certify_row_squares(w["n"], w["edges"], w["lam"],
+                                                            w["S"], norm), norm)
+    search = combine_search(atlas, _space(ctx))
+    extra = [_check_sym_corrected(ctx)] if norm == "sym" else []
+    if ok_low and ok_high and mc is None:
+        return [ROW_SQ_CLAIM.result(norm, "holds", ev,
+                                    f"{count} rows: Σ sq / lower ≥ {low[0]:.4f}, Σ sq / upper ≤ "
+                                    f"{high[0]:.4f}; {atlas.describe()}", search=search),
+                *extra]
+    ev["note"] = ("Eq. 7 follows from Eq. 6 and non-negativity (Cauchy–Schwarz and Σx² ≤ (Σx)²), "
+                  "so it inherits Eq. 6's restriction to rw")
+    figs = _row_square_figure(ctx, norm, mc)
+    atlas_text = f"; minimal: {setting(mc)}, {mc['certified']}" if mc else ""
     if ok_low and ok_high:
-        return ROW_SQ_CLAIM.result(norm, "holds", ev,
-                           f"{count} rows: Σ sq / lower ≥ {low[0]:.4f}, Σ sq / upper ≤ "
-                           f"{high[0]:.4f}")
+        ce = atlas_counterexample(ctx, ROW_SQ, mc, exact=mc["exact"])
+        return [ROW_SQ_CLAIM.result(norm, "fails", ev, f"sampled graphs hold{atlas_text}", ce,
+                                    figs, search=search, minimal_counterexample=mc), *extra]
     bad = []
     which = []
     if not ok_low:
@@ -116,12 +228,23 @@ def check_row_square(ctx, norm):
         which.append(f"upper bound violated (ratio {high[0]:.3f}, {name} row {i})")
     first = low[1] if not ok_low else high[1]
     ce = counterexample(ROW_SQ, ctx, graph=(first[0], first[1]), violations=bad)
-    ev["note"] = ("Eq. 7 follows from Eq. 6 and non-negativity (Cauchy–Schwarz and Σx² ≤ (Σx)²), "
-                  "so it inherits Eq. 6's restriction to rw")
-    results = [ROW_SQ_CLAIM.result(norm, "fails", ev, "; ".join(which), ce)]
-    if norm == "sym":
-        results.append(_check_sym_corrected(ctx))
-    return results
+    return [ROW_SQ_CLAIM.result(norm, "fails", ev, "; ".join(which) + atlas_text, ce, figs,
+                                violation=low[0] if not ok_low else high[0], search=search,
+                                minimal_counterexample=mc), *extra]
+
+
+def _row_square_figure(ctx, norm, mc):
+    if mc is None:
+        return []
+    rho = mc["numbers"]["rho"]
+    i, which = mc["bad_rows"][0] if "bad_rows" in mc else (0, "")
+    return minimal_figure(
+        ctx, f"row-square-bounds-minimal-{norm}.png", mc,
+        f"Eq. 7 fails ({norm}): minimal counterexample, atlas G{mc['atlas_index']}, "
+        f"λ = {mc['lam']:g}, S = {mc['S']}\nρ_i = Σ_j [Ã_S]_ij² (red) against "
+        f"[{mc['numbers']['low']:.6g}, {mc['numbers']['high']:.6g}]; row {i}: {which} bound",
+        {k: f"ρ={v:.6g}" for k, v in enumerate(rho)},
+        caption=f"certified {mc['certified']}: {exact_line(mc, 'bound')}")
 
 
 def _check_sym_corrected(ctx):
@@ -141,9 +264,18 @@ def _check_sym_corrected(ctx):
               max_sq_over_upper_bound=hi_max,
               correction="for sym: (1 − r^{S+1})²·d̃_i/Σ_j d̃_j ≤ Σ_j [Ã_S]_ij² ≤ "
                          "(1 − r^{S+1})²·d̃_i/min_j d̃_j (equal to Eq. 7 on regular graphs)")
+    atlas = scan("sym", _row_square_corrected_test, lams=lam_grid(ctx),
+                 ratio="max(bound_low/ρ_i, ρ_i/bound_high) (> 1: a bound fails)")
+    mc = atlas_minimal(atlas, None, "sym")
     ok = lo_min >= 1 - EXACT_RTOL and hi_max <= 1 + EXACT_RTOL
-    ce = None if ok else counterexample(ROW_SQ_CORRECTED.id, ctx, min_ratio=lo_min,
-                                        max_ratio=hi_max)
-    return ROW_SQ_CORRECTED.result("sym", "holds" if ok else "fails", ev,
+    ce = None
+    if not ok:
+        ce = counterexample(ROW_SQ_CORRECTED.id, ctx, min_ratio=lo_min, max_ratio=hi_max)
+    elif mc is not None:
+        ce = atlas_counterexample(ctx, ROW_SQ_CORRECTED.id, mc)
+    return ROW_SQ_CORRECTED.result("sym", "holds" if ok and mc is None else "fails", ev,
                                    f"degree-weighted bounds: Σ sq / lower ≥ {lo_min:.4f}, "
-                                   f"Σ sq / upper ≤ {hi_max:.4f}; {count} rows", ce)
+                                   f"Σ sq / upper ≤ {hi_max:.4f}; {count} rows; "
+                                   f"{atlas.describe()}", ce,
+                                   search=combine_search(atlas, _space(ctx)),
+                                   minimal_counterexample=mc)

@@ -5,8 +5,11 @@ import numpy as np
 
 import ngc_ref
 
+from .._atlas import (atlas_counterexample, atlas_minimal, combine_search, lam_grid,
+                      minimal_figure, scan)
 from .._common import counterexample
 from .._core import claim
+from .._exact import certify_tau_only_if
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._graphs import lam_S_grid, small_graphs
 
@@ -16,6 +19,28 @@ STATEMENT = ("τ ∈ [1, n]; τ = n when all nodes are isolated, and τ → 1 fo
 TOL = 1e-9
 CLAIM = claim(ID, "Remark 1", STATEMENT, order=60, scope=THEORY_RW_DEFAULT,
               norm_scopes=THEORY_RW_NORMS)
+
+
+def _isolated(c):
+    return (c.stack.A.sum(axis=2) == 0).all(axis=1)[None]
+
+
+def _range_test(c):
+    """Atlas test of 1 ≤ τ ≤ n, and τ = n on graphs whose nodes are all isolated."""
+    t, n = c.tau, c.n
+    bad = (t < 1 - TOL) | (t > n * (1 + TOL)) | (_isolated(c) & (np.abs(t / n - 1) > TOL))
+    return bad, np.maximum(1.0 / t, t / n)
+
+
+def _only_if_test(c):
+    """Atlas test of 'τ = n only if all nodes are isolated' (τ = n within 1e-12)."""
+    return (c.tau >= c.n * (1 - 1e-12)) & ~_isolated(c), c.tau / c.n
+
+
+def _only_if_test_S1(c):
+    bad, ratio = _only_if_test(c)
+    bad[0] = False
+    return bad, ratio
 
 
 @CLAIM.checker
@@ -52,17 +77,59 @@ def check(ctx, norm):
     ev["min_tau_over_cases"] = tau_min_over_cases
     if tau_min_over_cases < 1 - TOL:
         problems.append(("tau < 1", (None, None)))
+    atlas = scan(norm, _range_test, lams=lam_grid(ctx), ratio="max(1/τ, τ/n)")
+    sampled = {"graphs": list(small_graphs(ctx)), "lam_S": lam_S_grid(ctx),
+               "isolated_n": [2, 5, 50], "complete_K8_lam_eq_S": [k for k, _ in kn_seq]}
+    search = combine_search(atlas, sampled)
+    mc = atlas_minimal(atlas, None, norm)
+    if not problems and mc is None:
+        return [CLAIM.result(norm, "holds", ev,
+                             f"1 ≤ τ ≤ n on all cases (τ/n ≤ {hi[0]:.4f}, min τ = "
+                             f"{tau_min_over_cases:.4f}); isolated τ = n; K8 τ → {taus[-1]:.5f}; "
+                             f"{atlas.describe()}", search=search)]
     if not problems:
-        return CLAIM.result(norm, "holds", ev,
-                           f"1 ≤ τ ≤ n on all cases (τ/n ≤ {hi[0]:.4f}, min τ = "
-                           f"{tau_min_over_cases:.4f}); isolated τ = n; K8 τ → {taus[-1]:.5f}")
+        ce = atlas_counterexample(ctx, ID, mc)
+        return [CLAIM.result(norm, "fails", ev, f"sampled graphs hold; {atlas.describe()}", ce,
+                             search=search, minimal_counterexample=mc)]
     what, case = problems[0]
     extra = {}
     if case[0] is not None:
         name, A, lam, S, i = case[1]
         extra = dict(graph=(name, A), lam=lam, S=S, node=i, tau_over_n=case[0])
     ce = counterexample(ID, ctx, violations=[p[0] for p in problems], **extra)
-    return CLAIM.result(norm, "fails", ev, "; ".join(p[0] for p in problems), ce)
+    return [CLAIM.result(norm, "fails", ev, "; ".join(p[0] for p in problems), ce,
+                         search=search, minimal_counterexample=mc)]
+
+
+def atlas_only_if(ctx, norm, statement_id):
+    """Remark 1's converse on the whole atlas: is τ = n only when all nodes are isolated?
+
+    Returns ``(scan, minimal counterexample or None, figures)``; the minimal case is exactly
+    certified (rational τ_i), and the smallest with S ≥ 1 is added (at S = 0, Ã_0 = I/(λ+1)
+    and every graph has τ = n). Used by the claim ``isolated-tau``, the one home of that
+    statement.
+    """
+    atlas = scan(norm, _only_if_test, lams=lam_grid(ctx), ratio="τ/n")
+    mc = atlas_minimal(atlas, lambda w: certify_tau_only_if(w["n"], w["edges"], w["lam"],
+                                                            w["S"], norm), norm)
+    if mc is None:
+        return atlas, None, []
+    later = atlas_minimal(scan(norm, _only_if_test_S1, lams=lam_grid(ctx), ratio="τ/n"),
+                          lambda w: certify_tau_only_if(w["n"], w["edges"], w["lam"], w["S"],
+                                                        norm), norm)
+    if later is not None:
+        mc["smallest_with_S_at_least_1"] = later
+    figs = []
+    for m, tag in ((mc, ""), (mc.get("smallest_with_S_at_least_1"), "-S1")):
+        if m is not None:
+            figs += minimal_figure(
+                ctx, f"{statement_id}-minimal{tag}-{norm}.png", m,
+                f"τ = n without all nodes isolated ({norm}): atlas G{m['atlas_index']}, "
+                f"λ = {m['lam']:g}, S = {m['S']}\nτ = {m['exact']['τ']} = n exactly; "
+                "τ_i in red",
+                {i: f"τ_{i}={m['exact'][f'τ_{i}']}" for i in range(m["n"])},
+                caption=f"certified {m['certified']} (rational τ_i)")
+    return atlas, mc, figs
 
 
 def _min_tau(ctx, norm):

@@ -50,6 +50,8 @@ class Param:
     choices: tuple = ()
     min: float | None = None
     doc: str = ""
+    #: ``min`` itself is excluded (e.g. λ > 0).
+    exclusive_min: bool = False
 
     @property
     def required(self):
@@ -59,7 +61,8 @@ class Param:
         if value is None and self.default is None:
             return None
         if self.kind in (int, float):
-            return check_scalar(value, name, min_val=self.min, integer=self.kind is int)
+            return check_scalar(value, name, min_val=self.min, integer=self.kind is int,
+                                include_min=not self.exclusive_min)
         if self.kind is bool:
             if not isinstance(value, bool):
                 raise TypeError(f"{name} must be true or false, got {value!r}")
@@ -247,7 +250,7 @@ GRAPH_PARAMS = {
     "graph_seed": Param(int, None, min=0, doc="default: derived from (seed, family, n, rep)"),
 }
 FILTER_PARAMS = {
-    "lam": Param(float, 32.0, min=0.0, doc="λ"),
+    "lam": Param(float, 32.0, min=0.0, exclusive_min=True, doc="λ"),
     "S": Param(int, 16, min=0, doc="expansion order"),
     "norm": Param(str, "rw", choices=("rw", "sym"), doc="normalisation of Ã"),
 }
@@ -257,8 +260,6 @@ FILTER_PARAMS = {
 
 def _tau_validate(params):
     _check_family(params)
-    if params["lam"] <= 0:
-        raise ValueError(f"lam must be > 0, got {params['lam']}")
 
 
 def _schedule(params):

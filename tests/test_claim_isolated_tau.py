@@ -1,0 +1,84 @@
+"""isolated-tau: one isolated node already gives τ = n (K2 + K1), so the paper's "only if all
+nodes are isolated" fails; τ = n exactly when some node is isolated; the data part reads the
+isolated nodes of each data set."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from ngc_ref import connectivity_factor
+from ngc_ref_theory import Context, run_checks
+from ngc_ref_theory.claims import isolated_tau
+
+
+@pytest.fixture(scope="module")
+def results():
+    ctx = Context(seed=0)
+    res = run_checks(ctx, only=["isolated-tau"], progress=False)
+    return {(r.id, r.norm): r for r in res}, ctx
+
+
+def test_minimal_counterexample_by_construction():
+    A = isolated_tau.edge_plus_isolated()
+    for norm in ("rw", "sym"):
+        res = connectivity_factor(A, 32.0, 16, norm=norm)
+        assert res.tau == pytest.approx(3.0, rel=1e-12) and res.argmax == 2
+        assert res.tau_i[0] < 3.0 * (1 - 1e-3)          # the edge's nodes stay below n
+
+
+def test_verdicts_and_scopes(results):
+    by, ctx = results
+    for norm in ("sym", "rw"):
+        own = by["isolated-tau", norm]
+        assert own.verdict == "fails"
+        assert own.counterexample["graph"]["edges"] == [[0, 1]]
+        assert own.counterexample["tau"] == pytest.approx(3.0, rel=1e-12)
+        assert by["isolated-tau-corrected", norm].verdict == "holds"
+        assert by["isolated-tau-corrected", norm].scope == "extension"
+    assert by["isolated-tau", "rw"].scope == "as-stated"
+    assert "Only if all nodes of a graph are isolated" in by["isolated-tau", "rw"].scope_reason
+    assert by["isolated-tau", "sym"].scope == "extension"
+    # No data folder: the data part is not reported, and the skip list says why.
+    assert ("isolated-tau:paper-data", "rw") not in by
+    assert any(s["claim"] == "isolated-tau" and s["why"] == "NGC_REF_DATA is not set"
+               and "Citeseer" in s["what"] for s in ctx.skipped)
+
+
+def _fake_data(graphs):
+    return lambda ctx, names=None: {k: SimpleNamespace(adjacency=A) for k, A in graphs.items()}
+
+
+def test_data_part_on_known_graphs(monkeypatch):
+    path = sp.csr_array(np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=float))
+    monkeypatch.setattr(isolated_tau, "load", _fake_data({"citeseer": isolated_tau.
+                                                          edge_plus_isolated(), "cora": path}))
+    res = run_checks(Context(seed=0), only=["isolated-tau:paper-data"], progress=False)
+    by = {(r.id, r.norm): r for r in res}
+    r = by["isolated-tau:paper-data", "rw"]
+    assert r.verdict == "fails" and r.scope == "as-stated"
+    assert r.counterexample["dataset"] == "citeseer" and r.counterexample["isolated_nodes"] == [2]
+    table = {(d["graph"], d["lam"]): d for d in r.evidence["datasets"]}
+    assert table["citeseer", 32.0]["tau_over_n"] == pytest.approx(1.0, abs=1e-12)
+    assert table["cora", 32.0]["isolated_nodes"] == 0 and table["cora", 32.0]["tau_over_n"] < 1
+
+    monkeypatch.setattr(isolated_tau, "load", _fake_data({"cora": path}))
+    res = run_checks(Context(seed=0), only=["isolated-tau:paper-data"], progress=False)
+    assert {r.verdict for r in res} == {"holds"}
+
+
+def test_planted_non_isolated_node_at_n_fails_the_corrected_statement(monkeypatch):
+    real = isolated_tau.dense_tau_i
+
+    def planted(A, lam, S, norm):
+        ti = real(A, lam, S, norm)
+        deg = np.asarray(sp.csr_array(A).sum(axis=1)).ravel()
+        if (deg > 0).any():
+            ti[np.flatnonzero(deg > 0)[0]] = A.shape[0]      # a node with a neighbour at n
+        return ti
+    monkeypatch.setattr(isolated_tau, "dense_tau_i", planted)
+    res = run_checks(Context(seed=0), only=["isolated-tau-corrected"], progress=False)
+    assert {r.verdict for r in res} == {"fails"}
+    assert all(r.counterexample["rerun"].startswith("ngc-ref check --only isolated-tau")
+               for r in res)

@@ -1,0 +1,318 @@
+"""Input rules at the public boundary: networkx edge weights and node order, the optional
+hypothesis dependency of ``ngc_ref.strategies``, and the messages for ``lam``, ``eps`` and
+``seed``.
+
+A networkx graph is turned into a matrix with ``weight=`` (default ``"weight"``, as networkx's
+own functions) and ``nodelist=`` (default ``G.nodes()`` order, as
+``networkx.to_scipy_sparse_array``); every public function that takes a graph passes both on.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import os
+import subprocess
+import sys
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_allclose
+
+import ngc_ref
+from ngc_ref import training
+from ngc_ref.graphs import edge_homophily
+
+HERE = os.path.abspath(__file__)
+
+
+def _y(n):
+    return np.arange(n) % 2
+
+
+# Every public entry point that accepts a graph, called on (G, X) with extra keywords, reduced
+# to an array that depends on the graph's weights and node order.
+CALLS = {
+    "add_self_loops": lambda G, X, **kw: ngc_ref.add_self_loops(G, **kw).toarray(),
+    "normalized_adjacency": lambda G, X, **kw: ngc_ref.normalized_adjacency(
+        G, "rw", **kw).toarray(),
+    "NeumannFilter": lambda G, X, **kw: ngc_ref.NeumannFilter(G, 2.0, 3, **kw) @ X,
+    "neumann_propagate": lambda G, X, **kw: ngc_ref.neumann_propagate(G, X, 2.0, 3, **kw),
+    "neumann_matrix": lambda G, X, **kw: ngc_ref.neumann_matrix(G, 2.0, 3, **kw),
+    "gsd_solve": lambda G, X, **kw: ngc_ref.gsd_solve(G, X, 2.0, **kw),
+    "connectivity_factor": lambda G, X, **kw: ngc_ref.connectivity_factor(
+        G, 2.0, 3, **kw).tau_i,
+    "connectivity_factor-estimate": lambda G, X, **kw: ngc_ref.connectivity_factor(
+        G, 2.0, 3, method="estimate", seed=0, **kw).tau_i,
+    "robust_propagate": lambda G, X, **kw: ngc_ref.robust_propagate(G, X, 2.0, 3, 0.5, **kw),
+    "training.propagate": lambda G, X, **kw: training.propagate("s2gc", G, X, K=3, **kw),
+    "GraphPropagation": lambda G, X, **kw: training.GraphPropagation(
+        G, X, propagation="gsd", lam=2.0, **kw).fit().propagated_,
+    "make_node_classifier": lambda G, X, **kw: training.make_node_classifier(
+        G, X, "ngc", lam=2.0, S=3, **kw)[0].fit().propagated_,
+    "theory_trajectory": lambda G, X, **kw: np.array(training.theory_trajectory(
+        G, X, 0.1 * X[::-1], X[:, :1], 2.0, 3, steps=3, **kw).f),
+    "edge_homophily": lambda G, X, **kw: np.array(edge_homophily(G, _y(len(X)), **kw)),
+}
+#: The entries whose result does not depend on edge weights.
+UNWEIGHTED = {"edge_homophily"}
+
+#: The public callables themselves, for the signature checks.
+PUBLIC = [ngc_ref.add_self_loops, ngc_ref.normalized_adjacency, ngc_ref.NeumannFilter,
+          ngc_ref.neumann_propagate, ngc_ref.neumann_matrix, ngc_ref.gsd_solve,
+          ngc_ref.connectivity_factor, ngc_ref.robust_propagate, training.propagate,
+          training.GraphPropagation, training.make_node_classifier,
+          training.theory_trajectory, edge_homophily]
+
+
+def _features(n, d=3):
+    return np.random.default_rng(0).standard_normal((n, d))
+
+
+def _strip(G):
+    H = G.copy()
+    for e in H.edges:
+        H.edges[e].pop("weight", None)
+    return H
+
+
+# --- weight= ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fn", PUBLIC, ids=lambda f: f.__name__)
+def test_graph_keywords_are_keyword_only_with_networkx_defaults(fn):
+    params = inspect.signature(fn).parameters
+    for name, default in (("weight", "weight"), ("nodelist", None)):
+        assert name in params, f"{fn.__name__} has no {name}="
+        assert params[name].kind is inspect.Parameter.KEYWORD_ONLY
+        assert params[name].default == default
+    doc = inspect.getdoc(fn)
+    assert "weight : str or None, default 'weight'" in doc
+    assert "nodelist : " in doc
+
+
+@pytest.mark.parametrize("key", sorted(CALLS))
+def test_weight_follows_networkx_default_and_none_means_unweighted(key):
+    f = CALLS[key]
+    G = nx.karate_club_graph()         # weights 1..7 in the "weight" attribute
+    A_w = nx.to_scipy_sparse_array(G, weight="weight", format="csr")
+    A_1 = nx.to_scipy_sparse_array(G, weight=None, format="csr")
+    assert A_w.max() == 7
+    X = _features(34)
+    weighted = f(G, X)
+    assert_allclose(weighted, f(A_w, X), rtol=1e-10, atol=1e-12)
+    assert_allclose(f(G, X, weight="weight"), weighted, rtol=1e-10, atol=1e-12)
+    unweighted = f(G, X, weight=None)
+    assert_allclose(unweighted, f(A_1, X), rtol=1e-10, atol=1e-12)
+    assert_allclose(unweighted, f(_strip(G), X), rtol=1e-10, atol=1e-12)
+    if key not in UNWEIGHTED:
+        assert not np.allclose(weighted, unweighted)
+    # weight is ignored for matrices
+    assert_allclose(f(A_w, X, weight=None), weighted, rtol=1e-10, atol=1e-12)
+
+
+def test_weight_names_another_attribute():
+    G = nx.path_graph(3)
+    nx.set_edge_attributes(G, {(0, 1): 4.0, (1, 2): 1.0}, "capacity")
+    A = ngc_ref.add_self_loops(G, weight="capacity").toarray()
+    assert_allclose(A, [[1, 4, 0], [4, 1, 1], [0, 1, 1]])
+    # edges without the attribute weigh 1, as in networkx
+    G.add_edge(2, 3)
+    assert ngc_ref.add_self_loops(G, weight="capacity")[2, 3] == 1.0
+
+
+def test_weight_none_on_a_multigraph_counts_parallel_edges():
+    G = nx.MultiGraph([(0, 1), (0, 1), (1, 2)])
+    assert ngc_ref.add_self_loops(G, weight=None)[0, 1] == 2.0
+
+
+@pytest.mark.parametrize("value, exc", [
+    ("x", TypeError), ("2.5", TypeError), (None, TypeError), ([1.0], TypeError),
+    (1 + 2j, TypeError), (-1.0, ValueError), (float("nan"), ValueError),
+    (float("inf"), ValueError), (np.float32(-2), ValueError),
+])
+def test_bad_weight_attribute_names_weight_and_value(value, exc):
+    G = nx.path_graph(4)
+    G.edges[1, 2]["weight"] = value
+    for key in ("neumann_propagate", "gsd_solve", "connectivity_factor"):
+        with pytest.raises(exc) as info:
+            CALLS[key](G, _features(4))
+        msg = str(info.value)
+        assert "weight" in msg and repr(value) in msg and "(1, 2)" in msg, msg
+        assert "could not convert" not in msg
+    # not read at all when weight=None or another attribute is chosen
+    assert ngc_ref.add_self_loops(G, weight=None)[1, 2] == 1.0
+    assert ngc_ref.add_self_loops(G, weight="capacity")[1, 2] == 1.0
+
+
+@pytest.mark.parametrize("weight", [3, True, ("weight",), b"weight"])
+def test_weight_argument_must_be_a_str_or_none(weight):
+    for A in (nx.path_graph(3), np.eye(3)):
+        with pytest.raises(TypeError, match=r"^weight must be .*str.* or None.*got"):
+            ngc_ref.normalized_adjacency(A, weight=weight)
+
+
+# --- nodelist= --------------------------------------------------------------------------------
+
+def _out_of_order():
+    """Labels 0, 1, 2 inserted as 2, 0, 1; node 0 is the hub of a weighted path 1 - 0 - 2."""
+    G = nx.Graph()
+    G.add_edge(2, 0, weight=3.0)
+    G.add_edge(0, 1, weight=1.0)
+    assert list(G) == [2, 0, 1]
+    return G
+
+
+@pytest.mark.parametrize("key", sorted(CALLS))
+def test_default_order_is_insertion_order_and_warns(key):
+    f = CALLS[key]
+    G = _out_of_order()
+    X = _features(3)
+    by_label = nx.to_scipy_sparse_array(G, nodelist=[0, 1, 2], format="csr")
+    by_insertion = nx.to_scipy_sparse_array(G, format="csr")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        got = f(G, X)
+    mine = [w for w in caught if issubclass(w.category, UserWarning)
+            and "nodelist" in str(w.message)]
+    assert len(mine) == 1, [str(w.message) for w in caught]
+    msg = str(mine[0].message)
+    assert "nodelist=sorted(G)" in msg and "[2, 0, 1]" in msg, msg
+    assert mine[0].filename == HERE, "the warning should point at the caller's line"
+    assert_allclose(got, f(by_insertion, X), rtol=1e-10, atol=1e-12)
+    # nodelist=sorted(G): rows follow the labels, and no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        labelled = f(G, X, nodelist=sorted(G))
+        assert_allclose(f(G, X, nodelist=list(G)), got, rtol=1e-10, atol=1e-12)
+    assert_allclose(labelled, f(by_label, X), rtol=1e-10, atol=1e-12)
+
+
+def test_nodelist_orders_the_rows_of_the_result():
+    G = _out_of_order()
+    X = np.array([[10.0], [20.0], [30.0]])     # rows for nodes 0, 1, 2
+    H = ngc_ref.neumann_propagate(G, X, 2.0, 5, nodelist=[0, 1, 2])
+    A = np.array([[0, 1, 3], [1, 0, 0], [3, 0, 0]], dtype=float)
+    assert_allclose(H, ngc_ref.neumann_propagate(A, X, 2.0, 5), rtol=1e-12)
+    perm = [1, 2, 0]
+    Hp = ngc_ref.neumann_propagate(G, X[perm], 2.0, 5, nodelist=perm)
+    assert_allclose(Hp, H[perm], rtol=1e-12)
+
+
+@pytest.mark.parametrize("G", [nx.path_graph(4), nx.Graph([("b", "a"), ("a", "c")]),
+                               nx.Graph([(5, 3), (3, 4)]), nx.empty_graph(0),
+                               nx.Graph([(1, 0)]).subgraph([0]).copy()],
+                         ids=["in-order", "strings", "not-0..n-1", "empty", "one-node"])
+def test_no_warning_when_labels_cannot_be_mistaken_for_rows(G):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        ngc_ref.add_self_loops(G)
+
+
+@pytest.mark.parametrize("nodelist, exc, detail", [
+    ([0, 1], ValueError, "missing: [2]"),
+    ([0, 1, 2, 7], ValueError, "not in A: [7]"),
+    ([0, 1, 1, 2], ValueError, "repeated: [1]"),
+    ([0, 0, 1], ValueError, "repeated: [0]"),
+    ([[0], 1, 2], TypeError, "unhashable"),
+    (5, TypeError, "int"),
+    ("012", TypeError, "str"),
+])
+def test_nodelist_must_be_a_permutation_of_the_nodes(nodelist, exc, detail):
+    with pytest.raises(exc, match=r"^nodelist ") as info:
+        ngc_ref.neumann_propagate(_out_of_order(), np.ones(3), 2.0, 2, nodelist=nodelist)
+    assert detail in str(info.value), str(info.value)
+
+
+def test_nodelist_accepts_any_sequence_of_the_nodes():
+    G = _out_of_order()
+    want = ngc_ref.add_self_loops(G, nodelist=[0, 1, 2]).toarray()
+    for order in (range(3), np.arange(3), (0, 1, 2), iter([0, 1, 2])):
+        assert_allclose(ngc_ref.add_self_loops(G, nodelist=order).toarray(), want)
+
+
+@pytest.mark.parametrize("A", [np.eye(3), sp.csr_array(np.eye(3))], ids=["dense", "sparse"])
+def test_nodelist_is_refused_for_matrices(A):
+    with pytest.raises(ValueError, match=r"^nodelist .*networkx.*A\[p\]\[:, p\]"):
+        ngc_ref.neumann_propagate(A, np.ones(3), 2.0, 2, nodelist=[2, 0, 1])
+
+
+def test_empty_graph_takes_an_empty_nodelist():
+    assert ngc_ref.add_self_loops(nx.empty_graph(0), nodelist=[]).shape == (0, 0)
+
+
+# --- ngc_ref.strategies without hypothesis ----------------------------------------------------
+
+def test_strategies_without_hypothesis_says_how_to_install_it():
+    code = ("import sys; sys.modules['hypothesis'] = None\n"
+            "try:\n"
+            "    import ngc_ref.strategies\n"
+            "except ImportError as exc:\n"
+            "    print(type(exc).__name__, '|', exc)\n"
+            "else:\n"
+            "    print('imported')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120).stdout.strip()
+    assert 'ngc_ref.strategies needs hypothesis: pip install "ngc_ref[test]"' in out, out
+    # the rest of the package does not need hypothesis
+    code = ("import sys; sys.modules['hypothesis'] = None\n"
+            "import ngc_ref, ngc_ref.graphs, ngc_ref.datasets, ngc_ref.noise\n"
+            "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120).stdout.strip()
+    assert out == "ok"
+
+
+def test_strategies_docstring_notes_the_extra():
+    import ngc_ref.strategies as strategies
+    assert 'pip install "ngc_ref[test]"' in strategies.__doc__
+
+
+# --- lam, eps, seed ---------------------------------------------------------------------------
+
+_G = nx.path_graph(4)
+_X = np.ones((4, 2))
+LAM_CALLS = {
+    "series_ratio": lambda lam: ngc_ref.series_ratio(lam),
+    "series_mass": lambda lam: ngc_ref.series_mass(lam, 2),
+    "neumann_order": lambda lam: ngc_ref.neumann_order(lam, 1e-3),
+    "NeumannFilter": lambda lam: ngc_ref.NeumannFilter(_G, lam, 2),
+    "neumann_propagate": lambda lam: ngc_ref.neumann_propagate(_G, _X, lam, 2),
+    "neumann_matrix": lambda lam: ngc_ref.neumann_matrix(_G, lam, 2),
+    "gsd_solve": lambda lam: ngc_ref.gsd_solve(_G, _X, lam),
+    "connectivity_factor": lambda lam: ngc_ref.connectivity_factor(_G, lam, 2),
+    "robust_propagate": lambda lam: ngc_ref.robust_propagate(_G, _X, lam, 2, 1.0),
+    "training.propagate": lambda lam: training.propagate("ngc", _G, _X, lam=lam),
+    "theory_trajectory": lambda lam: training.theory_trajectory(_G, _X, _X, _X, lam, 2),
+}
+
+
+@pytest.mark.parametrize("key", sorted(LAM_CALLS))
+@pytest.mark.parametrize("lam", [-3, 0, 0.0, -1e-300, math.inf, -math.inf, math.nan])
+def test_lam_message_is_the_same_for_every_bad_value(key, lam):
+    with pytest.raises(ValueError) as info:
+        LAM_CALLS[key](lam)
+    assert str(info.value) == f"lam must be > 0 and finite, got {lam!r}"
+
+
+@pytest.mark.parametrize("eps", [-1, -1e-9, math.inf, math.nan])
+def test_eps_message(eps):
+    with pytest.raises(ValueError) as info:
+        ngc_ref.robust_propagate(_G, _X, 2.0, 2, eps)
+    assert str(info.value) == f"eps must be >= 0 and finite, got {eps!r}"
+
+
+@pytest.mark.parametrize("seed", [-1, np.int64(-5)])
+def test_negative_seed_is_refused_by_name(seed):
+    with pytest.raises(ValueError, match=r"^seed must be .*non-negative.*got .*-\d"):
+        ngc_ref.connectivity_factor(_G, 2.0, 2, method="estimate", seed=seed)
+
+
+@pytest.mark.parametrize("seed", [0, 7, np.int64(7), np.random.SeedSequence(7)])
+def test_connectivity_estimate_seeds_are_reproducible(seed):
+    a = ngc_ref.connectivity_factor(_G, 2.0, 2, method="estimate", seed=seed)
+    b = ngc_ref.connectivity_factor(_G, 2.0, 2, method="estimate",
+                                    seed=np.random.default_rng(seed))
+    assert_allclose(a.tau_i, b.tau_i)

@@ -1,0 +1,449 @@
+"""Exhaustive search over every graph with at most 7 nodes (the networkx graph atlas).
+
+The atlas (:func:`networkx.graph_atlas_g`) lists all 1,253 graphs with 0 to 7 nodes up to
+isomorphism, ordered by node count, then edge count, then degree sequence. The graphs of one
+size are stacked into dense ``(G, n, n)`` arrays, once per process, and every quantity of the
+paper — Ã, its powers, Ã_S for S = 0..S_MAX, row sums, row square sums ρ_i, τ_i, ‖Ã_S‖_F² — is
+computed for a whole stack at once (batched matmul, cumulative sums over S, batched inverses).
+
+A check hands :func:`scan` a vectorised test ``test(cells) -> (bad, ratio)`` over the cells of
+one stack and one λ (arrays of shape ``(S_MAX + 1, G)``, or ``(G,)`` for a statement without S);
+the scan visits every stack and every λ of the grid and returns a :class:`Scan`: what was
+searched, how many cells failed, the worst ratio and the **minimal** failing case — fewest
+nodes, then fewest edges, then smallest S, then the simplest λ (smallest height max(|p|, q) of
+λ = p/q, integers before fractions of the same height), then the atlas order.
+
+The null graph (G0, no nodes) is visited vacuously: every statement about rows holds on it.
+"""
+
+from __future__ import annotations
+
+import heapq
+import textwrap
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property, lru_cache
+
+import networkx as nx
+import numpy as np
+import scipy.sparse as sp
+
+from ._common import counterexample
+from ._figures import save_figure, subplots
+
+#: Every graph with at most 7 nodes, the null graph included.
+N_ATLAS = 1253
+MAX_NODES = 7
+#: λ grid: small, 1/2, 1, 2, the paper's 32 and 64, large.
+LAMS = (0.01, 0.5, 1.0, 2.0, 32.0, 64.0, 1024.0)
+#: Extra λ of ``--thorough``.
+LAMS_THOROUGH = (0.1, 3.0, 10.0, 100.0, 10000.0)
+#: S grid: 0..S_MAX.
+S_MAX = 64
+#: Failing cases kept in minimal order (the exact certificate walks them until one holds up).
+CANDIDATES = 64
+
+
+def lam_grid(ctx=None):
+    """The λ grid of a run (``--thorough`` adds :data:`LAMS_THOROUGH`), in increasing order."""
+    extra = LAMS_THOROUGH if ctx is not None and ctx.thorough else ()
+    return tuple(sorted(LAMS + extra))
+
+
+def exact_lam(lam):
+    """The grid value as a fraction: its shortest decimal (0.01 → 1/100)."""
+    return Fraction(repr(float(lam)))
+
+
+def simplicity(lam):
+    """Sort key of 'the simplest λ': height max(|p|, q) of λ = p/q, then the denominator (an
+    integer before a fraction of the same height), then the value."""
+    f = exact_lam(lam)
+    return (max(abs(f.numerator), f.denominator), f.denominator, f)
+
+
+@dataclass(frozen=True)
+class Stack:
+    """The atlas graphs with ``n`` nodes: ``A`` is ``(G, n, n)``, ``index`` their atlas numbers
+    (G<index> in the atlas), ``edges`` their edge counts."""
+
+    n: int
+    index: np.ndarray
+    A: np.ndarray
+    edges: np.ndarray
+
+    @property
+    def size(self):
+        return len(self.index)
+
+    @cached_property
+    def degrees(self):
+        """d̃ = degree + 1 (the self-loop), ``(G, n)``."""
+        return self.A.sum(axis=2) + 1.0
+
+
+@lru_cache(maxsize=1)
+def _atlas_graphs():
+    graphs = nx.graph_atlas_g()
+    if len(graphs) != N_ATLAS:   # the count is the point of the search: never run on fewer
+        raise RuntimeError(f"networkx graph atlas has {len(graphs)} graphs, expected {N_ATLAS}")
+    return tuple(graphs)
+
+
+@lru_cache(maxsize=1)
+def stacks():
+    """The atlas stacked by size, n = 1..7 (built once per process)."""
+    by_n: dict = {}
+    for k, G in enumerate(_atlas_graphs()):
+        if G.number_of_nodes():
+            by_n.setdefault(G.number_of_nodes(), []).append((k, G))
+    out = []
+    for n, items in sorted(by_n.items()):
+        A = np.zeros((len(items), n, n))
+        for g, (_k, G) in enumerate(items):
+            for u, v in G.edges():
+                A[g, u, v] = A[g, v, u] = 1.0
+        out.append(Stack(n, np.array([k for k, _ in items]), A,
+                         np.array([G.number_of_edges() for _, G in items])))
+    return tuple(out)
+
+
+def graph(index):
+    """(n, edge list) of atlas graph ``index``."""
+    G = _atlas_graphs()[index]
+    return G.number_of_nodes(), sorted([min(u, v), max(u, v)] for u, v in G.edges())
+
+
+def visited():
+    """Atlas numbers of the graphs a scan visits (all of them; G0 vacuously)."""
+    return [0] + sorted(int(k) for st in stacks() for k in st.index)
+
+
+def normalized(st, norm):
+    """Ã of every graph of the stack: D̃^{-1/2}(A+I)D̃^{-1/2} (sym) or D̃⁻¹(A+I) (rw)."""
+    At = st.A + np.eye(st.n)
+    d = st.degrees
+    if norm == "sym":
+        s = 1.0 / np.sqrt(d)
+        return s[:, :, None] * At * s[:, None, :]
+    if norm == "rw":
+        return At / d[:, :, None]
+    raise ValueError(f"norm must be 'sym' or 'rw', got {norm!r}")
+
+
+@lru_cache(maxsize=2)
+def powers(norm):
+    """Ã^s for s = 0..S_MAX+1 of every stack: a tuple of ``(S_MAX + 2, G, n, n)`` arrays."""
+    out = []
+    for st in stacks():
+        An = normalized(st, norm)
+        P = np.empty((S_MAX + 2, st.size, st.n, st.n))
+        P[0] = np.eye(st.n)
+        for s in range(1, S_MAX + 2):
+            P[s] = P[s - 1] @ An
+        out.append(P)
+    return tuple(out)
+
+
+class Cells:
+    """Every (graph, S) cell of one stack at one λ; quantities computed on first use and kept
+    (they are ``(S_MAX + 1, G[, n])`` reductions; Ã_S itself, ``(S_MAX + 1, G, n, n)``, is
+    rebuilt when asked for rather than kept, so that a run holds every λ's reductions at once).
+    Get one with :func:`cells` (cached per process, so every claim shares them)."""
+
+    def __init__(self, k, norm, lam):
+        self.k, self.stack, self.norm, self.lam = k, stacks()[k], norm, float(lam)
+        self.n = self.stack.n
+        self.r = self.lam / (self.lam + 1.0)
+        self.S = np.arange(S_MAX + 1)
+
+    @property
+    def An(self):
+        return powers(self.norm)[self.k][1]
+
+    @cached_property
+    def mass(self):
+        """1 − r^{S+1}, ``(S_MAX + 1,)``."""
+        return 1.0 - self.r ** (self.S + 1.0)
+
+    @property
+    def M(self):
+        """Ã_S, ``(S_MAX + 1, G, n, n)``: cumulative sums of r^s Ã^s/(λ+1) (not kept)."""
+        P = powers(self.norm)[self.k][:S_MAX + 1]
+        w = self.r ** self.S / (self.lam + 1.0)
+        return np.cumsum(w[:, None, None, None] * P, axis=0)
+
+    @cached_property
+    def _sums(self):
+        M = self.M
+        return M.sum(axis=3), (M ** 2).sum(axis=3)
+
+    @property
+    def row_sums(self):
+        """Σ_j [Ã_S]_ij, ``(S_MAX + 1, G, n)``."""
+        return self._sums[0]
+
+    @property
+    def rho(self):
+        """Row square sums ρ_i = Σ_j [Ã_S]_ij², ``(S_MAX + 1, G, n)``."""
+        return self._sums[1]
+
+    @cached_property
+    def fro2(self):
+        return self.rho.sum(axis=2)
+
+    @property
+    def tau_i(self):
+        return self.n * self.rho / self.mass[:, None, None] ** 2
+
+    @cached_property
+    def tau(self):
+        return self.n * self.rho.max(axis=2) / self.mass[:, None] ** 2
+
+    @cached_property
+    def gram_fro2(self):
+        """‖Ã_SᵀÃ_S‖_F², ``(S_MAX + 1, G)``."""
+        M = self.M
+        return ((np.swapaxes(M, 2, 3) @ M) ** 2).sum(axis=(2, 3))
+
+    @cached_property
+    def laplacian(self):
+        return np.eye(self.n) - self.An
+
+    @cached_property
+    def inverse(self):
+        """(I + λL̃)⁻¹, ``(G, n, n)``."""
+        return np.linalg.inv(np.eye(self.n) + self.lam * self.laplacian)
+
+
+@lru_cache(maxsize=None)
+def cells(k, norm, lam):
+    """The :class:`Cells` of stack ``k`` in ``norm`` at ``lam`` (one per process)."""
+    return Cells(k, norm, float(lam))
+
+
+@dataclass
+class Scan:
+    """What a scan searched and found (see :func:`scan`)."""
+
+    norm: str
+    lams: tuple
+    with_S: bool
+    extra: tuple | None = None
+    ratio_is: str = "measured / bound"
+    graphs: int = 0
+    cases: int = 0
+    failing_cases: int = 0
+    failing_graphs: set = field(default_factory=set)
+    worst_ratio: float = -np.inf
+    worst: dict | None = None
+    minimal: dict | None = None
+    #: The failing cases in minimal order, as (key, where) — the first :data:`CANDIDATES`
+    #: (one per graph, λ and extra value: its smallest failing S).
+    candidates: list = field(default_factory=list)
+
+    @property
+    def holds(self):
+        return self.failing_cases == 0
+
+    def search(self):
+        """The ``search`` record of a result."""
+        grid = {"lams": list(self.lams)}
+        if self.with_S:
+            grid["S"] = f"0..{S_MAX}"
+        if self.extra is not None:
+            grid[self.extra[0]] = list(self.extra[1])
+        return {"atlas": f"all {N_ATLAS:,} graphs with ≤ {MAX_NODES} nodes (networkx "
+                         "graph_atlas_g; the null graph vacuously)",
+                "graphs_visited": self.graphs, "grid": grid, "cases": self.cases,
+                "failing_cases": self.failing_cases,
+                "failing_graphs": len(self.failing_graphs),
+                "worst_ratio": self.worst_ratio, "worst_ratio_is": self.ratio_is,
+                "worst": self.worst,
+                "minimal_order": "fewest nodes, fewest edges, smallest S, simplest λ "
+                                 "(height of p/q), then atlas order"}
+
+    def describe(self):
+        """One line for a summary."""
+        if self.holds:
+            return f"atlas: no failure in {self.cases:,} cases ({self.graphs:,} graphs × grid)"
+        m = self.minimal
+        where = f"n={m['n']}, edges {m['edges']}, λ={m['lam']:g}" + (
+            f", S={m['S']}" if m.get("S") is not None else "") + (
+            f", {self.extra[0]}={m[self.extra[0]]}" if self.extra else "")
+        return (f"atlas: {self.failing_cases:,}/{self.cases:,} cases fail on "
+                f"{len(self.failing_graphs)} graphs; minimal: {where}")
+
+
+def scan(norm, test, *, lams=LAMS, with_S=True, extra=None, ratio="measured / bound"):
+    """Run ``test`` over every atlas graph × λ (× S when ``with_S``) (× ``extra`` values).
+
+    ``test(cells)`` — or ``test(cells, x)`` for each ``x`` of ``extra = (name, values)`` —
+    returns ``(bad, ratio)``: boolean and float arrays of shape ``(S_MAX + 1, G)`` (``(G,)``
+    without S). ``ratio`` is the measured/bound (or similar) value whose maximum is reported.
+    """
+    lams = tuple(sorted(lams, key=float))
+    res = Scan(norm, lams, with_S, extra, ratio_is=ratio)
+    res.graphs = N_ATLAS
+    xs = [None] if extra is None else list(extra[1])
+    lam_rank = {lam: r for r, lam in enumerate(sorted(lams, key=simplicity))}
+    pending = []
+    for k, st in enumerate(stacks()):
+        for lam in lams:
+            c = cells(k, norm, lam)
+            for xi, x in enumerate(xs):
+                bad, ratio = test(c) if extra is None else test(c, x)
+                bad = np.asarray(bad, dtype=bool)
+                ratio = np.broadcast_to(np.asarray(ratio, dtype=float), bad.shape)
+                if not with_S:
+                    bad, ratio = bad[None], ratio[None]
+                res.cases += bad.size
+                finite = np.where(np.isfinite(ratio), ratio, -np.inf)
+                if finite.size and finite.max() > res.worst_ratio:
+                    s, g = np.unravel_index(int(finite.argmax()), finite.shape)
+                    res.worst_ratio = float(finite[s, g])
+                    res.worst = _where(st, g, lam, s if with_S else None, x, extra=extra)
+                if not bad.any():
+                    continue
+                res.failing_cases += int(bad.sum())
+                hit = bad.any(axis=0)
+                res.failing_graphs.update(int(i) for i in st.index[hit])
+                first_S = bad.argmax(axis=0)
+                for g in np.nonzero(hit)[0]:
+                    S = int(first_S[g]) if with_S else None
+                    key = (st.n, int(st.edges[g]), S or 0, lam_rank[lam], xi, int(st.index[g]))
+                    pending.append((key, (st, g, lam, S, x)))
+                if len(pending) > 4 * CANDIDATES:
+                    pending = heapq.nsmallest(CANDIDATES, pending, key=lambda t: t[0])
+    res.candidates = [(key, _where(*args, extra=extra)) for key, args in
+                      heapq.nsmallest(CANDIDATES, pending, key=lambda t: t[0])]
+    res.minimal = res.candidates[0][1] if res.candidates else None
+    return res
+
+
+def _where(st, g, lam, S, x, *, extra):
+    index = int(st.index[g])
+    out = {"atlas_index": index, "n": st.n, "edges": graph(index)[1], "lam": float(lam)}
+    if S is not None:
+        out["S"] = int(S)
+    if extra is not None:
+        out[extra[0]] = x
+    return out
+
+
+def certified_minimal(result, certify, keep=None):
+    """The first failing case of ``result`` (in minimal order; only those ``keep(where)``
+    accepts, when given) that ``certify(where)`` confirms in exact or interval arithmetic, as
+    ``where`` plus the certificate; None when none of the kept candidates is confirmed.
+
+    The certificate's ``fails`` decides: a float failure that exact arithmetic refutes is
+    skipped and recorded under ``refuted``.
+    """
+    refuted = []
+    for _key, where in result.candidates:
+        if keep is not None and not keep(where):
+            continue
+        cert = certify(where)
+        if cert["fails"]:
+            out = dict(where, **{k: v for k, v in cert.items() if k != "fails"})
+            if refuted:
+                out["refuted_float_candidates"] = refuted
+            return out
+        refuted.append(where)
+    return None
+
+
+def atlas_minimal(result, certify, norm):
+    """The minimal counterexample record of a scan: certified by ``certify(n, edges, ...)``
+    through :func:`certified_minimal`, or, with ``certify=None`` (a quantity with no exact
+    form), the float64 minimal marked as such. None when the atlas holds or every float
+    candidate is refuted by exact arithmetic."""
+    if result.holds:
+        return None
+    if certify is None:
+        return dict(result.minimal, norm=norm,
+                    certified="none: float64 search only (no exact form for this quantity)")
+    mc = certified_minimal(result, certify)
+    return None if mc is None else dict(mc, norm=norm)
+
+
+def adjacency(n, edges):
+    """The CSR adjacency of an edge list (for counterexample records)."""
+    A = sp.lil_array((n, n))
+    for u, v in edges:
+        A[u, v] = A[v, u] = 1.0
+    return A.tocsr()
+
+
+def atlas_counterexample(ctx, statement_id, mc, **fields):
+    """The ``counterexample`` record of an atlas minimal counterexample."""
+    keys = ("lam", "S", "d")
+    return counterexample(statement_id, ctx,
+                          graph=(f"atlas-G{mc['atlas_index']}", adjacency(mc["n"], mc["edges"])),
+                          source="exhaustive atlas search (minimal counterexample)",
+                          atlas_index=mc["atlas_index"], norm=mc.get("norm"),
+                          **{k: mc[k] for k in keys if k in mc}, **fields)
+
+
+def minimal_figure(ctx, name, mc, title, node_text=None, caption=None):
+    """``[file name]`` of the drawing of ``mc`` (saved only when the run makes figures)."""
+    path = ctx.figure_path(name)
+    if path is None or mc is None:
+        return []
+    return [draw_graph(path, mc["n"], mc["edges"], title, node_text, caption)]
+
+
+def exact_line(mc, key_end):
+    """'key = value' of the first exact value whose name ends with ``key_end``; a long exact
+    fraction is shown by its decimal (the exact value stays in the record)."""
+    for k, v in mc.get("exact", {}).items():
+        if k.endswith(key_end):
+            if len(v) > 60 and "≈" in v:
+                v = "≈ " + v.split("≈")[-1].strip() + " (exact fraction in report.json)"
+            else:
+                v = f"= {v}"
+            return f"{k} {v}"
+    return ""
+
+
+def setting(mc):
+    """'atlas G6 (n=3, edges [[0, 1], [0, 2]]), λ=1, S=1' for a summary."""
+    extra = "".join(f", {k}={mc[k]}" for k in ("S", "d") if k in mc)
+    return (f"atlas G{mc['atlas_index']} (n={mc['n']}, edges {mc['edges']}), "
+            f"λ={mc['lam']:g}{extra}")
+
+
+def combine_search(scan_result, sampled):
+    """The ``search`` of a result: the atlas scan and the claim's own sampled graphs."""
+    out = scan_result.search() if isinstance(scan_result, Scan) else dict(scan_result)
+    out["sampled"] = sampled
+    out["what"] = (f"all {N_ATLAS:,} graphs with ≤ {MAX_NODES} nodes × the grid, and the "
+                   "sampled larger graphs")
+    return out
+
+
+def draw_graph(path, n, edges, title, node_text=None, caption=None):
+    """The minimal counterexample as a small labelled drawing; returns the file name.
+
+    ``node_text`` maps a node to a second label line (e.g. its exact row sum); ``caption`` goes
+    under the drawing."""
+    G = nx.Graph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(map(tuple, edges))
+    pos = nx.circular_layout(G) if n > 2 else {i: (float(i), 0.0) for i in range(n)}
+    fig, ax = subplots(figsize=(5.2, 4.4))
+    nx.draw_networkx_edges(G, pos, ax=ax, width=1.6)
+    nx.draw_networkx_nodes(G, pos, ax=ax, node_color="#cde", edgecolors="k", node_size=650)
+    nx.draw_networkx_labels(G, pos, ax=ax, font_size=11)
+    if node_text:
+        for i, text in node_text.items():
+            x, y = pos[i]
+            ax.annotate(text, (x, y), xytext=(0, -26), textcoords="offset points",
+                        ha="center", va="top", fontsize=8, color="C3")
+    ax.set_title(title, fontsize=9)
+    if caption:
+        ax.text(0.5, -0.04, textwrap.fill(caption, 80), transform=ax.transAxes, ha="center",
+                va="top", fontsize=8)
+    ax.margins(0.3)
+    ax.set_axis_off()
+    return save_figure(fig, path)

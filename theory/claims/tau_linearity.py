@@ -1,0 +1,221 @@
+"""Remark 2: "the second term in Eq. (10) suggests that the denoising effect is linear with respect
+to τ". Across graphs of the same n at the same λ, S, is the noise the aggregation leaves
+proportional to τ?
+
+The noise measured is the one Lemma 1 bounds, E‖Ã_Sη‖_F² = σ²d·Σ_i ρ_i (ρ_i = Σ_j [Ã_S]_ij²),
+per node: e = Σ_i ρ_i/n (σ²d = 1), exactly from the row square sums of
+:func:`ngc_ref.connectivity_factor`; a Monte Carlo run of ‖Ã_Sη‖_F² (Gaussian η) is reported
+beside it as a check of that expectation. τ = n·max_i ρ_i/m² (m = 1 − r^{S+1}), so
+
+    e/τ = (m²/n)·mean_i ρ_i / max_i ρ_i,
+
+which is constant across graphs only if the mean row energy is a fixed share of the largest:
+true for vertex-transitive graphs (share 1), false as soon as one row (an isolated node, a
+leaf of a star, a node of a small component) stands out. The worst node's own expected noise
+σ²d·max_i ρ_i = σ²d·τm²/n is linear in τ by definition; the question is the noise as a whole.
+
+Criterion (the paper gives none): over the graphs searched (families and seeds at n = 400,
+λ = 32, S = 16), the ratio e/τ is "constant" if max/min ≤ 1.5 (holds), and not if max/min > 2
+(fails: two graphs of the same n, λ, S whose noise per unit τ differs by more than 2×);
+in between inconclusive. The fits (through the origin, with an intercept, log-log with a 95%
+t-interval on the exponent) are reported, not judged.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from ngc_ref import NeumannFilter, connectivity_factor, graphs, series_mass
+
+from .._bounds import simulate
+from .._common import counterexample, graph_record
+from .._core import as_stated, claim, extension
+from .._figures import save_figure, subplots
+from .._paper import RW_FOOTNOTE
+from .._stats import CONFIDENCE, seed_of
+
+ID = "tau-linearity"
+WORDS = ("Remark 2: 'the second term in Eq. (10) suggests that the denoising effect is linear "
+         "with respect to τ'")
+LAM, S = 32.0, 16
+RATIO_HOLDS, RATIO_FAILS = 1.5, 2.0
+STATEMENT = ("The denoising effect is linear in τ: across graphs with the same n, λ, S, the "
+             "aggregated noise E‖Ã_Sη‖_F² (per node: Σ_iρ_i/n) is proportional to τ. Checked "
+             "exactly on families and seeds at n = 400, λ = 32, S = 16; criterion: the ratio "
+             f"(Σ_iρ_i/n)/τ varies by at most {RATIO_HOLDS:g}× (holds), more than "
+             f"{RATIO_FAILS:g}× (fails).")
+CLAIM = claim(ID, "Remark 2 (after Theorem 1)", STATEMENT, order=105,
+              scope=as_stated(f"{WORDS}; τ and the theory use D̃⁻¹Ã: {RW_FOOTNOTE}"),
+              norm_scopes={"sym": extension(f"{WORDS}; the theory is stated for D̃⁻¹Ã only: "
+                                            f"{RW_FOOTNOTE}")})
+
+#: Monte Carlo check of E‖Ã_Sη‖_F²: draws per graph and feature columns per draw.
+MC_TRIALS, MC_D = 16, 4
+#: Relative deviation of a Monte Carlo mean from the exact expectation taken as disagreement
+#: (‖Ã_Sη‖_F² is a weighted χ²; with a few dominant rows the mean of 16 draws is off ~15%).
+MC_REL = 0.25
+
+
+def graph_set(ctx, n):
+    """name -> (adjacency, family): deterministic graphs once, random ones over seeds."""
+    seeds = 3 if not ctx.thorough else 6
+    out = {"ring": (graphs.ring(n), "ring"), "path": (graphs.path(n), "path"),
+           "grid": (graphs.grid(int(math.isqrt(n)), int(math.isqrt(n))), "grid"),
+           "star": (graphs.star(n), "star"), "complete": (graphs.complete(n), "complete")}
+    random_families = {
+        **{f"er-avgdeg-{k:g}": (lambda s, k=k: graphs.erdos_renyi(n, k / (n - 1), seed=s))
+           for k in (2, 3, 5, 10, 20)},
+        **{f"random-regular-{k}": (lambda s, k=k: graphs.random_regular(n, k, seed=s))
+           for k in (3, 4, 8, 16)},
+        **{f"barabasi-albert-{m}": (lambda s, m=m: graphs.barabasi_albert(n, m, seed=s))
+           for m in (1, 2, 3, 5)},
+        "sbm-4-blocks": lambda s: graphs.sbm(n, 4, 8.0 / (n // 4), 2.0 / (3 * (n // 4)),
+                                              seed=s)[0],
+    }
+    for fam, build in random_families.items():
+        for k in range(seeds):
+            s = seed_of(ctx.rng(ID, "graph", fam, n, k))
+            out[f"{fam}-s{s}"] = (build(s), fam)
+    return out
+
+
+def measure(ctx, norm, n):
+    rows = []
+    m2 = series_mass(LAM, S) ** 2
+    for name, (A, fam) in graph_set(ctx, n).items():
+        transitive = fam in ("ring", "complete")
+        res = connectivity_factor(A, LAM, S, norm=norm,
+                                  nodes=np.array([0]) if transitive else None)
+        rho = res.row_square_sums
+        e = float(rho.mean())
+        deg = np.asarray(A.sum(axis=1)).ravel()
+        rows.append({"graph": name, "family": fam, "n": res.n, "tau": res.tau,
+                     "per_node_energy": e, "ratio": e / res.tau,
+                     "mean_over_max_row_energy": e / float(rho.max()),
+                     "worst_row_energy_over_tau": float(rho.max()) / res.tau,
+                     "worst_row_energy_over_tau_expected": m2 / res.n,
+                     "isolated_nodes": int((deg == 0).sum()), "A": A})
+    return rows
+
+
+def monte_carlo(ctx, norm, rows):
+    """Measured ‖Ã_Sη‖_F² (Gaussian η, σ = 1, n × MC_D) against σ²d·Σρ_i: the largest relative
+    deviation of the mean over the draws."""
+    worst = 0.0
+    for r in rows:
+        filt = NeumannFilter(r["A"], LAM, S, norm)
+        fro2, _ = simulate(filt, "gaussian", 1.0, MC_D, MC_TRIALS,
+                           ctx.rng(ID, "mc", norm, r["graph"]))
+        expected = MC_D * r["per_node_energy"] * r["n"]
+        dev = float(fro2.mean()) / expected - 1.0
+        r.update(mc_mean_fro2=float(fro2.mean()), mc_expected_fro2=expected, mc_rel_dev=dev)
+        worst = max(worst, abs(dev))
+    return worst
+
+
+def fits(rows):
+    tau = np.array([r["tau"] for r in rows])
+    e = np.array([r["per_node_energy"] for r in rows])
+    a = float((e * tau).sum() / (tau ** 2).sum())
+    r2_origin = 1.0 - float(((e - a * tau) ** 2).sum() / (e ** 2).sum())
+    lin = stats.linregress(tau, e)
+    log = stats.linregress(np.log(tau), np.log(e))
+    t = stats.t.ppf(0.5 + CONFIDENCE / 2, len(rows) - 2)
+    return {"through_origin": {"slope": a, "R2_uncentred": r2_origin},
+            "with_intercept": {"slope": float(lin.slope), "intercept": float(lin.intercept),
+                               "R2": float(lin.rvalue ** 2)},
+            "loglog": {"exponent": float(log.slope), "R2": float(log.rvalue ** 2),
+                       "exponent_ci": (float(log.slope - t * log.stderr),
+                                       float(log.slope + t * log.stderr))}}
+
+
+def judge(rows):
+    """(verdict, max/min of the ratio e/τ, lowest row, highest row)."""
+    lo = min(rows, key=lambda r: r["ratio"])
+    hi = max(rows, key=lambda r: r["ratio"])
+    spread = hi["ratio"] / lo["ratio"]
+    if spread <= RATIO_HOLDS:
+        return "holds", spread, lo, hi
+    if spread > RATIO_FAILS:
+        return "fails", spread, lo, hi
+    return "inconclusive", spread, lo, hi
+
+
+def _public(r):
+    return {k: v for k, v in r.items() if k != "A"}
+
+
+def _figure(ctx, norm, rows, fit):
+    path = ctx.figure_path(f"tau-linearity-{norm}.png")
+    if path is None:
+        return []
+    fig, ax = subplots(figsize=(7.5, 4.6))
+    fams = sorted({r["family"] for r in rows})
+    for k, fam in enumerate(fams):
+        sel = [r for r in rows if r["family"] == fam]
+        ax.plot([r["tau"] for r in sel], [r["per_node_energy"] for r in sel], "os^"[k // 10],
+                color=f"C{k % 10}", label=fam, ms=5)
+    t = np.logspace(np.log10(min(r["tau"] for r in rows)), np.log10(max(r["tau"] for r in rows)))
+    ax.plot(t, fit["through_origin"]["slope"] * t, "k--", label="least squares e = a·τ")
+    ax.plot(t, series_mass(LAM, S) ** 2 / rows[0]["n"] * t, "k:",
+            label="e = m²τ/n (all rows equal; an upper bound)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("τ")
+    ax.set_ylabel("Σρ_i / n = E‖Ã_Sη‖_F² / (nσ²d)")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    ax.set_title(f"Noise per node against τ, n = {rows[0]['n']}, λ = {LAM:g}, S = {S}, "
+                 f"norm = {norm}", fontsize=10)
+    return [save_figure(fig, path)]
+
+
+@CLAIM.checker
+def check(ctx, norm):
+    n = 1000 if ctx.thorough else 400
+    rows = measure(ctx, norm, n)
+    mc_dev = monte_carlo(ctx, norm, rows)
+    fit = fits(rows)
+    v, spread, lo, hi = judge(rows)
+    connected = [r for r in rows if r["isolated_nodes"] == 0]
+    v_conn, spread_conn, lo_c, hi_c = judge(connected)
+    figs = _figure(ctx, norm, rows, fit)
+    ev = {"n": n, "lam": LAM, "S": S, "graphs": [_public(r) for r in rows], "fits": fit,
+          "criterion": f"max/min of (Σρ_i/n)/τ over the graphs ≤ {RATIO_HOLDS:g}: holds; > "
+                       f"{RATIO_FAILS:g}: fails; else inconclusive",
+          "ratio_max_over_min": spread,
+          "lowest_ratio": {"graph": lo["graph"], "ratio": lo["ratio"], "tau": lo["tau"]},
+          "highest_ratio": {"graph": hi["graph"], "ratio": hi["ratio"], "tau": hi["tau"]},
+          "without_isolated_nodes": {"graphs": len(connected), "verdict": v_conn,
+                                     "ratio_max_over_min": spread_conn,
+                                     "lowest": lo_c["graph"], "highest": hi_c["graph"]},
+          "monte_carlo": f"‖Ã_Sη‖_F² over {MC_TRIALS} Gaussian draws (σ = 1, d = {MC_D}) per "
+                         f"graph against σ²d·Σρ_i: largest relative deviation of the mean "
+                         f"{mc_dev:.3f} (disagreement above {MC_REL:g})",
+          "worst_row": "max_i ρ_i/τ = m²/n for every graph (Def. 1): the worst node's own "
+                       "expected noise is linear in τ by definition",
+          "upper_bound": "Σρ_i/n ≤ max_i ρ_i = m²τ/n for every graph, with equality iff every "
+                         "row has the same energy: τ bounds the noise linearly from above (as in "
+                         "Lemma 1) but does not determine it"}
+    if mc_dev > MC_REL:
+        return CLAIM.result(norm, "inconclusive", ev,
+                            f"Monte Carlo disagrees with the exact expectation (relative "
+                            f"deviation {mc_dev:.2f}): checker problem, no verdict")
+    summ = (f"{len(rows)} graphs at n={n}: (Σρ_i/n)/τ ranges {spread:.3g}× ({lo['graph']} "
+            f"{lo['ratio']:.3g} to {hi['graph']} {hi['ratio']:.3g}); without isolated nodes "
+            f"{spread_conn:.3g}×; log-log exponent {fit['loglog']['exponent']:.2f} (95% CI "
+            f"{fit['loglog']['exponent_ci'][0]:.2f}..{fit['loglog']['exponent_ci'][1]:.2f}), "
+            f"R² through the origin {fit['through_origin']['R2_uncentred']:.2f}")
+    ce = None
+    if v == "fails":
+        ce = counterexample(ID, ctx, graph=(lo["graph"], lo["A"]), lam=LAM, S=S, norm=norm,
+                            tau=lo["tau"], per_node_energy=lo["per_node_energy"],
+                            ratio=lo["ratio"],
+                            other_graph=dict(graph_record(hi["graph"], hi["A"]), tau=hi["tau"],
+                                             per_node_energy=hi["per_node_energy"],
+                                             ratio=hi["ratio"]),
+                            graph_seeds=f"ctx.rng('{ID}', 'graph', family, {n}, k)")
+    return CLAIM.result(norm, v, ev, summ, ce, figs,
+                        violation=spread / RATIO_FAILS if v == "fails" else None)
