@@ -213,6 +213,48 @@ def test_killed_subprocess_resumes(tmp_path):
     assert _by_id(resumed) == _by_id(reference)
 
 
+def _children(pid):
+    """Pids of the processes whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc")
+def test_workers_exit_when_the_sweep_is_killed(tmp_path):
+    cfg = tmp_path / "t1.toml"
+    cfg.write_text('task = "theorem1"\n[params]\nsteps = 20000\n[grid]\nn = [400, 500]\n'
+                   'noise_std = [0.1, 0.2, 0.3, 0.4]\n')
+    cmd = [sys.executable, "-m", "ngc_ref_theory.cli", "sweep", str(cfg), "--out",
+           str(tmp_path / "t1.jsonl"), "-j", "2", "--no-progress"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(workers) < 2 and proc.poll() is None:
+        workers = _children(proc.pid)
+        time.sleep(0.1)
+    assert workers, "the sweep started no worker processes"
+    time.sleep(1.0)                       # the workers are busy with cells now
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    # Each worker checks its parent once a second; allow generous slack on a loaded machine
+    # (before the fix they lived on for loky's 5-minute idle timeout).
+    deadline = time.monotonic() + 30
+    alive = workers
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.2)
+        alive = [w for w in alive if Path(f"/proc/{w}").exists()
+                 and Path(f"/proc/{w}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+    assert not alive, f"workers {alive} outlived the killed sweep"
+
+
 def test_failed_cells_do_not_stop_the_others(tmp_path):
     out = tmp_path / "o.jsonl"
     with pytest.raises(SweepError, match="1 of 4 cells failed.*planted failure"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import os
 import platform
+import threading
 import time
 
 from .._core import format_exception
@@ -35,6 +36,16 @@ def execute_cell(fn, cell):
             "host": platform.node(), "pid": os.getpid(), "versions": versions()}
 
 
+def exit_with_parent(parent_pid, interval=1.0):
+    """Worker initializer: a daemon thread that ends this process when ``parent_pid`` is no
+    longer its parent (the sweep died, even by SIGKILL, and the worker was re-parented)."""
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(interval)
+        os._exit(1)
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
+
+
 class LocalBackend:
     """joblib (loky processes); ``n_jobs=1`` runs in this process, in order."""
 
@@ -51,9 +62,22 @@ class LocalBackend:
             for fn, cell in jobs:
                 yield execute_cell(fn, cell)
             return
-        from joblib import Parallel, delayed
-        par = Parallel(n_jobs=self.n_jobs, return_as="generator_unordered", batch_size="auto")
-        yield from par(delayed(execute_cell)(fn, cell) for fn, cell in jobs)
+        from concurrent.futures import as_completed
+
+        from joblib import effective_n_jobs
+        from joblib.externals.loky import get_reusable_executor
+        # loky's reusable workers otherwise outlive a killed (kill -9) sweep by their idle
+        # timeout (5 min): each worker watches its parent and leaves when it is gone, and idle
+        # workers leave after 10 s.
+        ex = get_reusable_executor(max_workers=effective_n_jobs(self.n_jobs), timeout=10,
+                                   initializer=exit_with_parent, initargs=(os.getpid(),))
+        futures = [ex.submit(execute_cell, fn, cell) for fn, cell in jobs]
+        try:
+            for f in as_completed(futures):
+                yield f.result()
+        finally:
+            for f in futures:
+                f.cancel()
 
     def close(self):
         pass
