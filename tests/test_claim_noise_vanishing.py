@@ -6,7 +6,7 @@ import pytest
 from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory.claims import noise_vanishing as nv
 
-FEW = {k: nv.FAMILIES[k] for k in ("ring", "complete", "random-regular-4", "star")}
+FEW = {k: nv.FAMILIES[k] for k in ("ring", "complete", "random_regular_4", "star")}
 
 
 def _run(only="noise-vanishing"):
@@ -51,7 +51,7 @@ def test_planted_fixed_lambda_schedule_fails_the_sqrt_n_statement(monkeypatch):
     res = _run("noise-vanishing-corrected:sqrt-n")
     r = res["noise-vanishing-corrected:sqrt-n", "rw"]
     assert r.verdict == "fails" and r.counterexample["family"] in ("ring", "complete",
-                                                                   "random-regular-4")
+                                                                   "random_regular_4")
 
 
 def test_planted_energy_below_the_floor_is_caught(monkeypatch):

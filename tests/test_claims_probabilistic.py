@@ -117,7 +117,7 @@ def test_assumption2_growing_lambda_restores_complete_but_not_isolated():
     rows = assumption_2.tau_series("complete", (50, 100, 200, 400), "rw", ctx,
                                    assumption_2.grown_lam_S)
     assert assumption_2.judge_grown(rows)[0] == "holds"
-    rows = assumption_2.tau_series("er-avgdeg-3", (100, 200, 400, 800), "rw", ctx,
+    rows = assumption_2.tau_series("er_avgdeg_3", (100, 200, 400, 800), "rw", ctx,
                                    assumption_2.grown_lam_S)
     # fixed seeds: the sparse ER graphs of seed 0 have isolated nodes
     assert rows[-1]["isolated_nodes"] > 0 and assumption_2.judge_grown(rows)[0] == "fails"

@@ -53,10 +53,10 @@ def _by_id(records):
 
 
 SMALL = {"task": "tau", "seed": 3, "params": {"S": 8},
-         "grid": {"family": ["ring", "er-avgdeg-3", "barabasi-albert-3"], "n": [40, 80],
+         "grid": {"family": ["ring", "er_avgdeg_3", "barabasi_albert_3"], "n": [40, 80],
                   "lam": [4, 16.0]}}
 LEMMA = {"task": "lemma1", "seed": 1, "reps": 2, "params": {"trials": 20, "d": 4, "S": 6},
-         "grid": {"family": ["ring", "er-avgdeg-2logn"], "n": [30, 60]}}
+         "grid": {"family": ["ring", "er_avgdeg_2logn"], "n": [30, 60]}}
 
 
 # ---------------------------------------------------------------- config
@@ -314,7 +314,7 @@ def test_assumption_2_thorough_grid_matches_serial_series():
     from ngc_ref_theory import Context
     from ngc_ref_theory.claims import assumption_2 as a2
     ctx = Context(seed=2)
-    fams, sizes = ["ring", "grid-2d", "barabasi-albert-3"], (30, 50)
+    fams, sizes = ["ring", "grid_2d", "barabasi_albert_3"], (30, 50)
     grid = a2.tau_grid(fams, sizes, "sym", ctx, n_jobs=1)
     for fam in fams:
         fixed = a2.tau_series(fam, sizes, "sym", ctx, lambda n: (a2.LAM, a2.S))
@@ -376,3 +376,14 @@ def test_summary_skips_json_lines_that_are_not_records(tmp_path, capsys):
     with pytest.warns(RuntimeWarning, match="not a sweep record"):
         assert cli.main(["sweep", "--summary", str(out), "--no-plots"]) == 0
     assert "## tau: 2 cells" in capsys.readouterr().out
+
+
+def test_family_names_follow_one_convention():
+    import re
+
+    from ngc_ref.graphs import GRAPH_FAMILIES
+    from ngc_ref_theory._stats import FAMILIES
+    names = list(FAMILIES) + list(GRAPH_FAMILIES)
+    assert all(re.fullmatch(r"[a-z][a-z0-9_]*", n) for n in names), names
+    with pytest.raises(ValueError, match="er_avgdeg_2logn"):
+        get_task("tau").coerce({"family": "er-avgdeg-2logn", "n": 100})

@@ -65,15 +65,15 @@ def _sbm_family(n, seed):
 FAMILIES = {
     "ring": (lambda n, s: graphs.ring(n), True),
     "path": (lambda n, s: graphs.path(n), False),
-    "grid-2d": (lambda n, s: graphs.grid(round(math.sqrt(n)), round(math.sqrt(n))), False),
+    "grid_2d": (lambda n, s: graphs.grid(round(math.sqrt(n)), round(math.sqrt(n))), False),
     "complete": (lambda n, s: graphs.complete(n), True),
     "star": (lambda n, s: graphs.star(n), False),
-    "er-avgdeg-3": (lambda n, s: graphs.erdos_renyi(n, 3.0 / (n - 1), seed=s), False),
-    "er-avgdeg-2logn": (lambda n, s: graphs.erdos_renyi(
+    "er_avgdeg_3": (lambda n, s: graphs.erdos_renyi(n, 3.0 / (n - 1), seed=s), False),
+    "er_avgdeg_2logn": (lambda n, s: graphs.erdos_renyi(
         n, min(1.0, 2.0 * math.log(n) / (n - 1)), seed=s), False),
-    "random-regular-4": (lambda n, s: graphs.random_regular(n + (n % 2), 4, seed=s), False),
-    "barabasi-albert-3": (lambda n, s: graphs.barabasi_albert(n, 3, seed=s), False),
-    "sbm-4-blocks-deg8": (_sbm_family, False),
+    "random_regular_4": (lambda n, s: graphs.random_regular(n + (n % 2), 4, seed=s), False),
+    "barabasi_albert_3": (lambda n, s: graphs.barabasi_albert(n, 3, seed=s), False),
+    "sbm_4_blocks_deg8": (_sbm_family, False),
 }
 
 

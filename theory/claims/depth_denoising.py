@@ -77,7 +77,7 @@ def graphs(ctx):
     out = dict(small_graphs(ctx))
     out["complete-bipartite-10-10"] = nx.to_scipy_sparse_array(
         nx.complete_bipartite_graph(10, 10), format="csr", dtype=float)
-    for fam in ("ring", "random-regular-4", "barabasi-albert-3"):
+    for fam in ("ring", "random_regular_4", "barabasi_albert_3"):
         s = seed_of(ctx.rng(ID, "graph", fam))
         out[f"{fam}-200-seed{s}"] = family_graph(fam, 200, s)
     return out
@@ -183,7 +183,7 @@ def _atlas_reading(ctx, norm, label):
 #: Graphs drawn in the figure (name prefixes): a hub, a path, a social graph, a bipartite graph,
 #: a large ring and a scale-free graph.
 FIGURE_GRAPHS = ("star-7", "path-9", "karate-34", "complete-bipartite-10-10", "ring-200",
-                 "barabasi-albert-3-200")
+                 "barabasi_albert_3-200")
 
 
 def _figure(rows, norm, path):

@@ -116,7 +116,7 @@ def _proof_steps(ctx, norm, mc):
 
 def _cases(ctx):
     sizes = (100, 300, 1000) if not ctx.thorough else (100, 300, 1000, 3000, 10000)
-    fams = ("ring", "random-regular-4", "er-avgdeg-2logn", "barabasi-albert-3")
+    fams = ("ring", "random_regular_4", "er_avgdeg_2logn", "barabasi_albert_3")
     cases = [(f, n) for f in fams for n in sizes]
     cases.append(("complete", 200))
     return cases

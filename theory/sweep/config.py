@@ -11,7 +11,7 @@ A configuration names one task, a sweep seed, fixed parameters and a grid::
     lam = 32.0
 
     [grid]                # Cartesian product of these lists
-    family = ["ring", "er-avgdeg-2logn"]
+    family = ["ring", "er_avgdeg_2logn"]
     n = [100, 200, 400]
 
 ``grid`` may also be a list of tables (``[[grid]]`` in TOML): the cells are then the union of

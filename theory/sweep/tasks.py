@@ -244,7 +244,7 @@ def _graph_seed(params, seeds):
 
 
 GRAPH_PARAMS = {
-    "family": Param(str, doc="checker family (e.g. 'er-avgdeg-2logn') or make_graph family"),
+    "family": Param(str, doc="checker family (e.g. 'er_avgdeg_2logn') or make_graph family"),
     "n": Param(int, min=2, doc="number of nodes (checker families may round it)"),
     "graph_params": Param(dict, {}, doc="make_graph parameters, e.g. {d = 4}"),
     "graph_seed": Param(int, None, min=0, doc="default: derived from (seed, family, n, rep)"),
@@ -278,7 +278,7 @@ def tau_task(params, seeds):
     """τ = n·max_i Σ_j [Ã_S]_ij² / m² (Eq. 5) for a graph family at n."""
     gseed = _graph_seed(params, seeds)
     A, transitive = build_graph(params["family"], params["n"], gseed, params["graph_params"])
-    # For sqrt_n, λ = √n of the *requested* n (grid-2d rounds n), set by _schedule.
+    # For sqrt_n, λ = √n of the *requested* n (grid_2d rounds n), set by _schedule.
     lam, S = params["lam"], params["S"]
     # Vertex-transitive graphs have equal τ_i: one node gives τ exactly.
     nodes = np.array([0]) if transitive else None
