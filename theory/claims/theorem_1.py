@@ -103,6 +103,7 @@ from .._core import claim
 from .._paper import (RW_FOOTNOTE, THEORY_RW_DEFAULT, THEORY_RW_NORMS, as_stated,
                       extension)
 from .._figures import legend_outside, save_figure, subplots
+from .._proofs import THEOREM_1_LAST, first_failure, random_instances, run_chain
 from .._stats import CONFIDENCE, loglog_slope_ci, mean_ci, quantile_trend, seed_of, slope_ci
 
 ID = "theorem-1"
@@ -926,7 +927,14 @@ def reading_result(ctx, norm, fams, reading, figs):
                f"{', '.join(slope_words(f) for f in inside)}; hypotheses verified: τ/n slope "
                f"{hyp}, ‖W‖_F ≤ {C:.3g} (no growth), α = 1/L"
                + (f"; outside: {', '.join(out)}" if out else ""))
-    return part.result(norm, v, ev, summary, ce, figs)
+    steps = None
+    if reading == "sum":   # the proof's last display is written for the sum (Eq. 8)
+        steps = run_chain(THEOREM_1_LAST, random_instances(ctx.rng(ID, norm, "proof"), 12, norm,
+                                                           d_values=(2,), sigmas=(0.1, 1.0)))
+        bad = first_failure(steps)
+        if bad is not None:
+            summary += f"; proof: first false step {bad['step']} (×{bad['worst_ratio']:.3g})"
+    return part.result(norm, v, ev, summary, ce, figs, steps=steps)
 
 
 def _hyp_figure(ctx, norm, fams):
