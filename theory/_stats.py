@@ -201,3 +201,44 @@ def quantile_trend(groups, q, *, conf=CONFIDENCE, n_boot=2000, rng=None):
     return {"q": q, "x": xs.tolist(), "quantile": quant.tolist(), "slope": slope,
             "ols_ci": ols, "bootstrap_ci": bci, "ci": ci, "n_boot": n_boot,
             "confidence": conf}
+
+
+# --- growth along n: the criteria shared by the claims about families of growing graphs -----
+
+#: A quantity "decays" along the n grid when its log-log slope is at most this and it decreases
+#: at every step; it "does not decay" when the slope exceeds SLOPE_FLAT over ≥ 8× in n.
+SLOPE_DECAY = -0.1
+SLOPE_FLAT = -0.05
+#: The "no hub" hypothesis: the largest degree share's log-log slope in n is at most this.
+SHARE_DECAY = -0.1
+
+
+def decay_verdict(ns, values):
+    """(verdict, log-log slope, decreasing) of ``values`` along ``ns``: holds on a clear decay,
+    fails on none over at least an 8× range of n, else inconclusive (a finite-range trend)."""
+    v = np.asarray(values, dtype=float)
+    slope = loglog_slope(ns, v)
+    decreasing = bool(np.all(np.diff(v) < 0))
+    if slope <= SLOPE_DECAY and decreasing:
+        return "holds", slope, decreasing
+    if slope > SLOPE_FLAT and ns[-1] >= 8 * ns[0]:
+        return "fails", slope, decreasing
+    return "inconclusive", slope, decreasing
+
+
+def max_degree_share(deg):
+    """max_i d̃_i / Σ_j d̃_j with self-loops (d̃ = d + 1): the hub's share of the volume."""
+    d = np.asarray(deg, dtype=float) + 1.0
+    return float(d.max() / d.sum())
+
+
+def no_hub_hypotheses(rows, isolated_reason):
+    """Is a family's series (rows with n, isolated_nodes, max_degree_share) inside the
+    hypotheses 'no isolated node, vanishing largest degree share'? Returns (inside?, why not)."""
+    if any(r["isolated_nodes"] for r in rows):
+        return False, f"isolated nodes ({isolated_reason})"
+    share = loglog_slope([r["n"] for r in rows], [r["max_degree_share"] for r in rows])
+    if share > SHARE_DECAY:
+        return False, (f"the largest degree share does not decrease (log-log slope {share:.2f}"
+                       f" > {SHARE_DECAY}): a hub keeps a constant share of every row as λ → ∞")
+    return True, ""

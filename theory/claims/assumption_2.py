@@ -28,7 +28,8 @@ from .._exact import decimal, frac, mass as exact_mass
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._bounds import floor_tau_over_n, grown_lam_S
 from .._figures import legend_outside, save_figure, subplots
-from .._stats import FAMILIES, family_graph, loglog_slope, seed_of
+from .._stats import (FAMILIES, SHARE_DECAY, SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_graph,
+                      loglog_slope, max_degree_share, no_hub_hypotheses, seed_of)
 from ..sweep import run_sweep
 
 ID = "assumption-2"
@@ -45,14 +46,8 @@ CORRECTED = CLAIM.corrected(
     "max_i d̃_i/Σ_j d̃_j decreases with n (no hub holding a constant share of the degree). "
     "Checker's criteria: log-log slope of τ/n vs n ≤ −0.1 with τ/n decreasing; the degree "
     "share's log-log slope ≤ −0.1. Families outside these hypotheses are listed, not judged.")
-#: The corrected statement's hypothesis on the degree share: its log-log slope in n at most this.
-SHARE_DECAY = -0.1
 
 LAM, S = 32.0, 16
-#: Criterion of the corrected statement: slope of log(τ/n) vs log n at most this.
-SLOPE_DECAY = -0.1
-#: Slope above which τ/n is taken not to decay (over at least an 8× range of n).
-SLOPE_FLAT = -0.05
 
 
 def tau_series(family, sizes, norm, ctx, lam_S):
@@ -123,12 +118,6 @@ def exact_floor(lam, S):
     return 1 / ((frac(lam) + 1) * exact_mass(lam, S)) ** 2
 
 
-def max_degree_share(deg):
-    """max_i d̃_i / Σ_j d̃_j with self-loops (d̃ = d + 1): the hub's share of the volume."""
-    d = np.asarray(deg, dtype=float) + 1.0
-    return float(d.max() / d.sum())
-
-
 def judge_fixed(rows, floor):
     """Fixed λ, S: fails when τ/n ≥ the universal floor at every n (it must: see module doc)."""
     tol = 1e-12
@@ -140,27 +129,16 @@ def judge_fixed(rows, floor):
 
 def inside_hypotheses(rows):
     """The corrected statement's hypotheses on one family's series: (inside?, why not)."""
-    if any(r["isolated_nodes"] for r in rows):
-        return False, "isolated nodes (their τ_i = n for every λ, S)"
-    share = loglog_slope([r["n"] for r in rows], [r["max_degree_share"] for r in rows])
-    if share > SHARE_DECAY:
-        return False, (f"the largest degree share does not decrease (log-log slope {share:.2f}"
-                       f" > {SHARE_DECAY}): a hub keeps a constant share of every row as λ → ∞")
-    return True, ""
+    return no_hub_hypotheses(rows, "their τ_i = n for every λ, S")
 
 
 def judge_grown(rows):
-    """λ growing: holds on clear decay, fails on none (or isolated nodes), else inconclusive."""
-    tn = np.array([r["tau_over_n"] for r in rows])
-    slope = loglog_slope([r["n"] for r in rows], tn)
-    decreasing = bool(np.all(np.diff(tn) < 0))
-    if any(r["isolated_nodes"] for r in rows[-1:]) and rows[-1]["tau_over_n"] >= 1 - 1e-9:
+    """λ growing: fails on an isolated node's τ/n = 1, else :func:`decay_verdict` of τ/n."""
+    ns, tn = [r["n"] for r in rows], [r["tau_over_n"] for r in rows]
+    if rows[-1]["isolated_nodes"] and rows[-1]["tau_over_n"] >= 1 - 1e-9:
+        _, slope, decreasing = decay_verdict(ns, tn)
         return "fails", slope, decreasing
-    if slope <= SLOPE_DECAY and decreasing:
-        return "holds", slope, decreasing
-    if slope > SLOPE_FLAT and rows[-1]["n"] >= 8 * rows[0]["n"]:
-        return "fails", slope, decreasing
-    return "inconclusive", slope, decreasing
+    return decay_verdict(ns, tn)
 
 
 def _public(rows):

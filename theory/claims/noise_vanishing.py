@@ -28,7 +28,8 @@ from .._common import counterexample
 from .._core import as_stated, claim, extension
 from .._figures import legend_outside, save_figure, subplots
 from .._paper import RW_FOOTNOTE
-from .._stats import FAMILIES, family_graph, seed_of
+from .._stats import (FAMILIES, SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_graph,
+                      loglog_slope, max_degree_share, no_hub_hypotheses, seed_of)
 from ._energy import complete_rho, row_square_sums, spectrum
 
 ID = "noise-vanishing"
@@ -56,10 +57,6 @@ TOTAL = CLAIM.corrected(
     "graph, λ and S, and for rw also Σ_iρ_i ≥ (1 − r^{S+1})² (Eq. 7's lower bound summed).",
     key="total")
 
-#: Criteria of the λ = √n statement (as assumption-2-corrected's).
-SLOPE_DECAY = -0.1
-SLOPE_FLAT = -0.05
-SHARE_DECAY = -0.1
 #: Relative rounding allowed below a proven floor.
 ROUND = 1e-12
 
@@ -98,34 +95,16 @@ def _energies(A, deg, family, transitive, lam, S_, norm, gseed):
             "floor_per_node": 1.0 / (lam + 1.0) ** 2,
             "rw_total_floor": series_mass(lam, S_) ** 2, "tau": tau,
             "isolated_nodes": int((deg == 0).sum()),
-            "max_degree_share": float((deg.max() + 1) / (deg + 1).sum()), "A": A}
-
-
-def loglog_slope(x, y):
-    return float(np.polyfit(np.log(x), np.log(y), 1)[0])
+            "max_degree_share": max_degree_share(deg), "A": A}
 
 
 def judge_grown(rows):
-    """holds: slope ≤ −0.1 and decreasing; fails: slope > −0.05 over ≥ 8× in n; else
-    inconclusive. Returns (verdict, slope, decreasing)."""
-    e = np.array([r["per_node_energy"] for r in rows])
-    slope = loglog_slope([r["n"] for r in rows], e)
-    decreasing = bool(np.all(np.diff(e) < 0))
-    if slope <= SLOPE_DECAY and decreasing:
-        return "holds", slope, decreasing
-    if slope > SLOPE_FLAT and rows[-1]["n"] >= 8 * rows[0]["n"]:
-        return "fails", slope, decreasing
-    return "inconclusive", slope, decreasing
+    """:func:`decay_verdict` of the per-node noise energy along n."""
+    return decay_verdict([r["n"] for r in rows], [r["per_node_energy"] for r in rows])
 
 
 def inside_hypotheses(rows):
-    if any(r["isolated_nodes"] for r in rows):
-        return False, "isolated nodes (their ρ_i = (1 − r^{S+1})² for every λ, S)"
-    share = loglog_slope([r["n"] for r in rows], [r["max_degree_share"] for r in rows])
-    if share > SHARE_DECAY:
-        return False, (f"the largest degree share does not decrease (log-log slope {share:.2f} > "
-                       f"{SHARE_DECAY})")
-    return True, ""
+    return no_hub_hypotheses(rows, "their ρ_i = (1 − r^{S+1})² for every λ, S")
 
 
 def _public(rows):

@@ -32,7 +32,7 @@ from ngc_ref.graphs import GRAPH_FAMILIES, make_graph
 
 from .._bounds import (floor_tau_over_n, frobenius_bound, grown_lam_S, max_entry_bound,
                        paper_bound, simulate)
-from .._stats import FAMILIES, class_bag_of_words, family_graph, labelled_sbm
+from .._stats import FAMILIES, class_bag_of_words, family_graph, labelled_sbm, max_degree_share
 
 _REQUIRED = object()
 
@@ -289,7 +289,7 @@ def tau_task(params, seeds):
             "tau_log_n_over_n": float(res.tau_log_n_over_n),
             "argmax_node": int(res.argmax), "argmax_degree": float(deg[res.argmax]),
             "isolated_nodes": int((deg == 0).sum()),
-            "max_degree_share": float((deg.max() + 1.0) / (deg + 1.0).sum()) if len(deg) else 0.0,
+            "max_degree_share": max_degree_share(deg) if len(deg) else 0.0,
             "edges": int(A.nnz // 2),
             "graph_seed": int(gseed), "floor": floor_tau_over_n(lam, S)}
 
