@@ -279,9 +279,17 @@ def make_node_classifier(adjacency, features, propagation="ngc", *, lam=None, S=
 
     Parameters
     ----------
-    adjacency, features, propagation, lam, S, eps, K, alpha, norm, weight, nodelist :
-        Passed to :class:`GraphPropagation` (``weight`` and ``nodelist`` for a networkx
-        graph: see there).
+    adjacency, features, propagation, lam, S, eps, K, alpha, norm :
+        Passed to :class:`GraphPropagation`.
+    weight : str or None, default 'weight'
+        Edge attribute used as the weight when ``adjacency`` is a networkx graph (networkx's
+        own default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+        matrices.
+    nodelist : sequence, optional
+        For a networkx graph: its nodes in the order of the rows of ``features``, each exactly
+        once; node index i (the samples) is ``nodelist[i]``. Default: ``G.nodes()`` order,
+        i.e. insertion order, not label order (a UserWarning says so when the labels are
+        0..n−1 out of order; pass ``nodelist=sorted(G)``). Not accepted for matrices.
     **classifier_params
         Passed to :class:`SoftmaxClassifier`.
 
