@@ -26,6 +26,8 @@ def full_report(tmp_path_factory):
 #: Claims whose measurement is a time (a ratio of times measured in one run): a rerun
 #: reproduces their verdict and scope, not their numbers.
 TIMED = {"rngc-edge-cost"}
+#: A claim whose check took at most this long (per norm) has its reruns executed in CI.
+CHEAP_SECONDS = 15.0
 
 
 def _numbers(r):
@@ -120,8 +122,11 @@ def test_every_rerun_string_runs_and_reproduces_its_numbers(full_report, tmp_pat
     by_id = {}
     for r in doc["results"]:
         by_id.setdefault(r["id"], []).append(r)
+    # In CI the reruns of claims that took at most CHEAP_SECONDS per norm (most of them);
+    # NGC_REF_ALL_RERUNS=1 runs every one (about 3 more minutes on 2 cores).
+    everything = os.environ.get("NGC_REF_ALL_RERUNS") == "1"
     reruns = sorted({r["counterexample"]["rerun"] for r in doc["results"]
-                     if r["counterexample"]})
+                     if r["counterexample"] and (everything or r["seconds"] <= CHEAP_SECONDS)})
     assert reruns
     for k, line in enumerate(reruns):
         words = line.split()
