@@ -65,3 +65,28 @@ def save_figure(fig, path):
     finally:
         plt.close(fig)
     return path.name
+
+
+def fixed_vs_grown(path, series, key, *, label, floor, floor_label, floor_key, lam, S, ylabel,
+                   title):
+    """Two log-log panels of one per-family quantity against n: at the fixed (λ, S) with its
+    floor ``floor``, and at λ = √n, S = ⌈2λ⌉ with the per-row floor ``floor_key`` (the growth
+    claims assumption-2 and noise-vanishing). ``series``: {family: (fixed rows, grown rows)}."""
+    fig, axes = subplots(1, 2, figsize=(12, 4.4), sharey=True)
+    for k, (fam, (fixed, grown)) in enumerate(series.items()):
+        c = f"C{k % 10}"
+        axes[0].plot([r["n"] for r in fixed], [r[key] for r in fixed], "o-", color=c, label=fam)
+        axes[1].plot([r["n"] for r in grown], [r[key] for r in grown], "o-", color=c)
+    axes[0].axhline(floor, color="k", ls="--", label=floor_label)
+    anyg = next(iter(series.values()))[1]
+    axes[1].plot([r["n"] for r in anyg], [r[floor_key] for r in anyg], "k--")
+    axes[0].set_title(f"{label} at λ={lam:g}, S={S}")
+    axes[1].set_title(f"{label} at λ=√n, S=⌈2λ⌉")
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("n")
+    axes[0].set_ylabel(ylabel)
+    legend_outside(fig, axes[1], *axes[0].get_legend_handles_labels())
+    fig.suptitle(title, fontsize=11)
+    return save_figure(fig, path)

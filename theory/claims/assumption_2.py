@@ -27,7 +27,7 @@ from .._core import claim
 from .._exact import decimal, frac, mass as exact_mass
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._bounds import floor_tau_over_n, grown_lam_S
-from .._figures import legend_outside, save_figure, subplots
+from .._figures import fixed_vs_grown
 from .._stats import (FAMILIES, SHARE_DECAY, SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_graph,
                       loglog_slope, max_degree_share, no_hub_hypotheses, seed_of)
 from ..sweep import run_sweep
@@ -150,27 +150,11 @@ def _figure(ctx, norm, series):
     path = ctx.figure_path(f"assumption-2-{norm}.png")
     if path is None:
         return []
-    fig, axes = subplots(1, 2, figsize=(12, 4.4), sharey=True)
-    colours = [f"C{k}" for k in range(10)]
-    for k, (fam, (fixed, grown)) in enumerate(series.items()):
-        axes[0].plot([r["n"] for r in fixed], [r["tau_over_n"] for r in fixed], "o-",
-                     color=colours[k % 10], label=fam)
-        axes[1].plot([r["n"] for r in grown], [r["tau_over_n"] for r in grown], "o-",
-                     color=colours[k % 10])
-    axes[0].axhline(floor_tau_over_n(LAM, S), color="k", ls="--",
-                    label="floor 1/((λ+1)m)², m = 1 − r^(S+1)")
-    anyg = next(iter(series.values()))[1]
-    axes[1].plot([r["n"] for r in anyg], [r["floor"] for r in anyg], "k--")
-    axes[0].set_title(f"τ/n at λ={LAM:g}, S={S}")
-    axes[1].set_title("τ/n at λ=√n, S=⌈2λ⌉")
-    for ax in axes:
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("n")
-    axes[0].set_ylabel("τ/n")
-    legend_outside(fig, axes[1], *axes[0].get_legend_handles_labels())
-    fig.suptitle(f"Assumption 2: τ/n against n per graph family, norm={norm}", fontsize=11)
-    return [save_figure(fig, path)]
+    return [fixed_vs_grown(path, series, "tau_over_n", label="τ/n",
+                           floor=floor_tau_over_n(LAM, S),
+                           floor_label="floor 1/((λ+1)m)², m = 1 − r^(S+1)", floor_key="floor",
+                           lam=LAM, S=S, ylabel="τ/n",
+                           title=f"Assumption 2: τ/n against n per graph family, norm={norm}")]
 
 
 @CLAIM.checker

@@ -26,7 +26,7 @@ from ngc_ref import connectivity_factor, series_mass
 from .._bounds import grown_lam_S
 from .._common import counterexample
 from .._core import as_stated, claim, extension
-from .._figures import legend_outside, save_figure, subplots
+from .._figures import fixed_vs_grown
 from .._paper import RW_FOOTNOTE
 from .._stats import (FAMILIES, SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_graph,
                       loglog_slope, max_degree_share, no_hub_hypotheses, seed_of)
@@ -128,26 +128,11 @@ def _figure(ctx, norm, series):
     path = ctx.figure_path(f"noise-vanishing-{norm}.png")
     if path is None:
         return []
-    fig, axes = subplots(1, 2, figsize=(12, 4.4), sharey=True)
-    for k, (fam, (fixed, grown)) in enumerate(series.items()):
-        c = f"C{k % 10}"
-        axes[0].plot([r["n"] for r in fixed], [r["per_node_energy"] for r in fixed], "o-",
-                     color=c, label=fam)
-        axes[1].plot([r["n"] for r in grown], [r["per_node_energy"] for r in grown], "o-",
-                     color=c)
-    axes[0].axhline(1.0 / (LAM + 1.0) ** 2, color="k", ls="--", label="floor 1/(λ+1)²")
-    anyg = next(iter(series.values()))[1]
-    axes[1].plot([r["n"] for r in anyg], [r["floor_per_node"] for r in anyg], "k--")
-    axes[0].set_title(f"Σρ_i/n at λ={LAM:g}, S={S}")
-    axes[1].set_title("Σρ_i/n at λ=√n, S=⌈2λ⌉")
-    for ax in axes:
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("n")
-    axes[0].set_ylabel("E‖Ã_Sη‖_F² / (nσ²d)")
-    legend_outside(fig, axes[1], *axes[0].get_legend_handles_labels())
-    fig.suptitle(f"Per-node aggregated noise energy against n, norm={norm}", fontsize=11)
-    return [save_figure(fig, path)]
+    return [fixed_vs_grown(path, series, "per_node_energy", label="Σρ_i/n",
+                           floor=1.0 / (LAM + 1.0) ** 2, floor_label="floor 1/(λ+1)²",
+                           floor_key="floor_per_node", lam=LAM, S=S,
+                           ylabel="E‖Ã_Sη‖_F² / (nσ²d)",
+                           title=f"Per-node aggregated noise energy against n, norm={norm}")]
 
 
 @CLAIM.checker
