@@ -219,10 +219,6 @@ class Claim:
         return [out] if isinstance(out, Result) else list(out)
 
 
-class Skipped(list):
-    """What a run did not check and why (``ctx.skip``), in the order it was noted."""
-
-
 @dataclass
 class Context:
     """Settings shared by every check in one run."""
@@ -231,7 +227,8 @@ class Context:
     thorough: bool = False
     out_dir: object = None
     data_root: object = None
-    skipped: Skipped = field(default_factory=Skipped)
+    #: What the run did not check and why (see :meth:`skip`), in the order it was noted.
+    skipped: list = field(default_factory=list)
     #: (claim id, norm) of the check now running; set by the runner.
     current: tuple = (None, None)
 
