@@ -10,7 +10,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import reverse_cuthill_mckee
 
 from ngc_ref._spmm import HornerKernel, SparseProduct, default_workers
-from ngc_ref.neumann import _horner as plain_horner  # the baseline loop
+from ngc_ref._spmm import horner as plain_horner  # the baseline loop
 from ngc_ref.normalize import normalized_adjacency
 
 from ._common import best_time, load_graph, synthetic

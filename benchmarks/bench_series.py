@@ -72,7 +72,7 @@ def solver_curve(M_args, An, X, lam, ref, method, norm="sym"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             t, (F, info) = best_time(
-                lambda rtol=rtol: gsd_solve(*M_args, X, lam, norm, method=method, rtol=rtol,
+                lambda rtol=rtol: gsd_solve(*M_args, X, lam, norm=norm, method=method, rtol=rtol,
                                             return_info=True, workers=1), repeat=1)
         out.append({"rtol": rtol, "seconds": t, "iterations": info.iterations,
                     "rel_error": _rel(F, ref), "converged": info.converged})
@@ -115,7 +115,7 @@ def run(quick=False, log=print):
             # Reference: CG to the rounding floor.
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                ref = gsd_solve(A, X, lam, "sym", method="cg", rtol=1e-14)
+                ref = gsd_solve(A, X, lam, norm="sym", method="cg", rtol=1e-14)
             sc = series_curve(An, X, lam, ref, budget, s_max)
             rec = {"graph": gname, "n": n, "nnz": int(An.nnz), "d": d, "lam": lam,
                    "series": sc, "series_S": {}, "cg_iterations": {}, "time_to": {}}

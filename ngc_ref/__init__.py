@@ -5,16 +5,16 @@ Notation follows the paper "How Powerful is Implicit Denoising in Graph Neural N
 """
 
 from .connectivity import ConnectivityResult, connectivity_factor
-from .neumann import (NeumannFilter, NeumannOperator, neumann_matrix, neumann_order,
-                      neumann_propagate, series_mass, series_ratio)
+from .neumann import (NeumannFilter, neumann_matrix, neumann_order, neumann_propagate,
+                      series_mass, series_ratio)
 from .normalize import add_self_loops, normalized_adjacency
 from .robust import robust_propagate
 from .solve import ConvergenceWarning, SolveInfo, gsd_solve
 # Submodules users reach by name: ngc_ref.graphs.sbm, ngc_ref.noise.corrupt,
-# ngc_ref.datasets.load_dataset, ngc_ref.training.run_experiment.
+# ngc_ref.datasets.load_dataset, ngc_ref.training.run_experiment, ngc_ref.validation.check_scalar.
 # ``training`` is imported on first use: it pulls in scikit-learn (~1 s), which the operators
 # and the theory checks of exact identities do not need.
-from . import datasets, graphs, noise  # noqa: E402
+from . import datasets, graphs, noise, validation  # noqa: E402
 from .datasets import Dataset, load_dataset
 
 __version__ = "0.1.0"
@@ -27,9 +27,8 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "ConnectivityResult", "ConvergenceWarning", "Dataset", "NeumannFilter", "NeumannOperator",
-    "SolveInfo", "add_self_loops", "connectivity_factor", "gsd_solve", "neumann_matrix",
-    "neumann_order",
+    "ConnectivityResult", "ConvergenceWarning", "Dataset", "NeumannFilter", "SolveInfo",
+    "add_self_loops", "connectivity_factor", "gsd_solve", "neumann_matrix", "neumann_order",
     "neumann_propagate", "normalized_adjacency", "robust_propagate", "series_mass",
-    "series_ratio", "load_dataset", "datasets", "graphs", "noise", "training",
+    "series_ratio", "load_dataset", "datasets", "graphs", "noise", "training", "validation",
 ]

@@ -1,7 +1,12 @@
-"""Fast CPU kernel for the Horner recursion H ← X + r Ã H (pure NumPy/SciPy).
+"""The Horner recursion H ← X + r M H, and the fast CPU kernel that runs it (pure NumPy/SciPy).
 
-The plain loop ``H = A @ H; H *= r; H += X`` allocates a fresh n x d result for every product
-(page faults on first touch), then makes two more passes over memory. This kernel
+:func:`horner` is the one place the recursion is written: the NGC filter and its transpose
+(:class:`ngc_ref.NeumannFilter`), the blocks of τ (:func:`ngc_ref.connectivity_factor`) and the
+RNGC series (:func:`ngc_ref.robust_propagate`) all call it, on the CPU and on a GPU.
+
+The plain step ``H = M @ H; H *= r; H += X`` allocates a fresh n x d result for every product
+(page faults on first touch), then makes two more passes over memory. The fused step of a
+:class:`HornerKernel`
 
 * folds r into the stored values once (rÃ) and lets SciPy's CSR x dense kernel *accumulate*
   into a buffer that already holds X, so one step is a memcpy plus one sparse product;
@@ -12,8 +17,8 @@ The plain loop ``H = A @ H; H *= r; H += X`` allocates a fresh n x d result for 
   slice of ``indptr``, so nothing is copied.
 
 Every output entry is accumulated in the same order as ``A @ H`` (row by row, stored order), so
-results agree with :func:`ngc_ref.neumann._horner` to within one rounding of ``r·a_ij`` (the
-scaled values are rounded once instead of the products).
+the fused steps agree with the plain ones to within one rounding of ``r·a_ij`` (the scaled
+values are rounded once instead of the products).
 
 It uses ``scipy.sparse._sparsetools.csr_matvecs``, which is private; if it is missing or its
 signature changes, :func:`_accumulate_rows` falls back to the public ``A[a:b] @ H`` (same
@@ -155,12 +160,16 @@ class SparseProduct:
 
 
 class HornerKernel:
-    """Σ_{s=0}^{S} (rA)^s X for a fixed CSR matrix A and ratio r, on CPU threads.
+    """A SciPy CSR matrix A prepared for the fused steps of :func:`horner` on CPU threads.
+
+    It keeps rA (r folded into the stored values) per dtype and ratio, so repeated series on
+    the same graph scale A once.
 
     Parameters
     ----------
     A : scipy.sparse CSR matrix, shape (n, n)
     r : float
+        The default ratio of :meth:`__call__`.
     workers : int or None
         Threads (``None``: the cores this process may use).
     """
@@ -171,28 +180,64 @@ class HornerKernel:
         self.workers = resolve_workers(workers)
         self._scaled = {}
 
-    def _scaled_for(self, dtype):
-        if dtype not in self._scaled:
+    def _scaled_for(self, dtype, r=None):
+        """rA in ``dtype`` (r rounded into each stored value once, in float64)."""
+        r = self.r if r is None else float(r)
+        key = (np.dtype(dtype), r)
+        if key not in self._scaled:
             A = self.A
-            data = (A.data.astype(np.float64) * self.r).astype(dtype)
-            self._scaled[dtype] = sp.csr_array((data, A.indices, A.indptr), shape=A.shape)
-        return self._scaled[dtype]
+            data = (A.data.astype(np.float64) * r).astype(dtype)
+            self._scaled[key] = sp.csr_array((data, A.indices, A.indptr), shape=A.shape)
+        return self._scaled[key]
 
     def __call__(self, X, S, *, workers=None, H0=None):
-        """Σ_{s=0}^{S} (rA)^s X for 2-D ``X`` (float32 stays float32).
+        """Σ_{s=0}^{S} (rA)^s X for 2-D ``X`` with the kernel's own r: :func:`horner`."""
+        return horner(self, X, self.r, S, workers=workers, H0=H0)
 
-        ``H0``, if given, must be Σ_{s=0}^{t} (rA)^s X for some t (a partial sum computed
-        elsewhere, e.g. sparsely); the kernel then runs S more steps and returns the sum up to
-        s = t + S. It is used in place (not copied).
-        """
+
+def horner(M, X, r, S, *, H0=None, workers=None):
+    """Σ_{s=0}^{S} (rM)^s X by Horner's rule: H ← X + r M H, S times, from H = X.
+
+    The one implementation of the recursion of the Neumann series (paper Eq. 3-4); the factor
+    1/(λ+1) is the caller's.
+
+    Parameters
+    ----------
+    M : HornerKernel, or any matrix or operator with ``@``
+        A :class:`HornerKernel` (a SciPy CSR matrix prepared for it) runs each step fused on
+        CPU threads: Y = X + (rM) H accumulated into a preallocated buffer that holds X.
+        Anything else (a SciPy or CuPy/cupyx matrix, the RNGC operator with its low-rank term,
+        a sparse H) runs the plain steps ``H = M @ H; H *= r; H += X``: the slow, obviously
+        correct reference on the CPU and the path on a GPU.
+    X : array, shape (n, d)
+        Any array ``M @`` accepts (for the kernel: NumPy, float32 stays float32).
+    r : float
+    S : int
+        Steps, S >= 0 (S = 0 returns a copy of X, or ``H0``).
+    H0 : array, optional
+        A partial sum Σ_{s=0}^{t} (rM)^s X computed elsewhere (e.g. sparsely): the recursion
+        then runs S more steps from it and returns the sum up to s = t + S. It is used in place
+        by the kernel (not copied).
+    workers : int or None
+        Threads of the kernel for this call (default: its own setting); the plain steps ignore
+        it. Results do not depend on it.
+    """
+    fused = isinstance(M, HornerKernel)
+    if fused:
         X = np.ascontiguousarray(X)
-        H = X.copy() if H0 is None else H0
-        if S == 0 or H.size == 0:   # nothing to propagate (and no row range to hand a thread)
-            return H
-        Y = np.empty_like(X)
-        workers = self.workers if workers is None else resolve_workers(workers)
-        with SparseProduct(self._scaled_for(X.dtype), workers=workers) as mul:
-            for _ in range(S):
-                mul(H, Y, X)   # Y = X + rA H
-                H, Y = Y, H
+    H = X.copy() if H0 is None else H0
+    if S == 0 or (fused and H.size == 0):   # nothing to propagate (or to hand a thread)
         return H
+    if not fused:
+        for _ in range(S):
+            H = M @ H
+            H *= r
+            H += X
+        return H
+    spare = np.empty_like(X)
+    workers = M.workers if workers is None else resolve_workers(workers)
+    with SparseProduct(M._scaled_for(X.dtype, r), workers=workers) as mul:
+        for _ in range(S):
+            mul(H, spare, X)        # spare = X + rM H
+            H, spare = spare, H
+    return H

@@ -14,6 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _backend
+from ._docs import fill_doc
 
 #: Largest number of nodes for which an n x n dense array is formed by default (200 MB in float64).
 DEFAULT_MAX_DENSE_NODES = 5000
@@ -168,27 +169,23 @@ def _check_real_dtype(dtype, name):
     return dtype
 
 
+@fill_doc
 def check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=None):
     """Coerce a graph to a symmetric CSR adjacency with non-negative finite weights.
 
     Accepted: any SciPy sparse matrix or array, a 2-D NumPy array (or array-like), a
     :class:`networkx.Graph` (see ``weight`` and ``nodelist``), or a CuPy/cupyx matrix (the
-    result then stays on the GPU). The diagonal is returned as stored; callers that add
-    self-loops replace it.
+    result then stays on the GPU; the same rules and messages apply). The diagonal is returned
+    as stored; callers that add self-loops replace it.
 
     Parameters
     ----------
-    symmetrize : bool or {"max", "mean"}
-        ``False`` (default) rejects a non-symmetric input with a ValueError. ``True`` or
-        ``"max"`` takes max(A, Aᵀ) (the union of the edges); ``"mean"`` takes (A + Aᵀ)/2.
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
-        default, as in ``networkx.to_scipy_sparse_array``); edges without it weigh 1. ``None``:
-        every edge weighs 1 (parallel edges of a multigraph add up). Ignored for matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows and columns, each exactly
-        once. Default: ``G.nodes()`` order, i.e. insertion order, which warns (UserWarning)
-        when the labels are the integers 0..n−1 in another order. Refused for matrices.
+    A : sparse matrix, ndarray, networkx.Graph or CuPy/cupyx matrix
+    %(symmetrize)s
+    name : str
+        The argument's name in error messages.
+    %(weight)s
+    %(nodelist)s
 
     Returns
     -------
@@ -203,44 +200,46 @@ def check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=
                          f"matrix ({type(A).__name__}) whose rows are already in order: to "
                          f"reorder it pass A[p][:, p] (and X[p]) for a permutation p, or leave "
                          f"nodelist=None")
-    if _backend.is_cupy_sparse(A) or _backend.is_cupy_array(A):
-        return _backend.check_adjacency_gpu(A, symmetrize=symmetrize, name=name)
     if isinstance(symmetrize, str):
         check_option(symmetrize, "symmetrize", ("max", "mean"))
     elif not isinstance(symmetrize, (bool, np.bool_)):
         raise TypeError(f"symmetrize must be a bool or one of 'max', 'mean'; got {symmetrize!r}")
+    gpu = _backend.is_cupy_sparse(A) or _backend.is_cupy_array(A)
+    xp, _ = _backend.namespaces(gpu)
+    csr = _backend.csr_type(gpu)
     if is_graph:
         A = _networkx_to_csr(A, weight=weight, nodelist=nodelist, symmetrize=symmetrize,
                              name=name)
-    elif sp.issparse(A):
+    elif sp.issparse(A) or _backend.is_cupy_sparse(A):
         _check_real_dtype(A.dtype, name)
         # A copy (never mutate the caller's matrix) that also sums duplicates of COO input.
-        A = sp.csr_array(A, dtype=float_dtype(A.dtype), copy=True)
+        A = csr(A, dtype=float_dtype(A.dtype), copy=True)
     else:
         if isinstance(A, (str, bytes)) or A is None or np.isscalar(A):
             raise TypeError(f"{name} must be a SciPy sparse matrix, a 2-D NumPy array or a "
                             f"networkx.Graph, got {type(A).__name__}")
         try:
-            arr = np.asarray(A)
+            arr = xp.asarray(A)
         except Exception as exc:  # ragged lists and the like
             raise TypeError(f"{name} could not be read as an array: {exc}") from None
         _check_real_dtype(arr.dtype, name)
         if arr.ndim != 2:
             raise ValueError(f"{name} must be 2-D (an n x n adjacency), got ndim={arr.ndim} "
                              f"with shape={arr.shape}")
-        A = sp.csr_array(arr.astype(float_dtype(arr.dtype)))
-    if A.ndim != 2 or A.shape[0] != A.shape[1]:
+        A = csr(arr.astype(float_dtype(arr.dtype)))
+    if len(A.shape) != 2 or A.shape[0] != A.shape[1]:
         raise ValueError(f"{name} must be a square adjacency matrix, but got shape={A.shape}")
     A.sum_duplicates()
     if A.nnz:
-        if not np.all(np.isfinite(A.data)):
+        if not bool(xp.isfinite(A.data).all()):
             raise ValueError(f"{name} has non-finite (NaN or inf) edge weights")
-        if A.data.min() < 0:
-            raise ValueError(f"{name} has negative edge weights (min {A.data.min()!r}); "
+        lowest = A.data.min()
+        if lowest < 0:
+            raise ValueError(f"{name} has negative edge weights (min {lowest!r}); "
                              f"the normalisations need non-negative weights")
     A.eliminate_zeros()
     if symmetrize:
-        A = sp.csr_array(A.maximum(A.T) if symmetrize in (True, "max") else (A + A.T) * 0.5)
+        A = csr(A.maximum(A.T) if symmetrize in (True, "max") else (A + A.T) * 0.5)
     elif not is_symmetric(A):
         raise ValueError(f"{name} is not symmetric (the paper's graphs are undirected); pass "
                          f"symmetrize=True (max(A, A.T)) or symmetrize='mean' ((A + A.T)/2)")
@@ -390,66 +389,114 @@ def _warn(message, category):
     warnings.warn(message, category, stacklevel=level)
 
 
-#: The way out named by the memory guard of :func:`check_features`.
+#: The way out named by the memory guard of :func:`check_array`.
 _FEATURES_MEMORY_HINT = ("pass X a block of columns at a time (the propagations, solves and "
                          "noise models treat each column on its own)")
 
 
-def check_features(X, n, *, name="X", allow_sparse=False, what=None, work_arrays=0):
-    """Coerce node features to a 2-D float array with ``n`` rows and finite entries.
+def check_array(X, *, name="X", n_rows=None, accept_sparse=False, ensure_2d=True, what=None,
+                work_arrays=0):
+    """Coerce an array argument (features, a signal, a matrix) by the library's one set of rules.
 
-    A 1-D signal of length ``n`` is accepted and returned as an (n, 1) array. SciPy sparse
-    input is densified (an n x d array, never n x n) unless ``allow_sparse`` is set, in which case
-    a CSR array is returned. float32 is kept; everything else becomes float64. The caller's
-    array is never modified: the result is a new array unless it already had the right dtype
-    and layout, in which case it is returned as is and must be treated as read-only.
+    The rules, for NumPy/SciPy and CuPy/cupyx input alike (the result stays on the device it
+    came from): a real numeric dtype (bool, int or float; TypeError otherwise), 1-D or 2-D
+    (sparse: 2-D), ``n_rows`` rows if given, finite entries (ValueError otherwise). float32 is
+    kept (float16 becomes float32); everything else becomes float64. Every message names the
+    argument ``name``, says what was expected and what arrived.
 
+    Parameters
+    ----------
+    X : array_like, sparse matrix, or CuPy/cupyx array
+    name : str
+        The argument's name in error messages.
+    n_rows : int, optional
+        The number of rows required (one per node).
+    accept_sparse : bool
+        Return sparse input as CSR (``False``: densify it, an n x d array, never n x n).
+    ensure_2d : bool
+        Return a 1-D input as an (n, 1) column (``False``: keep it 1-D).
+    what : str, optional
+        The operation, for the memory guard's message (default: converting ``name``).
+    work_arrays : int
+        n x d arrays of the result's dtype that the caller is about to allocate besides it.
+
+    Returns
+    -------
+    ndarray, CSR matrix or CuPy array
+        The caller's array is never modified: the result is a new array unless the input
+        already had the right dtype and layout, in which case it is returned as is and must
+        be treated as read-only.
+
+    Notes
+    -----
     Every n x d array made here (the densified sparse input, a dtype conversion) and the
-    ``work_arrays`` further n x d arrays of the result's dtype that the caller ``what`` is about
-    to allocate must fit the memory budget of :mod:`ngc_ref._memory`, checked before any of
-    them is allocated (CPU input only); otherwise ValueError with the numbers.
+    ``work_arrays`` further ones must fit the memory budget of :mod:`ngc_ref._memory`, checked
+    before any of them is allocated (CPU input only); otherwise ValueError with the numbers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ngc_ref.validation import check_array
+    >>> check_array([1, 2, 3]).T
+    array([[1., 2., 3.]])
+    >>> check_array(np.ones((2, 2)), n_rows=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: X must have one row per node: expected 3 rows, got shape=(2, 2)
     """
-    if _backend.is_cupy_array(X) or _backend.is_cupy_sparse(X):
-        return _backend.check_features_gpu(X, n, name=name)
-    if sp.issparse(X):
+    gpu = _backend.is_cupy_array(X) or _backend.is_cupy_sparse(X)
+    xp, _ = _backend.namespaces(gpu)
+    if sp.issparse(X) or _backend.is_cupy_sparse(X):
         _check_real_dtype(X.dtype, name)
         dtype = float_dtype(X.dtype)
-        if X.ndim != 2:
+        if len(X.shape) != 2:
             raise ValueError(f"{name} must be 2-D, got shape={X.shape}")
-        if X.shape[0] != n:
-            raise ValueError(f"{name} must have one row per node: expected {n} rows, "
-                             f"got shape={X.shape}")
-        _check_features_memory(X.shape, dtype, work_arrays + (not allow_sparse), name, what,
-                               densified=not allow_sparse)
-        Xc = sp.csr_array(X, dtype=dtype, copy=True)
-        if Xc.nnz and not np.all(np.isfinite(Xc.data)):
+        _check_rows(X.shape, n_rows, name)
+        if not gpu:
+            _check_features_memory(X.shape, dtype, work_arrays + (not accept_sparse), name,
+                                   what, densified=not accept_sparse)
+        Xc = _backend.csr_type(gpu)(X, dtype=dtype, copy=True)
+        if Xc.nnz and not bool(xp.isfinite(Xc.data).all()):
             raise ValueError(f"{name} contains non-finite values (NaN or inf)")
-        return Xc if allow_sparse else Xc.toarray()
+        return Xc if accept_sparse else Xc.toarray()
     if X is None or isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a NumPy array or SciPy sparse matrix, got "
                         f"{type(X).__name__}")
     try:
-        arr = np.asarray(X)
-    except Exception as exc:
+        arr = xp.asarray(X)
+    except Exception as exc:  # ragged nested lists and the like
         raise TypeError(f"{name} could not be read as an array: {exc}") from None
     _check_real_dtype(arr.dtype, name)
-    if arr.ndim == 1:
-        arr = arr[:, None]
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be 1-D or 2-D (n x d), got ndim={arr.ndim}")
-    if arr.shape[0] != n:
-        raise ValueError(f"{name} must have one row per node: expected {n} rows, got "
+    if arr.ndim not in (1, 2):
+        raise ValueError(f"{name} must be 1-D or 2-D (n x d), got ndim={arr.ndim} with "
                          f"shape={arr.shape}")
+    if ensure_2d and arr.ndim == 1:
+        arr = arr[:, None]
+    _check_rows(arr.shape, n_rows, name)
     dtype = float_dtype(arr.dtype)
-    _check_features_memory(arr.shape, dtype, work_arrays + (arr.dtype != dtype), name, what)
-    arr = np.asarray(arr, dtype=dtype)
-    if not np.all(np.isfinite(arr)):
+    if not gpu:
+        shape2 = arr.shape if arr.ndim == 2 else (arr.shape[0], 1)
+        _check_features_memory(shape2, dtype, work_arrays + (arr.dtype != dtype), name, what)
+    arr = xp.asarray(arr, dtype=dtype)
+    if not bool(xp.isfinite(arr).all()):
         raise ValueError(f"{name} contains non-finite values (NaN or inf)")
     return arr
 
 
+def _check_rows(shape, n_rows, name):
+    if n_rows is not None and shape[0] != n_rows:
+        raise ValueError(f"{name} must have one row per node: expected {n_rows} rows, got "
+                         f"shape={shape}")
+
+
+def check_features(X, n, *, name="X", allow_sparse=False, what=None, work_arrays=0):
+    """Node features: :func:`check_array` with ``n`` rows, 2-D (a 1-D signal becomes (n, 1))."""
+    return check_array(X, name=name, n_rows=n, accept_sparse=allow_sparse, ensure_2d=True,
+                       what=what, work_arrays=work_arrays)
+
+
 def _check_features_memory(shape, dtype, arrays, name, what, densified=False):
-    """The memory guard of :func:`check_features`: ``arrays`` n x d arrays of ``dtype``."""
+    """The memory guard of :func:`check_array`: ``arrays`` n x d arrays of ``dtype``."""
     if not arrays:
         return
     from ._memory import check_dense_work

@@ -21,10 +21,11 @@ import scipy.sparse as sp
 
 from . import _backend
 from ._memory import check_memory
-from ._spmm import HornerKernel, resolve_workers
+from ._docs import fill_doc
+from ._spmm import HornerKernel, horner, resolve_workers
 from ._validation import (DEFAULT_MAX_DENSE_NODES, as_generator, check_adjacency,
                           check_dense_size, check_option, check_scalar)
-from .neumann import NeumannFilter, _horner, series_mass
+from .neumann import NeumannFilter, series_mass
 
 TAU_METHODS = ("exact", "dense", "estimate")
 
@@ -90,7 +91,8 @@ class ConnectivityResult:
         return self.tau * math.log(self.n) / self.n if self.n > 1 else float("nan")
 
 
-def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, block_size=None,
+@fill_doc
+def connectivity_factor(A, lam, S, *, norm="rw", method="exact", nodes=None, block_size=None,
                         symmetrize=False, weight="weight", nodelist=None,
                         max_nodes=DEFAULT_MAX_DENSE_NODES, workers=None, n_samples=256,
                         confidence=0.99, max_candidates=256, seed=None):
@@ -98,7 +100,7 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
 
     Parameters
     ----------
-    A : sparse matrix, ndarray or networkx.Graph
+    %(A)s
     lam : float
         λ > 0.
     S : int
@@ -119,17 +121,11 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
         workers, at most 1024 columns). The exact method holds 3·n·block_size·workers float64
         numbers at once and refuses (ValueError, with the numbers) when they exceed the memory
         budget: the available memory or ``NGC_REF_MEMORY_BUDGET`` (see :mod:`ngc_ref._memory`).
-    symmetrize : bool or {"max", "mean"}
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
-        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
-        matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows, i.e. of ``tau_i``,
-        ``row_sums`` and the indices ``nodes`` and ``argmax``, each exactly once. Default:
-        ``G.nodes()`` order, i.e. insertion order, not label order (a UserWarning says so when
-        the labels are 0..n−1 out of order; pass ``nodelist=sorted(G)``). Not accepted for
-        matrices.
+    %(symmetrize)s
+    %(weight)s
+    %(nodelist)s
+        Here the rows are those of ``tau_i`` and ``row_sums``, and of the indices ``nodes``
+        and ``argmax``.
     workers : int or None
         Threads (default: the cores this process may use). With one block per thread, the
         blocks run concurrently; the result does not depend on it.
@@ -186,7 +182,7 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
     # weights are read exactly): Ã_rw rounded to float32 has rows summing to 1 − 6e-8, and
     # over S steps that error compounds (τ_i < 1 at λ = 1e6, S = 1e4, against Remark 1).
     A = check_adjacency(A, symmetrize=symmetrize, weight=weight, nodelist=nodelist)
-    filt = NeumannFilter(A.astype(np.float64), lam, S, norm, workers=workers)
+    filt = NeumannFilter(A.astype(np.float64), lam, S, norm=norm, workers=workers)
     n = filt.n
     gpu = filt._gpu
     xp, _ = _backend.namespaces(gpu)
@@ -207,7 +203,6 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
     mass = series_mass(filt.lam, filt.S)
     if block_size is not None:
         block_size = check_scalar(block_size, "block_size", min_val=1, integer=True)
-    extra = {}
     if method == "dense":
         check_dense_size(n, max_nodes, "connectivity_factor(method='dense')", arrays=4)
         M = filt.matrix(max_nodes=max_nodes)
@@ -228,7 +223,7 @@ def connectivity_factor(A, lam, S, norm="rw", method="exact", *, nodes=None, blo
                               row_square_sums=sq, argmax=int(nodes[k]), n=n, lam=filt.lam,
                               S=filt.S, norm=filt.norm, mass=mass, method=method,
                               tau_lower=tau, tau_upper=tau, confidence=1.0,
-                              n_exact=len(nodes), **extra)
+                              n_exact=len(nodes))
 
 
 #: ``_sparse_start`` stops once its partial sums fill this fraction of the n x block array.
@@ -248,7 +243,7 @@ def _sparse_start(rAT, idx, S):
     E = sp.csr_array((np.ones(b), (np.asarray(idx), np.arange(b))), shape=(n, b))
     H, t = E, 0
     while t < S and H.nnz < SPARSE_START_DENSITY * n * b:
-        H = E + rAT @ H
+        H = horner(rAT, E, 1.0, 1, H0=H)     # one step: E + rÃᵀ H (r already in rAT)
         t += 1
     return H.toarray(), t
 
@@ -276,19 +271,19 @@ def _row_square_sums(filt, nodes, block_size, xp, workers=1, method="exact"):
                  detail=f"{workers} worker(s) x 3 blocks of {n} x {block_size} float64")
     kernel = None if gpu else HornerKernel(AnT, filt.r, workers=1)
     # The same rÃᵀ (float64) the kernel multiplies by, for the sparse first steps.
-    rAT = None if gpu else kernel._scaled_for(np.dtype(np.float64))
+    rAT = None if gpu else kernel._scaled_for(np.float64, filt.r)
 
     def run(start):
         idx = nodes[start:start + block_size]
         if gpu:
             E = xp.zeros((n, len(idx)), dtype=np.float64)
             E[xp.asarray(idx), xp.arange(len(idx))] = 1.0
-            H = _horner(AnT, E, filt.r, filt.S)
+            H = horner(AnT, E, filt.r, filt.S)
         else:
             H0, t = _sparse_start(rAT, idx, filt.S)
             E = np.zeros((n, len(idx)))
             E[idx, np.arange(len(idx))] = 1.0
-            H = kernel(E, filt.S - t, H0=H0)
+            H = horner(kernel, E, filt.r, filt.S - t, H0=H0)
         out[start:start + len(idx)] = xp.einsum("ij,ij->j", H, H) * scale**2
 
     starts = range(0, len(nodes), block_size)

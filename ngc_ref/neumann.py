@@ -18,8 +18,9 @@ import numpy as np
 from scipy.sparse.linalg import LinearOperator
 
 from . import _backend
-from ._spmm import HornerKernel
-from ._validation import (DEFAULT_MAX_DENSE_NODES, check_dense_size, check_features, check_lam,
+from ._docs import fill_doc
+from ._spmm import HornerKernel, horner
+from ._validation import (DEFAULT_MAX_DENSE_NODES, check_array, check_dense_size, check_lam,
                           check_norm, check_order, check_scalar)
 from .normalize import _degrees_from_scaled, _normalized_adjacency
 
@@ -113,47 +114,34 @@ def _warn_float32(dtype, lam, S, what):
                       f"accurate result", PrecisionWarning, stacklevel=3)
 
 
-def _horner(An, X, r, S, transpose=False):
-    """Σ_{s=0}^{S} (r An)^s X by Horner's rule (the 1/(λ+1) factor is the caller's)."""
-    M = An.T if transpose else An
-    H = X.copy()
-    for _ in range(S):
-        H = M @ H
-        H *= r
-        H += X
-    return H
-
-
-class NeumannFilter:
+@fill_doc
+class NeumannFilter(LinearOperator):
     """The NGC filter Ã_S for one graph, with the normalisation computed once.
 
+    .. math::
+
+        \\tilde{\\mathcal{A}}_S = \\frac{1}{\\lambda+1}\\sum_{s=0}^{S}
+        (r\\tilde{\\mathcal{A}})^s,\\qquad r = \\frac{\\lambda}{\\lambda+1}.
+
     A filter keeps its definition (graph, λ, S, norm) apart from how it is applied: ``filt @ X``
-    runs the Horner series, :meth:`matrix` forms Ã_S densely (small graphs only),
-    :meth:`as_linear_operator` hands it to SciPy solvers, and :meth:`exact` applies the
-    untruncated (I + λL̃)⁻¹ through :func:`ngc_ref.gsd_solve`.
+    runs the Horner series, :meth:`matrix` forms Ã_S densely (small graphs only), and
+    :meth:`exact` applies the untruncated (I + λL̃)⁻¹ through :func:`ngc_ref.gsd_solve`. It is
+    a :class:`scipy.sparse.linalg.LinearOperator`, so it goes into ``cg``, ``eigsh``, ``svds``
+    and ``gmres`` as it is; products stay lazy (each one runs the series) and the adjoint is
+    exact for both normalisations (for ``"rw"``, which is not symmetric, it is the same
+    polynomial in Ã_rwᵀ = Ã D̃⁻¹).
 
     Parameters
     ----------
-    A : sparse matrix, ndarray or networkx.Graph
-        Symmetric non-negative adjacency (self-loops are set to weight 1, see
-        :func:`ngc_ref.normalized_adjacency`).
+    %(A)s
     lam : float
         λ > 0, the smoothness weight of the GSD problem.
     S : int
         Expansion order S >= 0.
-    norm : {"sym", "rw"}
-    symmetrize : bool or {"max", "mean"}
-        How to treat a non-symmetric ``A``.
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
-        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
-        matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows of Ã_S (and of the signals it
-        is applied to), each exactly once, as in ``networkx.to_scipy_sparse_array``. Default:
-        ``G.nodes()`` order, i.e. insertion order, not label order; a UserWarning says so when
-        the labels are 0..n−1 out of order (pass ``nodelist=sorted(G)``). Not accepted for
-        matrices.
+    %(norm)s
+    %(symmetrize)s
+    %(weight)s
+    %(nodelist)s
     workers : int or None
         CPU threads for the sparse products (``None``: the cores this process may use; ``1``:
         single-threaded). Results do not depend on it. Ignored for CuPy input.
@@ -167,17 +155,27 @@ class NeumannFilter:
     r : float
         λ/(λ+1).
     n : int
+    shape, dtype :
+        (n, n) and the dtype of Ã_norm (float32 for a float32 graph, else float64), as for
+        every ``LinearOperator``.
 
     Examples
     --------
     >>> import numpy as np, networkx as nx
     >>> from ngc_ref import NeumannFilter
     >>> filt = NeumannFilter(nx.cycle_graph(6), lam=2.0, S=3, norm="rw")
-    >>> (filt @ np.ones(6)).ravel().round(6)   # rows sum to 1 - r^(S+1)
+    >>> (filt @ np.ones(6)).round(6)   # rows sum to 1 - r^(S+1)
     array([0.802469, 0.802469, 0.802469, 0.802469, 0.802469, 0.802469])
+
+    The filter is a SciPy ``LinearOperator``:
+
+    >>> from scipy.sparse.linalg import eigsh
+    >>> filt = NeumannFilter(nx.complete_graph(5), lam=1.0, S=4)
+    >>> round(float(eigsh(filt, k=1, which="LA", return_eigenvectors=False)[0]), 6)  # 1 - r^5
+    0.96875
     """
 
-    def __init__(self, A, lam, S, norm="sym", *, symmetrize=False, weight="weight",
+    def __init__(self, A, lam, S, *, norm="sym", symmetrize=False, weight="weight",
                  nodelist=None, workers=None):
         self.lam = check_lam(lam)
         self.S = check_order(S)
@@ -191,10 +189,7 @@ class NeumannFilter:
         self._cast = {}
         self.workers = workers
         self._kernels = {}
-
-    @property
-    def shape(self):
-        return (self.n, self.n)
+        super().__init__(dtype=np.dtype(self.A_norm.dtype), shape=(self.n, self.n))
 
     @property
     def degrees(self):
@@ -220,10 +215,10 @@ class NeumannFilter:
     def apply(self, X, *, transpose=False, workers=None):
         """Ã_S X (or Ã_Sᵀ X) with S sparse x dense products.
 
-        ``X`` may be 1-D (a signal) or 2-D (n x d); the result is 2-D, float32 if ``X`` is
-        float32, else float64. On the CPU the products run in the fused threaded kernel of
-        :mod:`ngc_ref._spmm` (``workers`` overrides the filter's setting for this call); the
-        result equals the plain Horner loop :func:`_horner` to within float rounding.
+        ``X`` may be 1-D (a signal) or 2-D (n x d); the result has the same shape, float32 if
+        ``X`` is float32, else float64. The series runs in :func:`ngc_ref._spmm.horner`: on
+        the CPU in its fused threaded kernel (``workers`` overrides the filter's setting for
+        this call), which equals the plain Horner steps to within float rounding.
 
         float32 features are propagated in float32, whose relative error grows like
         eps(float32)·(λ+1)(1 − r^{S+1}) (:func:`float32_error_estimate`; 2.3e-2 measured at
@@ -231,24 +226,50 @@ class NeumannFilter:
         exceeds 1e-3. The CPU kernel needs two n x d buffers besides X (and X itself when it
         is sparse); they must fit the memory budget of :mod:`ngc_ref._memory`.
         """
-        X = check_features(X, self.n, what="neumann_propagate", work_arrays=2)
+        X = check_array(X, n_rows=self.n, ensure_2d=False, what="neumann_propagate",
+                        work_arrays=2)
         _backend.on_gpu(self.A_norm, X)
         _warn_float32(X.dtype, self.lam, self.S, "neumann_propagate")
+        vector = X.ndim == 1
+        if vector:
+            X = X[:, None]
         if self._gpu:
             An = self._operator_for(X.dtype)
-            H = _horner(An, X, self.r, self.S, transpose=transpose and self.norm == "rw")
+            M = An.T if transpose and self.norm == "rw" else An
         else:
-            H = self._kernel(transpose)(X, self.S, workers=workers)
+            M = self._kernel(transpose)
+        H = horner(M, X, self.r, self.S, workers=workers)
         H *= 1.0 / (self.lam + 1.0)
-        return H
+        return H.ravel() if vector else H
 
     def __matmul__(self, X):
+        # Arrays of any kind (sparse, CuPy) go to apply; operators compose lazily.
+        if isinstance(X, LinearOperator) or np.isscalar(X):
+            return super().__matmul__(X)
         return self.apply(X)
+
+    def _matvec(self, x):
+        return self.apply(x)
+
+    def _matmat(self, X):
+        return self.apply(X)
+
+    def _rmatvec(self, x):
+        return self.apply(x, transpose=True)
+
+    def _rmatmat(self, X):
+        return self.apply(X, transpose=True)
+
+    def _adjoint(self):
+        # Ã_S is symmetric for "sym"; for "rw" the adjoint applies the transposed series.
+        return self if self.norm == "sym" else super()._adjoint()
+
+    _transpose = _adjoint    # a real operator
 
     def row_sums(self):
         """Ã_S 1 (equal to 1 − r^{S+1} for every row when ``norm="rw"``)."""
         xp, _ = _backend.namespaces(self._gpu)
-        return self.apply(xp.ones(self.n, dtype=self.A_norm.dtype)).ravel()
+        return self.apply(xp.ones(self.n, dtype=self.A_norm.dtype))
 
     def matrix(self, *, max_nodes=DEFAULT_MAX_DENSE_NODES):
         """Ã_S as a dense array (refused above ``max_nodes`` nodes; raise it to insist)."""
@@ -259,11 +280,12 @@ class NeumannFilter:
         return self.apply(xp.eye(self.n, dtype=self.A_norm.dtype))
 
     def as_linear_operator(self):
-        """A :class:`scipy.sparse.linalg.LinearOperator` for Ã_S (CPU only)."""
-        if self._gpu:
-            raise TypeError("as_linear_operator needs a CPU (SciPy) graph; for CuPy use "
-                            "cupyx.scipy.sparse.linalg.LinearOperator with filt.apply")
-        return NeumannOperator(self)
+        """Deprecated: the filter is itself a ``LinearOperator``; pass ``filt``."""
+        import warnings
+        warnings.warn("NeumannFilter.as_linear_operator() is deprecated: a NeumannFilter is a "
+                      "scipy.sparse.linalg.LinearOperator itself, pass it as it is",
+                      DeprecationWarning, stacklevel=2)
+        return self
 
     def exact(self, X, **kwargs):
         """(I + λL̃)⁻¹ X, the S = ∞ limit, via :func:`ngc_ref.gsd_solve` (same keywords)."""
@@ -276,41 +298,8 @@ class NeumannFilter:
                 f"norm={self.norm!r})")
 
 
-class NeumannOperator(LinearOperator):
-    """Ã_S as a SciPy ``LinearOperator``: plugs into ``cg``, ``eigsh``, ``svds``,
-    ``aslinearoperator``.
-
-    Products stay lazy: each matvec runs the Horner series. The adjoint is exact for both
-    normalisations (for ``"rw"`` it is the same polynomial in Ã_rwᵀ = Ã D̃⁻¹).
-
-    Examples
-    --------
-    >>> import networkx as nx
-    >>> from scipy.sparse.linalg import eigsh
-    >>> from ngc_ref import NeumannFilter
-    >>> op = NeumannFilter(nx.complete_graph(5), lam=1.0, S=4).as_linear_operator()
-    >>> round(float(eigsh(op, k=1, which="LA", return_eigenvectors=False)[0]), 6)  # 1 - r^5
-    0.96875
-    """
-
-    def __init__(self, filt):
-        self.filt = filt
-        super().__init__(dtype=np.dtype(filt.A_norm.dtype), shape=filt.shape)
-
-    def _matmat(self, X):
-        return self.filt.apply(np.asarray(X))
-
-    def _matvec(self, x):
-        return self.filt.apply(np.asarray(x).ravel()).ravel()
-
-    def _rmatmat(self, X):
-        return self.filt.apply(np.asarray(X), transpose=True)
-
-    def _rmatvec(self, x):
-        return self.filt.apply(np.asarray(x).ravel(), transpose=True).ravel()
-
-
-def neumann_propagate(A, X, lam, S, norm="sym", *, symmetrize=False, weight="weight",
+@fill_doc
+def neumann_propagate(A, X, lam, S, *, norm="sym", symmetrize=False, weight="weight",
                       nodelist=None, workers=None):
     """Ã_S X, the NGC propagation (paper Eq. 4 without W).
 
@@ -323,32 +312,24 @@ def neumann_propagate(A, X, lam, S, norm="sym", *, symmetrize=False, weight="wei
 
     Parameters
     ----------
-    A : sparse matrix, ndarray or networkx.Graph
-        Symmetric non-negative adjacency of n nodes.
+    %(A)s
     X : array_like or sparse, shape (n,) or (n, d)
         Node features (sparse features are densified: n x d).
     lam : float
         λ > 0.
     S : int
         Expansion order, S >= 0 (S = 0 gives X/(λ+1)).
-    norm : {"sym", "rw"}
-    symmetrize : bool or {"max", "mean"}
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
-        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
-        matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows of ``X`` and of the result,
-        each exactly once, as in ``networkx.to_scipy_sparse_array``. Default: ``G.nodes()``
-        order, i.e. insertion order, not label order; a UserWarning says so when the labels are
-        0..n−1 out of order (pass ``nodelist=sorted(G)``). Not accepted for matrices.
+    %(norm)s
+    %(symmetrize)s
+    %(weight)s
+    %(nodelist)s
     workers : int or None
         CPU threads for the sparse products (default: the cores this process may use). The
         result does not depend on it.
 
     Returns
     -------
-    ndarray, shape (n, d)
+    ndarray, shape of ``X``: (n,) or (n, d)
         float32 when ``X`` is float32, else float64 (CuPy array for CuPy input). In float32 the
         relative error grows like eps(float32)·(λ+1)(1 − r^{S+1}), i.e. like λ·1.2e-7 for long
         series (2.3e-2 measured at λ = 1e6, S = 3e6; :func:`float32_error_estimate`); float64
@@ -394,15 +375,16 @@ def neumann_propagate(A, X, lam, S, norm="sym", *, symmetrize=False, weight="wei
     The rows of ``X`` follow ``nodelist`` (default: the order nodes were added):
 
     >>> G = nx.Graph([("c", "a"), ("a", "b")])                       # nodes c, a, b
-    >>> X = np.array([[1.0], [0.0], [0.0]])                          # a signal on "a"
-    >>> neumann_propagate(G, X, lam=1.0, S=1, norm="rw", nodelist=["a", "b", "c"]).ravel()
+    >>> x = np.array([1.0, 0.0, 0.0])                                # a signal on "a"
+    >>> neumann_propagate(G, x, lam=1.0, S=1, norm="rw", nodelist=["a", "b", "c"])
     array([0.58333333, 0.125     , 0.125     ])
     """
-    return NeumannFilter(A, lam, S, norm, symmetrize=symmetrize, weight=weight,
+    return NeumannFilter(A, lam, S, norm=norm, symmetrize=symmetrize, weight=weight,
                          nodelist=nodelist, workers=workers).apply(X)
 
 
-def neumann_matrix(A, lam, S, norm="sym", *, symmetrize=False, weight="weight", nodelist=None,
+@fill_doc
+def neumann_matrix(A, lam, S, *, norm="sym", symmetrize=False, weight="weight", nodelist=None,
                    max_nodes=DEFAULT_MAX_DENSE_NODES):
     """Ã_S as a dense n x n array, for small graphs.
 
@@ -411,21 +393,15 @@ def neumann_matrix(A, lam, S, norm="sym", *, symmetrize=False, weight="weight", 
 
     Parameters
     ----------
-    A : sparse matrix, ndarray or networkx.Graph
+    %(A)s
     lam : float
         λ > 0.
     S : int
         S >= 0.
-    norm : {"sym", "rw"}
-    symmetrize : bool or {"max", "mean"}
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
-        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
-        matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows and columns, each exactly
-        once. Default: ``G.nodes()`` (insertion) order; see :func:`neumann_propagate`. Not
-        accepted for matrices.
+    %(norm)s
+    %(symmetrize)s
+    %(weight)s
+    %(nodelist)s
     max_nodes : int
 
     Examples
@@ -437,5 +413,5 @@ def neumann_matrix(A, lam, S, norm="sym", *, symmetrize=False, weight="weight", 
     array([[0.75, 0.  ],
            [0.  , 0.75]])
     """
-    return NeumannFilter(A, lam, S, norm, symmetrize=symmetrize, weight=weight,
+    return NeumannFilter(A, lam, S, norm=norm, symmetrize=symmetrize, weight=weight,
                          nodelist=nodelist).matrix(max_nodes=max_nodes)

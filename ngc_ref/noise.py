@@ -21,7 +21,7 @@ import scipy.sparse as sp
 
 from . import _memory
 from ._sampling import bernoulli_positions
-from ._validation import as_generator, check_features, check_option, check_scalar
+from ._validation import as_generator, check_array, check_option, check_scalar
 
 SUBGAUSSIAN_KINDS = ("gaussian", "rademacher", "uniform")
 PROXIES = ("hoeffding", "optimal")
@@ -30,29 +30,6 @@ CORRUPTIONS = ("gaussian", "flip", "rademacher", "uniform")
 
 
 # ----------------------------------------------------------------------------- input handling
-
-def _check_X(X, *, name="X", allow_sparse=True):
-    """Validate features once; return ``(array_or_csr, was_1d)``.
-
-    Real dtypes only (complex/object -> TypeError), 1-D or 2-D, finite. float32 is kept,
-    everything else becomes float64. Sparse input stays sparse only if ``allow_sparse``.
-    """
-    if sp.issparse(X):
-        return check_features(X, X.shape[0], name=name, allow_sparse=allow_sparse), False
-    if X is None or isinstance(X, (str, bytes)):
-        raise TypeError(f"{name} must be a NumPy array or SciPy sparse matrix, got "
-                        f"{type(X).__name__}")
-    try:
-        arr = np.asarray(X)
-    except Exception as exc:  # ragged nested lists and the like
-        raise TypeError(f"{name} could not be read as an array: {exc}") from None
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must have a real numeric (bool, int or float) dtype, "
-                        f"got {arr.dtype}")
-    if arr.ndim not in (1, 2):
-        raise ValueError(f"{name} must be 1-D or 2-D (n x d), got shape={arr.shape}")
-    return check_features(arr, arr.shape[0], name=name), arr.ndim == 1
-
 
 def _sparse_like(out, X):
     """``out`` in the sparse format and class (``*_array`` vs ``*_matrix``) of ``X``."""
@@ -149,8 +126,10 @@ def _add_noise(X, kind, scale, seed, name, what):
     represent (float32 X with scale 1e200) is refused with a ValueError naming ``name``, the
     caller ``what``'s argument, instead of being returned as ±inf.
     """
-    Xd, was_1d = _check_X(X, allow_sparse=False)
-    _memory.check_dense_work(Xd.shape, 8 if Xd.dtype == np.float64 else 12, 1, what,
+    # 1-D stays 1-D: a draw of shape (n,) has the same numbers as one of shape (n, 1).
+    Xd = check_array(X, ensure_2d=False)
+    _memory.check_dense_work(Xd.shape if Xd.ndim == 2 else (Xd.shape[0], 1),
+                             8 if Xd.dtype == np.float64 else 12, 1, what,
                              "pass X a block of columns at a time",
                              detail="the noise draw (float64) and its cast to X's dtype")
     with np.errstate(over="ignore", invalid="ignore"):
@@ -161,7 +140,7 @@ def _add_noise(X, kind, scale, seed, name, what):
                          f"represent (it overflows to ±inf beyond "
                          f"{float(np.finfo(Xd.dtype).max):.3g}); use a smaller {name}"
                          + (" or float64 features" if Xd.dtype == np.float32 else ""))
-    return out.ravel() if was_1d else out
+    return out
 
 
 def subgaussian_noise(shape, kind="gaussian", scale=1.0, seed=None, *, proxy="hoeffding"):
@@ -437,7 +416,10 @@ def row_normalize(X, method="pyg"):
            [ 0.        ,  0.        ]])
     """
     check_option(method, "method", ROW_NORMS)
-    Xv, was_1d = _check_X(X)
+    Xv = check_array(X, accept_sparse=True, ensure_2d=False)
+    was_1d = Xv.ndim == 1
+    if was_1d:
+        Xv = Xv[:, None]
     if method == "pyg_shift":
         lo = Xv.min() if Xv.size else 0.0
         if sp.issparse(Xv) and lo != 0:

@@ -16,9 +16,11 @@ import math
 import numpy as np
 
 from . import _backend
+from ._docs import fill_doc
 from ._validation import check_adjacency, check_norm
 
 
+@fill_doc
 def add_self_loops(A, *, symmetrize=False, weight="weight", nodelist=None):
     """Ã: the adjacency with every diagonal entry set to 1.
 
@@ -30,17 +32,9 @@ def add_self_loops(A, *, symmetrize=False, weight="weight", nodelist=None):
     ----------
     A : sparse matrix, ndarray or networkx.Graph
         Symmetric adjacency with non-negative weights (see ``symmetrize``).
-    symmetrize : bool or {"max", "mean"}
-        How to treat a non-symmetric input; the default rejects it.
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
-        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
-        matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows and columns, each exactly
-        once (as in ``networkx.to_scipy_sparse_array``). Default: ``G.nodes()`` order, i.e.
-        insertion order, not label order; a UserWarning says so when the labels are 0..n−1
-        out of order (pass ``nodelist=sorted(G)``). Not accepted for matrices.
+    %(symmetrize)s
+    %(weight)s
+    %(nodelist)s
 
     Returns
     -------
@@ -80,6 +74,7 @@ def add_self_loops(A, *, symmetrize=False, weight="weight", nodelist=None):
     return At
 
 
+@fill_doc
 def normalized_adjacency(A, norm="sym", *, symmetrize=False, weight="weight", nodelist=None,
                          return_degrees=False):
     """Ã_norm, the normalised adjacency with self-loops, as a CSR matrix.
@@ -92,20 +87,11 @@ def normalized_adjacency(A, norm="sym", *, symmetrize=False, weight="weight", no
 
     Parameters
     ----------
-    A : sparse matrix, ndarray or networkx.Graph
-        Symmetric, non-negative adjacency. An existing diagonal is replaced by 1, not doubled.
-    norm : {"sym", "rw"}
-        Symmetric or random-walk normalisation.
-    symmetrize : bool or {"max", "mean"}
-        How to treat a non-symmetric input; the default rejects it with a ValueError.
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
-        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
-        matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows and columns, each exactly
-        once. Default: ``G.nodes()`` (insertion) order; see :func:`add_self_loops`.
-        Not accepted for matrices.
+    %(A)s
+    %(norm)s
+    %(symmetrize)s
+    %(weight)s
+    %(nodelist)s
     return_degrees : bool
         Also return d̃ = Ã 1 (a 1-D array; every entry is >= 1). Refused (ValueError naming
         A) when a degree overflows the dtype: weights that large are fine for Ã_norm, which is

@@ -20,7 +20,9 @@ import math
 import numpy as np
 
 from . import _backend
-from ._validation import check_eps, check_features, check_option
+from ._docs import fill_doc
+from ._spmm import horner
+from ._validation import check_array, check_eps, check_option
 from .neumann import NeumannFilter, _warn_float32
 
 MODES = ("full", "edges")
@@ -58,14 +60,30 @@ def edge_gram(A_pattern, X):
     return _backend.csr_type(gpu)(G)
 
 
-def robust_propagate(A, X, lam, S, eps, norm="sym", *, mode="full", symmetrize=False,
+class _PerturbedOperator:
+    """Ã − c·XsXsᵀ, applied as Ã V − c·Xs(XsᵀV) (XsXsᵀ is never formed; c = 0: Ã alone)."""
+
+    def __init__(self, An, Xs, c):
+        self.An, self.Xs, self.c = An, Xs, c
+
+    def __matmul__(self, V):
+        out = self.An @ V
+        if self.c != 0.0:
+            T = self.Xs @ (self.Xs.T @ V)
+            T *= self.c
+            out -= T
+        return out
+
+
+@fill_doc
+def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=False,
                      weight="weight", nodelist=None):
     """RNGC propagation H of paper Eq. 12 (without the weight matrix W).
 
     Parameters
     ----------
-    A : sparse matrix, ndarray or networkx.Graph
-    X : array_like or sparse, shape (n, d)
+    %(A)s
+    X : array_like or sparse, shape (n,) or (n, d)
         Features; they define both the signal and the perturbation XXᵀ.
     lam : float
         λ > 0.
@@ -73,24 +91,17 @@ def robust_propagate(A, X, lam, S, eps, norm="sym", *, mode="full", symmetrize=F
         S >= 0.
     eps : float
         ε >= 0; ε = 0 gives NGC exactly.
-    norm : {"sym", "rw"}
+    %(norm)s
     mode : {"full", "edges"}
         ``"full"``: the exact Eq. 12 with a low-rank XXᵀ. ``"edges"``: XXᵀ masked to the
         pattern of Ã (the paper's scalable variant).
-    symmetrize : bool or {"max", "mean"}
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
-        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
-        matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows of ``X`` and of the result,
-        each exactly once. Default: ``G.nodes()`` order, i.e. insertion order, not label order
-        (a UserWarning says so when the labels are 0..n−1 out of order; pass
-        ``nodelist=sorted(G)``). Not accepted for matrices.
+    %(symmetrize)s
+    %(weight)s
+    %(nodelist)s
 
     Returns
     -------
-    ndarray, shape (n, d)
+    ndarray, shape of ``X``: (n,) or (n, d)
 
     Notes
     -----
@@ -119,16 +130,20 @@ def robust_propagate(A, X, lam, S, eps, norm="sym", *, mode="full", symmetrize=F
     """
     eps = check_eps(eps)
     mode = check_option(mode, "mode", MODES)
-    filt = NeumannFilter(A, lam, S, norm, symmetrize=symmetrize, weight=weight,
+    filt = NeumannFilter(A, lam, S, norm=norm, symmetrize=symmetrize, weight=weight,
                          nodelist=nodelist)
     # Work arrays besides X: its scaled copy, H, and the two terms of each product.
-    X = check_features(X, filt.n, what="robust_propagate", work_arrays=4)
+    X = check_array(X, n_rows=filt.n, ensure_2d=False, what="robust_propagate", work_arrays=4)
     _backend.on_gpu(filt.A_norm, X)
     _warn_float32(X.dtype, filt.lam, filt.S, "robust_propagate")
+    vector = X.ndim == 1
+    if vector:
+        X = X[:, None]
     xp, _ = _backend.namespaces(filt._gpu)
     amax = float(xp.abs(X).max()) if X.size else 0.0
     if amax == 0.0:
-        return xp.zeros_like(X)
+        H = xp.zeros_like(X)
+        return H.ravel() if vector else H
     # XXᵀ/‖XXᵀ‖_F does not change when X is scaled, and for a fixed operator H is linear in X:
     # so the series runs on Xs = X·2^-k with max|Xs| in [1/2, 1) (a power of two: exact) and
     # is scaled back at the end. ‖XᵀX‖_F of X itself over- or underflows far sooner than the
@@ -141,20 +156,8 @@ def robust_propagate(A, X, lam, S, eps, norm="sym", *, mode="full", symmetrize=F
         An = An - c * edge_gram(An, Xs)
         c = 0.0
 
-    def apply_M(V):
-        out = An @ V
-        if c != 0.0:
-            T = Xs @ (Xs.T @ V)
-            T *= c
-            out -= T
-        return out
-
     with np.errstate(over="ignore", invalid="ignore"):
-        H = Xs.copy()
-        for _ in range(filt.S):
-            H = apply_M(H)
-            H *= filt.r
-            H += Xs
+        H = horner(_PerturbedOperator(An, Xs, c), Xs, filt.r, filt.S)
         H *= 1.0 / (filt.lam + 1.0)
         finite = bool(xp.isfinite(H).all())
         if finite:
@@ -166,4 +169,4 @@ def robust_propagate(A, X, lam, S, eps, norm="sym", *, mode="full", symmetrize=F
             f"r(Ã − eps·XXᵀ/‖XXᵀ‖_F) exceeds 1, r = lam/(lam+1) = {filt.r:.3g}) and overflow "
             f"within S={filt.S} steps; use a smaller eps, a larger lam or a smaller S"
             + ("" if X.dtype == np.float64 else ", or float64 features"))
-    return H
+    return H.ravel() if vector else H

@@ -27,8 +27,9 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from . import _backend, _memory
+from ._docs import fill_doc
 from ._spmm import SparseProduct
-from ._validation import (DEFAULT_MAX_DENSE_NODES, check_dense_size, check_features, check_lam,
+from ._validation import (DEFAULT_MAX_DENSE_NODES, check_array, check_dense_size, check_lam,
                           check_norm, check_option, check_scalar)
 from .normalize import _normalized_adjacency
 
@@ -83,7 +84,8 @@ class SolveInfo:
     factor_nnz: int | None = None
 
 
-def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, maxiter=None,
+@fill_doc
+def gsd_solve(A, X, lam, *, norm="sym", method="auto", rtol=1e-10, atol=0.0, maxiter=None,
               return_info=False, symmetrize=False, weight="weight", nodelist=None,
               max_nodes=DEFAULT_MAX_DENSE_NODES, workers=None):
     """F = (I + λL̃)⁻¹ X, the exact minimiser of the GSD objective (paper Eq. 1-2).
@@ -98,11 +100,11 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
 
     Parameters
     ----------
-    A : sparse matrix, ndarray or networkx.Graph
+    %(A)s
     X : array_like or sparse, shape (n,) or (n, d)
     lam : float
         λ > 0.
-    norm : {"sym", "rw"}
+    %(norm)s
     method : {"auto", "cg", "direct", "dense", "chebyshev"}
         ``"cg"``: Jacobi-preconditioned conjugate gradients on the SPD system, run on all d
         columns at once (one sparse x dense product per iteration for the whole block; each
@@ -131,16 +133,9 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
         :class:`ConvergenceWarning`.
     return_info : bool
         Also return a :class:`SolveInfo` with iterations and the achieved residual.
-    symmetrize : bool or {"max", "mean"}
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
-        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
-        matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows of ``X`` and of ``F``, each
-        exactly once. Default: ``G.nodes()`` order, i.e. insertion order, not label order (a
-        UserWarning says so when the labels are 0..n−1 out of order; pass
-        ``nodelist=sorted(G)``). Not accepted for matrices.
+    %(symmetrize)s
+    %(weight)s
+    %(nodelist)s
     max_nodes : int
         Size guard for ``method="dense"``.
     workers : int or None
@@ -149,7 +144,7 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
 
     Returns
     -------
-    F : ndarray, shape (n, d)
+    F : ndarray, shape of ``X``: (n,) or (n, d)
         Same float dtype as X (float32 kept; the solve itself runs in float64).
     info : SolveInfo, only if ``return_info``
 
@@ -173,7 +168,7 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
     >>> import numpy as np, networkx as nx
     >>> from ngc_ref import gsd_solve
     >>> F, info = gsd_solve(nx.path_graph(4), np.arange(4.0), lam=1.0, return_info=True)
-    >>> F.ravel().round(4), info.method, info.residual < 1e-12
+    >>> F.round(4), info.method, info.residual < 1e-12
     (array([0.2941, 1.0805, 2.0421, 2.5558]), 'direct', True)
     """
     lam = check_lam(lam)
@@ -188,7 +183,9 @@ def gsd_solve(A, X, lam, norm="sym", method="auto", rtol=1e-10, *, atol=0.0, max
 def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, atol=0.0,
                           maxiter=None, return_info=False, max_nodes=DEFAULT_MAX_DENSE_NODES,
                           workers=None):
-    # ``d``: the degrees d̃, or any common multiple of them (only their ratios are used).
+    """:func:`gsd_solve` on Ã_norm and ``d``, the degrees d̃ or any common multiple of them
+    (only their ratios are used): validate, resolve ``"auto"``, split off the null space, call
+    one of the ``_solve_*`` functions on the SPD system, and check its answer."""
     method = check_option(method, "method", METHODS)
     rtol = check_scalar(rtol, "rtol", min_val=0.0)
     atol = check_scalar(atol, "atol", min_val=0.0)
@@ -198,23 +195,14 @@ def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, ato
     if maxiter is None:
         maxiter = max(10 * n, 100)
     maxiter = check_scalar(maxiter, "maxiter", min_val=1, integer=True)
-    X = check_features(X, n, what=f"gsd_solve(method={method!r})")
+    X = check_array(X, n_rows=n, ensure_2d=False, what=f"gsd_solve(method={method!r})")
+    vector = X.ndim == 1
+    if vector:
+        X = X[:, None]
     gpu = _backend.on_gpu(An, X)
     out_dtype = X.dtype
     xp, _ = _backend.namespaces(gpu)
-    factor_bytes, factor_entries, dbar = direct_factor_estimate(n, An.nnz)
-    if method == "auto":
-        method = ("direct" if (n <= AUTO_DIRECT_MAX_NODES and not gpu
-                               and _memory.fits(factor_bytes)) else "cg")
-    if gpu and method == "direct":
-        raise ValueError("method='direct' is CPU only; use method='cg' for CuPy input")
-    if method == "direct":
-        _memory.check_memory(
-            factor_bytes, "gsd_solve(method='direct')",
-            "use method='cg' or method='chebyshev' (memory O(nnz + n·d))",
-            detail=f"an estimated {factor_entries:.3g} nonzeros in the sparse LU factors of a "
-                   f"graph of {n} nodes with mean degree {dbar:.1f}; the fill grows like n² "
-                   f"on graphs without small separators")
+    method = _resolve_method(method, n, An.nnz, gpu)
     if not gpu:
         # float64 n x d arrays alive at the peak: X, B, F∞, B⊥, the solution and, for CG, its
         # five recurrence buffers.
@@ -222,9 +210,10 @@ def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, ato
                                  f"gsd_solve(method={method!r})",
                                  "pass X a block of columns at a time (each column is solved "
                                  "on its own)", detail="the solution and the solver's buffers")
-    info = SolveInfo(method=method, converged=True, residual=0.0)
     if n == 0 or X.shape[1] == 0:
-        return (X.astype(out_dtype, copy=True), info) if return_info else X.copy()
+        F, info = X.astype(out_dtype, copy=True), SolveInfo(method, converged=True, residual=0.0)
+        F = F.ravel() if vector else F
+        return (F, info) if return_info else F
     X64 = X.astype(np.float64, copy=False)
     sysm = _spd_system(An.astype(np.float64), d.astype(np.float64), lam, norm, gpu)
     # F = F∞ + Z: F∞, the projection of X onto null(L̃) (the λ → ∞ limit), exactly; Z solves
@@ -239,29 +228,28 @@ def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, ato
     bnorm = xp.sqrt(_coldot(B, B, xp))
     # rw runs on D̃/max d̃ for D̃: atol is stated for ((1+λ)D̃ − λÃ)F = D̃X.
     atol = atol / sysm.mass_scale
-    if method in ("cg", "chebyshev"):
-        with _product(sysm.M, gpu, workers) as mul:
-            if method == "cg":
-                Z, info.iterations, info.residual_history, info.converged = _block_cg(
-                    mul, B_perp, sysm.Minv_diag, rtol, atol, maxiter, xp, bnorm=bnorm)
-            else:
-                # Precondition with D̃ (rw) or nothing (sym), not Jacobi: then the spectrum is
-                # exactly that of a·I + b·L̃, inside [a, a + 2b].
-                pre = 1.0 / sysm.mass if norm == "rw" else None
-                Z, info.iterations, info.residual_history, info.converged = _chebyshev(
-                    mul, B_perp, pre, sysm.a, sysm.a + 2.0 * sysm.b, rtol, atol, maxiter, xp,
-                    bnorm=bnorm)
-        if not info.converged:
-            name = "CG" if method == "cg" else "Chebyshev"
-            warnings.warn(f"gsd_solve: {name} did not reach rtol={rtol:g} in maxiter={maxiter} "
-                          f"iterations (final max relative residual "
-                          f"{info.residual_history[-1]:.3e})", ConvergenceWarning, stacklevel=3)
+    if method == "cg":
+        Z, info = _solve_cg(sysm.M, B_perp, sysm.Minv_diag, rtol=rtol, atol=atol,
+                            maxiter=maxiter, bnorm=bnorm, workers=workers)
+    elif method == "chebyshev":
+        # Precondition with D̃ (rw) or nothing (sym), not Jacobi: then the spectrum is exactly
+        # that of a·I + b·L̃, inside [a, a + 2b].
+        Z, info = _solve_chebyshev(sysm.M, B_perp, 1.0 / sysm.mass if norm == "rw" else None,
+                                   sysm.a, sysm.a + 2.0 * sysm.b, rtol=rtol, atol=atol,
+                                   maxiter=maxiter, bnorm=bnorm, workers=workers)
     elif method == "direct":
-        Z, info.factor_nnz = _solve_bordered(sysm, B_perp)
+        Z, info = _solve_direct(sysm.M, B_perp, list(sysm.nontrivial_components()),
+                                sysm.norm_M)
     else:
         # The matrix and the LU copy that solve makes of it.
         check_dense_size(n, max_nodes, "gsd_solve(method='dense')", arrays=2)
-        Z = xp.linalg.solve(sysm.dense_lifted(), B_perp)
+        Z, info = _solve_dense(sysm.M, B_perp, list(sysm.nontrivial_components()),
+                               sysm.norm_M)
+    if not info.converged:
+        name = "CG" if method == "cg" else "Chebyshev"
+        warnings.warn(f"gsd_solve: {name} did not reach rtol={rtol:g} in maxiter={maxiter} "
+                      f"iterations (final max relative residual "
+                      f"{info.residual_history[-1]:.3e})", ConvergenceWarning, stacklevel=3)
     Z -= sysm.project(Z)
     Z[sysm.single] = 0.0
     # Check the answer on the system itself: M Z = B⊥ is (I + λL̃)F = X (times D̃ for rw) with
@@ -283,7 +271,30 @@ def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, ato
     F = F_inf
     F += sysm.a * Z
     F = F.astype(out_dtype, copy=False)
+    F = F.ravel() if vector else F
     return (F, info) if return_info else F
+
+
+def _resolve_method(method, n, nnz, gpu):
+    """The method to run: ``"auto"`` resolved, and ``"direct"`` refused where it cannot run.
+
+    ``"auto"``: ``"direct"`` up to :data:`AUTO_DIRECT_MAX_NODES` nodes on the CPU when the
+    estimated LU factors (:func:`direct_factor_estimate`) fit the memory budget, else ``"cg"``.
+    """
+    factor_bytes, factor_entries, dbar = direct_factor_estimate(n, nnz)
+    if method == "auto":
+        method = ("direct" if (n <= AUTO_DIRECT_MAX_NODES and not gpu
+                               and _memory.fits(factor_bytes)) else "cg")
+    if gpu and method == "direct":
+        raise ValueError("method='direct' is CPU only; use method='cg' for CuPy input")
+    if method == "direct":
+        _memory.check_memory(
+            factor_bytes, "gsd_solve(method='direct')",
+            "use method='cg' or method='chebyshev' (memory O(nnz + n·d))",
+            detail=f"an estimated {factor_entries:.3g} nonzeros in the sparse LU factors of a "
+                   f"graph of {n} nodes with mean degree {dbar:.1f}; the fill grows like n² "
+                   f"on graphs without small separators")
+    return method
 
 
 def _rounding_slack(sysm, B, Z, xp):
@@ -355,22 +366,6 @@ class _SPDSystem:
             if idx.size > 1:
                 yield idx, weight[idx]
 
-    def dense_lifted(self):
-        """M + Σ_C σ c_C c_Cᵀ (c_C the unit constraint vector of component C, σ = ‖M‖_∞).
-
-        The exact Z satisfies c_Cᵀ Z = 0, so it solves the lifted system too; the lift only
-        moves the eigenvalue a·mass of the null direction (which is 0 to rounding for λ past
-        1/eps) up to σ, so the dense LU never meets a (numerically) singular matrix.
-        """
-        xp, _ = _backend.namespaces(self.gpu)
-        Md = self.M.toarray()
-        for idx, c in self.nontrivial_components():
-            c = c / np.linalg.norm(c)
-            idx_x, c_x = xp.asarray(idx), xp.asarray(c)
-            for j, cj in zip(idx, c):   # column by column: no |C| x |C| temporary
-                Md[idx_x, int(j)] += (self.norm_M * float(cj)) * c_x
-        return Md
-
 
 def _spd_system(An, d, lam, norm, gpu):
     """The SPD system equivalent to (I + λL̃)F = X, scaled so that no entry exceeds O(1).
@@ -417,7 +412,7 @@ def _spd_system(An, d, lam, norm, gpu):
     return _SPDSystem(M=M, a=a, b=b, mass=mass, mass_scale=mass_scale, Minv_diag=1.0 / diag,
                       single=single,
                       norm_M=norm_M, labels=labels, n_components=n_comp, basis=basis,
-                      weight=weight, E=E, denom=E @ (weight * basis), gpu=gpu)
+                      weight=weight, E=E, denom=E @ (weight * basis))
 
 
 def _components(An, gpu):
@@ -431,34 +426,82 @@ def _components(An, gpu):
     return connected_components(An, directed=False)
 
 
-def _solve_bordered(sysm, B_perp):
-    """Z with M Z = B⊥ and c_Cᵀ Z = 0 per component C, by sparse LU of the bordered system
+def _solve_direct(M, B, constraints, scale):
+    """Z with M Z = B and c_Cᵀ Z = 0 per component C, by sparse LU of the bordered system
 
     .. math:: \\begin{pmatrix} M & C \\\\ C^\\top & 0 \\end{pmatrix}
               \\begin{pmatrix} Z \\\\ \\kappa \\end{pmatrix} =
-              \\begin{pmatrix} B_\\perp \\\\ 0 \\end{pmatrix}
+              \\begin{pmatrix} B \\\\ 0 \\end{pmatrix}
 
-    (κ = 0 at the solution, as 1_Cᵀ B⊥ = 0). It is non-singular for every λ, while M alone is
+    (κ = 0 at the solution, as 1_Cᵀ B = 0). It is non-singular for every λ, while M alone is
     singular to rounding past λ ≈ 1/eps, so SuperLU's partial pivoting never divides by a
-    rounding error. Returns (Z, nonzeros of the LU factors)."""
-    n = sysm.M.shape[0]
+    rounding error. ``constraints``: (member indices, constraint vector c_C) per component of
+    more than one node; ``scale`` (‖M‖_∞) sizes the border. Returns (Z, SolveInfo) with the
+    nonzeros of the LU factors (the fill-in)."""
+    n = M.shape[0]
     rows, cols, vals = [], [], []
-    scale = sysm.norm_M if sysm.norm_M > 0 else 1.0
-    for k, (idx, c) in enumerate(sysm.nontrivial_components()):
+    scale = scale if scale > 0 else 1.0
+    for k, (idx, c) in enumerate(constraints):
         rows.append(idx)
         cols.append(np.full(idx.size, k))
         vals.append(c * (scale / np.abs(c).max()))
     k = len(rows)
     if k == 0:
-        K, rhs = sp.csc_matrix(sysm.M), np.asarray(B_perp)
+        K, rhs = sp.csc_matrix(M), np.asarray(B)
     else:
         C = sp.csr_array((np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
                          shape=(n, k))
-        K = sp.csc_matrix(sp.bmat([[sysm.M, C], [C.T, None]], format="csc"))
-        rhs = np.vstack([np.asarray(B_perp), np.zeros((k, B_perp.shape[1]))])
+        K = sp.csc_matrix(sp.bmat([[M, C], [C.T, None]], format="csc"))
+        rhs = np.vstack([np.asarray(B), np.zeros((k, B.shape[1]))])
     lu = spla.splu(K, permc_spec="MMD_AT_PLUS_A")
-    Z = lu.solve(rhs)[:n]
-    return np.ascontiguousarray(Z), int(lu.L.nnz + lu.U.nnz)
+    Z = np.ascontiguousarray(lu.solve(rhs)[:n])
+    return Z, SolveInfo("direct", converged=True, factor_nnz=int(lu.L.nnz + lu.U.nnz))
+
+
+def _solve_dense(M, B, constraints, scale):
+    """Z with M Z = B by a dense LU (``numpy.linalg.solve``) of the lifted matrix
+
+    .. math:: M + \\sum_C \\sigma\\, c_C c_C^\\top
+
+    (c_C the unit constraint vector of component C, σ = ``scale`` = ‖M‖_∞). The exact Z
+    satisfies c_Cᵀ Z = 0, so it solves the lifted system too; the lift only moves the
+    eigenvalue a·mass of the null direction (which is 0 to rounding for λ past 1/eps) up to σ,
+    so the LU never meets a (numerically) singular matrix. Returns (Z, SolveInfo)."""
+    xp, _ = _backend.namespaces(_backend.on_gpu(M))
+    Md = M.toarray()
+    for idx, c in constraints:
+        c = c / np.linalg.norm(c)
+        idx_x, c_x = xp.asarray(idx), xp.asarray(c)
+        for j, cj in zip(idx, c):   # column by column: no |C| x |C| temporary
+            Md[idx_x, int(j)] += (scale * float(cj)) * c_x
+    return xp.linalg.solve(Md, B), SolveInfo("dense", converged=True)
+
+
+def _solve_cg(M, B, Minv_diag, *, rtol, atol, maxiter, bnorm=None, workers=None):
+    """Z with M Z = B by Jacobi-preconditioned CG on all columns at once (:func:`_block_cg`).
+
+    ``workers``: CPU threads of the sparse product. Returns (Z, SolveInfo) with the iterations,
+    the residual history and whether the stopping rule was met."""
+    gpu = _backend.on_gpu(M)
+    xp, _ = _backend.namespaces(gpu)
+    with _product(M, gpu, workers) as mul:
+        Z, it, history, converged = _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp,
+                                               bnorm=bnorm)
+    return Z, SolveInfo("cg", converged, iterations=it, residual_history=history)
+
+
+def _solve_chebyshev(M, B, Minv_diag, lmin, lmax, *, rtol, atol, maxiter, bnorm=None,
+                     workers=None):
+    """Z with M Z = B by Chebyshev iteration (:func:`_chebyshev`), the eigenvalues of
+    diag(Minv_diag)·M in [lmin, lmax] (``Minv_diag`` None: no preconditioner).
+
+    Returns (Z, SolveInfo) as :func:`_solve_cg`."""
+    gpu = _backend.on_gpu(M)
+    xp, _ = _backend.namespaces(gpu)
+    with _product(M, gpu, workers) as mul:
+        Z, it, history, converged = _chebyshev(mul, B, Minv_diag, lmin, lmax, rtol, atol,
+                                               maxiter, xp, bnorm=bnorm)
+    return Z, SolveInfo("chebyshev", converged, iterations=it, residual_history=history)
 
 
 def _coldot(U, V, xp):

@@ -98,9 +98,9 @@ def test_weights_near_the_float_maximum(norm):
     if norm == "rw":
         assert_allclose(An[1], [0.5, 0.0, 0.5], atol=1e-300)
     X = np.array([[1.0], [2.0], [4.0]])
-    H = ngc_ref.neumann_propagate(A, X, 2.0, 3, norm)
+    H = ngc_ref.neumann_propagate(A, X, 2.0, 3, norm=norm)
     assert_allclose(H, ref_neumann(want, 2.0, 3) @ X, rtol=1e-13)
-    F = ngc_ref.gsd_solve(A, X, 2.0, norm)
+    F = ngc_ref.gsd_solve(A, X, 2.0, norm=norm)
     assert_allclose(F, np.linalg.solve(np.eye(3) + 2.0 * (np.eye(3) - want), X), rtol=1e-12)
     # The degrees themselves are not representable: asking for them is refused, naming A.
     with pytest.raises(ValueError, match=r"\bA\b.*overflow"):
@@ -165,8 +165,8 @@ def test_tau_of_a_float32_graph_is_computed_in_float64(norm):
     # must not put float32 rounding into it. Before: rows of Ã_rw rounded to float32 sum to
     # 1 − 6e-8, and over S = 10⁴ steps τ_i fell to 0.99985 < 1, against Remark 1.
     A32 = sp.csr_array(np.array([[0, 0.3, 0], [0.3, 0, 0.7], [0, 0.7, 0]], dtype=np.float32))
-    got = ngc_ref.connectivity_factor(A32, 1e6, 10_000, norm)
-    want = ngc_ref.connectivity_factor(A32.astype(np.float64), 1e6, 10_000, norm)
+    got = ngc_ref.connectivity_factor(A32, 1e6, 10_000, norm=norm)
+    want = ngc_ref.connectivity_factor(A32.astype(np.float64), 1e6, 10_000, norm=norm)
     assert_allclose(got.tau_i, want.tau_i, rtol=1e-12)
     assert_allclose(got.row_sums, want.row_sums, rtol=1e-12)
     if norm == "rw":

@@ -183,16 +183,18 @@ def test_fuzz_normalized_adjacency(A, norm):
 @given(data=st.data(), A=adjacencies(), lam=LAMS, S=ORDERS, norm=NORMS)
 def test_fuzz_neumann_propagate(data, A, lam, S, norm):
     X = data.draw(features(_n_of(A)))
-    out = call("neumann_propagate", ngc_ref.neumann_propagate, ADJ_NAMES, A, X, lam, S, norm)
+    out = call("neumann_propagate", ngc_ref.neumann_propagate, ADJ_NAMES, A, X, lam, S,
+               norm=norm)
     if out is not None:
         shape = np.shape(X) if not sp.issparse(X) else X.shape
-        assert out.shape == (shape if len(shape) == 2 else (shape[0], 1))   # documented: 2-D
+        assert out.shape == shape   # documented: the shape of X, 1-D or 2-D
 
 
 @FUZZ
 @given(A=adjacencies(), lam=LAMS, S=ORDERS, norm=NORMS)
 def test_fuzz_connectivity_factor(A, lam, S, norm):
-    res = call("connectivity_factor", ngc_ref.connectivity_factor, ADJ_NAMES, A, lam, S, norm)
+    res = call("connectivity_factor", ngc_ref.connectivity_factor, ADJ_NAMES, A, lam, S,
+               norm=norm)
     if res is not None and norm == "rw":
         n = res.tau_i.shape[0]
         # Remark 1 (rw: rows of Ã_S are non-negative and sum to 1 − r^{S+1}, so Cauchy–Schwarz
@@ -205,7 +207,7 @@ def test_fuzz_connectivity_factor(A, lam, S, norm):
        method=st.sampled_from(["auto", "cg", "direct", "dense", "lu"]))
 def test_fuzz_gsd_solve(data, A, lam, norm, method):
     X = data.draw(features(_n_of(A)))
-    out = call("gsd_solve", ngc_ref.gsd_solve, ADJ_NAMES, A, X, lam, norm, method)
+    out = call("gsd_solve", ngc_ref.gsd_solve, ADJ_NAMES, A, X, lam, norm=norm, method=method)
     if (out is not None and isinstance(X, np.ndarray) and X.dtype == np.float64 and X.size
             and float(lam) < 1e6):
         # The solution satisfies (I + λL̃)F = X (the dense reference is small here).
@@ -220,7 +222,7 @@ def test_fuzz_gsd_solve(data, A, lam, norm, method):
        norm=NORMS, mode=st.sampled_from(["full", "edges", "low-rank"]))
 def test_fuzz_robust_propagate(data, A, lam, S, eps, norm, mode):
     X = data.draw(features(_n_of(A)))
-    call("robust_propagate", ngc_ref.robust_propagate, ADJ_NAMES, A, X, lam, S, eps, norm,
+    call("robust_propagate", ngc_ref.robust_propagate, ADJ_NAMES, A, X, lam, S, eps, norm=norm,
          mode=mode)
 
 
@@ -228,7 +230,8 @@ def test_fuzz_robust_propagate(data, A, lam, S, eps, norm, mode):
 @given(A=adjacencies(), lam=LAMS, S=st.sampled_from([0, 3, 64]), norm=NORMS)
 def test_fuzz_neumann_matrix(A, lam, S, norm):
     n = _n_of(A)
-    call("neumann_matrix", ngc_ref.neumann_matrix, ADJ_NAMES, A, lam, S, norm, shape=(n, n))
+    call("neumann_matrix", ngc_ref.neumann_matrix, ADJ_NAMES, A, lam, S, norm=norm,
+         shape=(n, n))
 
 
 @FUZZ

@@ -29,17 +29,17 @@ def graph():
 @pytest.mark.parametrize("norm", ["sym", "rw"])
 def test_propagate_gpu_equals_cpu(graph, norm):
     A, X, Ag, Xg = graph
-    got = ngc_ref.neumann_propagate(Ag, Xg, 8.0, 12, norm)
+    got = ngc_ref.neumann_propagate(Ag, Xg, 8.0, 12, norm=norm)
     assert isinstance(got, cupy.ndarray)
-    assert_allclose(got.get(), ngc_ref.neumann_propagate(A, X, 8.0, 12, norm),
+    assert_allclose(got.get(), ngc_ref.neumann_propagate(A, X, 8.0, 12, norm=norm),
                     rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("norm", ["sym", "rw"])
 def test_cg_gpu_equals_cpu(graph, norm):
     A, X, Ag, Xg = graph
-    got = ngc_ref.gsd_solve(Ag, Xg, 8.0, norm, method="cg", rtol=1e-12)
-    assert_allclose(got.get(), ngc_ref.gsd_solve(A, X, 8.0, norm, method="direct"),
+    got = ngc_ref.gsd_solve(Ag, Xg, 8.0, norm=norm, method="cg", rtol=1e-12)
+    assert_allclose(got.get(), ngc_ref.gsd_solve(A, X, 8.0, norm=norm, method="direct"),
                     rtol=1e-9, atol=1e-10)
 
 

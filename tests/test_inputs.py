@@ -245,23 +245,24 @@ def test_empty_graph_takes_an_empty_nodelist():
 
 # --- ngc_ref.strategies without hypothesis ----------------------------------------------------
 
+def _without_hypothesis(code):
+    """What ``code`` prints in a fresh interpreter where hypothesis cannot be imported."""
+    code = "import sys; sys.modules['hypothesis'] = None\n" + code
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=120).stdout.strip()
+
+
 def test_strategies_without_hypothesis_says_how_to_install_it():
-    code = ("import sys; sys.modules['hypothesis'] = None\n"
-            "try:\n"
-            "    import ngc_ref.strategies\n"
-            "except ImportError as exc:\n"
-            "    print(type(exc).__name__, '|', exc)\n"
-            "else:\n"
-            "    print('imported')\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, timeout=120).stdout.strip()
+    out = _without_hypothesis("try:\n"
+                              "    import ngc_ref.strategies\n"
+                              "except ImportError as exc:\n"
+                              "    print(type(exc).__name__, '|', exc)\n"
+                              "else:\n"
+                              "    print('imported')\n")
     assert 'ngc_ref.strategies needs hypothesis: pip install "ngc_ref[test]"' in out, out
     # the rest of the package does not need hypothesis
-    code = ("import sys; sys.modules['hypothesis'] = None\n"
-            "import ngc_ref, ngc_ref.graphs, ngc_ref.datasets, ngc_ref.noise\n"
-            "print('ok')\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, timeout=120).stdout.strip()
+    out = _without_hypothesis("import ngc_ref, ngc_ref.graphs, ngc_ref.datasets, ngc_ref.noise\n"
+                              "print('ok')\n")
     assert out == "ok"
 
 
@@ -316,3 +317,77 @@ def test_connectivity_estimate_seeds_are_reproducible(seed):
     b = ngc_ref.connectivity_factor(_G, 2.0, 2, method="estimate",
                                     seed=np.random.default_rng(seed))
     assert_allclose(a.tau_i, b.tau_i)
+
+
+# --- one validation core, public for the checker ----------------------------------------------
+
+@pytest.mark.parametrize("value, exc, message", [
+    (None, TypeError, "M must be a NumPy array or SciPy sparse matrix, got NoneType"),
+    ("abc", TypeError, "M must be a NumPy array or SciPy sparse matrix, got str"),
+    (np.ones(3, dtype=complex), TypeError,
+     "M must have a real numeric (bool, int or float) dtype, got complex128"),
+    (np.ones((2, 2, 2)), ValueError, "M must be 1-D or 2-D (n x d), got ndim=3 with "
+                                     "shape=(2, 2, 2)"),
+    (np.ones((2, 2)), ValueError, "M must have one row per node: expected 3 rows, got "
+                                  "shape=(2, 2)"),
+    (np.array([1.0, np.nan, 0.0]), ValueError, "M contains non-finite values (NaN or inf)"),
+    (sp.csr_array(np.array([[np.inf], [0], [1]])), ValueError,
+     "M contains non-finite values (NaN or inf)"),
+])
+def test_check_array_messages_name_the_argument(value, exc, message):
+    from ngc_ref.validation import check_array
+    with pytest.raises(exc) as info:
+        check_array(value, name="M", n_rows=3)
+    assert str(info.value) == message
+
+
+def test_check_array_keeps_float32_and_the_dimensionality():
+    from ngc_ref.validation import check_array
+    x = np.arange(3, dtype=np.float32)
+    assert check_array(x).shape == (3, 1) and check_array(x).dtype == np.float32
+    assert check_array(x, ensure_2d=False) is x                 # nothing to convert: no copy
+    assert check_array([1, 2], ensure_2d=False).dtype == np.float64
+    S = sp.coo_array(np.eye(3, dtype=np.float32))
+    assert sp.issparse(check_array(S, accept_sparse=True))
+    assert isinstance(check_array(S), np.ndarray)
+
+
+def test_the_checker_imports_only_public_names_of_the_library():
+    import ast
+    from pathlib import Path
+    root = Path(HERE).parents[1] / "theory"
+    private = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and not node.level and node.module and (
+                    node.module.split(".")[0] == "ngc_ref"):
+                names = node.module.split(".")[1:] + [a.name for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [part for a in node.names if a.name.split(".")[0] == "ngc_ref"
+                         for part in a.name.split(".")[1:]]
+            else:
+                continue
+            private += [f"{path.relative_to(root)}:{node.lineno}" for nm in names
+                        if nm.startswith("_")]
+    assert not private, private
+
+
+def test_shared_parameter_paragraphs_are_filled_in_with_their_indentation():
+    from ngc_ref._docs import PARAMS, fill_doc
+
+    @fill_doc
+    def f():
+        """Summary.
+
+        Parameters
+        ----------
+        %(weight)s
+            More about it.
+        """
+
+    lines = f.__doc__.splitlines()
+    start = lines.index("        weight : str or None, default 'weight'")
+    assert lines[start + 1].startswith("            Edge attribute")
+    assert lines[start + len(PARAMS["weight"].splitlines())] == "            More about it."
+    with pytest.raises(KeyError):
+        fill_doc(type("C", (), {"__doc__": "%(no_such_paragraph)s"}))

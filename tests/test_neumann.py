@@ -19,7 +19,7 @@ from . import _reference as ref
 def test_propagate_matches_dense_series(AX, lam, S, norm):
     A, X = AX
     want = ref.neumann(A, lam, S, norm) @ X
-    got = neumann_propagate(A, X, lam, S, norm)
+    got = neumann_propagate(A, X, lam, S, norm=norm)
     assert got.shape == X.shape
     assert_allclose(got, want, rtol=1e-10, atol=1e-10 * max(1.0, np.abs(X).max()))
 
@@ -27,14 +27,14 @@ def test_propagate_matches_dense_series(AX, lam, S, norm):
 @given(graphs_with_signals(max_nodes=9), lams(), orders(20), norms())
 def test_matrix_matches_dense_series(AX, lam, S, norm):
     A, _ = AX
-    assert_allclose(neumann_matrix(A, lam, S, norm), ref.neumann(A, lam, S, norm),
+    assert_allclose(neumann_matrix(A, lam, S, norm=norm), ref.neumann(A, lam, S, norm),
                     rtol=1e-10, atol=1e-12)
 
 
 @given(graphs_with_signals(max_nodes=12, weighted=True), lams(), orders(40))
 def test_rw_row_sums_are_one_minus_r_power(AX, lam, S):
     A, _ = AX
-    rows = NeumannFilter(A, lam, S, "rw").row_sums()
+    rows = NeumannFilter(A, lam, S, norm="rw").row_sums()
     r = lam / (lam + 1)
     assert_allclose(rows, 1 - r ** (S + 1), rtol=1e-12)
 
@@ -43,7 +43,7 @@ def test_rw_row_sums_are_one_minus_r_power(AX, lam, S):
 def test_sym_degree_weighted_row_sums(AX, lam, S):
     # Ã_sym D̃^{1/2} 1 = D̃^{1/2} 1, so Σ_j [Ã_S]_ij sqrt(d̃_j) = (1 − r^{S+1}) sqrt(d̃_i).
     A, _ = AX
-    filt = NeumannFilter(A, lam, S, "sym")
+    filt = NeumannFilter(A, lam, S, norm="sym")
     sq = np.sqrt(filt.degrees)
     assert_allclose((filt @ sq).ravel(), series_mass(lam, S) * sq, rtol=1e-11)
 
@@ -52,14 +52,14 @@ def test_sym_plain_row_sums_differ_from_rw_identity():
     # The star graph has unequal degrees: plain row sums of the sym series are not 1 − r^{S+1}.
     A = np.zeros((4, 4))
     A[0, 1:] = A[1:, 0] = 1
-    rows = NeumannFilter(A, 2.0, 5, "sym").row_sums()
+    rows = NeumannFilter(A, 2.0, 5, norm="sym").row_sums()
     assert np.ptp(rows) > 1e-3
 
 
 @given(graphs_with_signals(max_nodes=10, weighted=True), lams(1e-2, 1e2), orders(30), norms())
 def test_truncation_error_within_r_power(AX, lam, S, norm):
     A, _ = AX
-    err = neumann_matrix(A, lam, S, norm) - ref.gsd_inverse(A, lam, norm)
+    err = neumann_matrix(A, lam, S, norm=norm) - ref.gsd_inverse(A, lam, norm)
     nrm = np.linalg.norm(err, ord=np.inf if norm == "rw" else 2)
     r = lam / (lam + 1)
     assert nrm <= r ** (S + 1) * (1 + 1e-9) + 1e-12
@@ -68,38 +68,88 @@ def test_truncation_error_within_r_power(AX, lam, S, norm):
 @given(graphs_with_signals(max_nodes=10), lams(1e-2, 20.0), norms())
 def test_series_converges_to_gsd_solve(AX, lam, norm):
     A, X = AX
-    exact = gsd_solve(A, X, lam, norm, method="dense")
+    exact = gsd_solve(A, X, lam, norm=norm, method="dense")
     errs = []
     for S in (0, 5, 20, neumann_order(lam, 1e-12)):
-        errs.append(np.linalg.norm(neumann_propagate(A, X, lam, S, norm) - exact))
+        errs.append(np.linalg.norm(neumann_propagate(A, X, lam, S, norm=norm) - exact))
     floor = 1e-12 * max(1.0, np.linalg.norm(X))   # rounding level of the comparison
     assert all(b <= a + floor for a, b in zip(errs, errs[1:]))   # monotone for these S
     assert errs[-1] <= 1e-10 * max(1.0, np.linalg.norm(X)) * math.sqrt(A.shape[0])
 
 
-def test_linear_operator_in_scipy_solvers():
-    rng = np.random.default_rng(0)
-    A = sp.random(60, 60, density=0.1, random_state=1)
-    A = ((A + A.T) > 0).astype(float)
-    filt = NeumannFilter(A, 3.0, 10, "sym")
-    op = filt.as_linear_operator()
-    b = rng.standard_normal(60)
+def _rtol_keyword(solver):
     # SciPy < 1.12 calls the relative tolerance "tol" (the declared floor is 1.10).
-    tol = "rtol" if "rtol" in inspect.signature(spla.cg).parameters else "tol"
-    x, info = spla.cg(op, b, atol=0, **{tol: 1e-12})   # Ã_S (sym) is SPD for r < 1
+    return "rtol" if "rtol" in inspect.signature(solver).parameters else "tol"
+
+
+def _random_graph(n=60, seed=1):
+    A = sp.random(n, n, density=0.1, random_state=seed)
+    return ((A + A.T) > 0).astype(float)
+
+
+def test_filter_is_a_linear_operator_in_scipy_solvers():
+    A = _random_graph()
+    b = np.random.default_rng(0).standard_normal(60)
+    filt = NeumannFilter(A, 3.0, 10, norm="sym")
+    assert isinstance(filt, spla.LinearOperator)
+    assert filt.shape == (60, 60) and filt.dtype == np.float64
+    M = ref.neumann(A, 3.0, 10, "sym")
+    # Ã_S (sym) is SPD for r < 1: the filter itself goes into cg.
+    x, info = spla.cg(filt, b, atol=0, **{_rtol_keyword(spla.cg): 1e-12})
     assert info == 0
-    assert_allclose(filt @ x, b[:, None], atol=1e-9)
-    top = spla.eigsh(op, k=1, which="LA", return_eigenvectors=False)[0]
-    assert_allclose(top, series_mass(3.0, 10), rtol=1e-9)
+    assert_allclose(filt @ x, b, atol=1e-9)
+    assert_allclose(x, np.linalg.solve(M, b), rtol=1e-8, atol=1e-8)
+    top = spla.eigsh(filt, k=3, which="LA", return_eigenvectors=False)
+    assert_allclose(np.sort(top), np.linalg.eigvalsh(M)[-3:], rtol=1e-9)
+    assert_allclose(top.max(), series_mass(3.0, 10), rtol=1e-9)
+
+
+def test_rw_filter_in_gmres_and_svds():
+    # Ã_S (rw) is not symmetric: gmres and svds (which uses the adjoint) against dense.
+    A = _random_graph(seed=2)
+    b = np.random.default_rng(1).standard_normal(60)
+    filt = NeumannFilter(A, 3.0, 10, norm="rw")
+    M = ref.neumann(A, 3.0, 10, "rw")
+    x, info = spla.gmres(filt, b, atol=0, restart=60, **{_rtol_keyword(spla.gmres): 1e-12})
+    assert info == 0
+    assert_allclose(x, np.linalg.solve(M, b), rtol=1e-8, atol=1e-8)
+    s = spla.svds(filt, k=2, return_singular_vectors=False,
+                  v0=np.ones(60))   # a fixed start vector: ARPACK is otherwise seeded randomly
+    assert_allclose(np.sort(s), np.linalg.svd(M, compute_uv=False)[:2][::-1], rtol=1e-9)
 
 
 @given(graphs_with_signals(max_nodes=9), lams(), orders(12), norms())
 def test_adjoint_is_transpose(AX, lam, S, norm):
     A, X = AX
-    op = NeumannFilter(A, lam, S, norm).as_linear_operator()
+    filt = NeumannFilter(A, lam, S, norm=norm)
     M = ref.neumann(A, lam, S, norm)
-    assert_allclose(op.rmatmat(X), M.T @ X, rtol=1e-10, atol=1e-10 * max(1, np.abs(X).max()))
-    assert_allclose(op.matmat(X), M @ X, rtol=1e-10, atol=1e-10 * max(1, np.abs(X).max()))
+    tol = dict(rtol=1e-10, atol=1e-10 * max(1, np.abs(X).max()))
+    assert_allclose(filt.rmatmat(X), M.T @ X, **tol)
+    assert_allclose(filt.matmat(X), M @ X, **tol)
+    assert_allclose(filt.H @ X, M.T @ X, **tol)
+    assert_allclose(filt.T.matmat(X), M.T @ X, **tol)
+    assert_allclose(filt.rmatvec(X[:, 0]), M.T @ X[:, 0], **tol)
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_adjoint_identity(norm):
+    # <A x, y> = <x, Aᵀ y>; for rw the filter is not symmetric, and Aᵀ is not A.
+    A = _random_graph(40, seed=3)
+    rng = np.random.default_rng(4)
+    x, y = rng.standard_normal(40), rng.standard_normal(40)
+    filt = NeumannFilter(A, 5.0, 12, norm=norm)
+    lhs, rhs = (filt @ x) @ y, x @ filt.rmatvec(y)
+    assert_allclose(lhs, rhs, rtol=1e-12)
+    if norm == "rw":
+        assert not np.allclose(filt.rmatvec(y), filt @ y)
+    else:
+        assert filt.H is filt
+
+
+def test_as_linear_operator_is_deprecated():
+    filt = NeumannFilter(np.ones((3, 3)), 1.0, 2)
+    with pytest.warns(DeprecationWarning, match="LinearOperator itself"):
+        assert filt.as_linear_operator() is filt
 
 
 def test_float32_in_float32_out():
@@ -115,9 +165,28 @@ def test_float32_in_float32_out():
 def test_one_dimensional_signal_and_sparse_features():
     A = np.array([[0, 1.0], [1.0, 0]])
     x = np.array([1.0, 3.0])
-    assert neumann_propagate(A, x, 1.0, 3).shape == (2, 1)
+    assert neumann_propagate(A, x, 1.0, 3).shape == (2,)
+    assert neumann_propagate(A, x[:, None], 1.0, 3).shape == (2, 1)
     assert_allclose(neumann_propagate(A, sp.csr_array(x[:, None]), 1.0, 3),
-                    neumann_propagate(A, x, 1.0, 3))
+                    neumann_propagate(A, x, 1.0, 3)[:, None])
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_filter_keeps_the_dimensionality_of_its_input(norm):
+    # 1-D in, 1-D out; (n, 1) in, (n, 1) out: for every way of applying the filter.
+    A = _random_graph(20, seed=5)
+    x = np.random.default_rng(6).standard_normal(20)
+    filt = NeumannFilter(A, 2.0, 4, norm=norm)
+    M = ref.neumann(A, 2.0, 4, norm)
+    for apply, dense in ((lambda v: filt @ v, M), (filt.apply, M), (filt.matvec, M),
+                         (lambda v: filt.apply(v, transpose=True), M.T), (filt.rmatvec, M.T),
+                         (lambda v: neumann_propagate(A, v, 2.0, 4, norm=norm), M),
+                         (lambda v: filt.exact(v, method="dense"),
+                          ref.gsd_inverse(A, 2.0, norm))):
+        assert apply(x).shape == (20,)
+        assert apply(x[:, None]).shape == (20, 1)
+        assert_allclose(apply(x), dense @ x, rtol=1e-10, atol=1e-12)
+    assert filt.row_sums().shape == (20,)
 
 
 def test_features_not_modified():

@@ -16,7 +16,7 @@ from . import _reference as ref
 def test_full_mode_matches_dense_reference(AX, lam, S, norm, eps):
     A, X = AX
     want = ref.rngc(A, X, lam, S, eps, norm)
-    got = robust_propagate(A, X, lam, S, eps, norm)
+    got = robust_propagate(A, X, lam, S, eps, norm=norm)
     scale = max(1.0, np.abs(want).max(), np.abs(X).max())
     assert_allclose(got, want, rtol=1e-9, atol=1e-10 * scale)
 
@@ -27,7 +27,7 @@ def test_edges_mode_matches_masked_dense_reference(AX, lam, S, norm, eps):
     A, X = AX
     mask = (ref.tilde(A) != 0).astype(float)
     want = ref.rngc(A, X, lam, S, eps, norm, mask=mask)
-    got = robust_propagate(A, X, lam, S, eps, norm, mode="edges")
+    got = robust_propagate(A, X, lam, S, eps, norm=norm, mode="edges")
     scale = max(1.0, np.abs(want).max(), np.abs(X).max())
     assert_allclose(got, want, rtol=1e-9, atol=1e-10 * scale)
 
@@ -36,16 +36,16 @@ def test_edges_mode_matches_masked_dense_reference(AX, lam, S, norm, eps):
 def test_eps_zero_is_ngc(AX, lam, S, norm):
     A, X = AX
     for mode in ("full", "edges"):
-        assert_allclose(robust_propagate(A, X, lam, S, 0.0, norm, mode=mode),
-                        neumann_propagate(A, X, lam, S, norm), rtol=1e-12, atol=1e-12)
+        assert_allclose(robust_propagate(A, X, lam, S, 0.0, norm=norm, mode=mode),
+                        neumann_propagate(A, X, lam, S, norm=norm), rtol=1e-12, atol=1e-12)
 
 
 @pytest.mark.parametrize("norm", ["sym", "rw"])
 def test_edges_equals_full_on_complete_graph(norm):
     X = np.random.default_rng(0).standard_normal((8, 3))
     G = nx.complete_graph(8)
-    assert_allclose(robust_propagate(G, X, 4.0, 10, 0.7, norm, mode="edges"),
-                    robust_propagate(G, X, 4.0, 10, 0.7, norm, mode="full"), rtol=1e-12)
+    assert_allclose(robust_propagate(G, X, 4.0, 10, 0.7, norm=norm, mode="edges"),
+                    robust_propagate(G, X, 4.0, 10, 0.7, norm=norm, mode="full"), rtol=1e-12)
 
 
 def test_edges_differs_from_full_on_sparse_graph():
@@ -99,3 +99,15 @@ def test_a_series_that_overflows_is_refused_naming_eps_and_lam(mode):
     r = 0.001 / 1.001
     m = r * (1.0 - 1e6)
     assert_allclose(H, [[.1257 * sum(m**s for s in range(17)) / 1.001]], rtol=1e-10)
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_one_dimensional_signal_stays_one_dimensional(norm):
+    G = nx.cycle_graph(6)
+    x = np.random.default_rng(5).standard_normal(6)
+    want = ref.rngc(nx.to_numpy_array(G), x[:, None], 2.0, 5, 0.3, norm)[:, 0]
+    h = robust_propagate(G, x, 2.0, 5, 0.3, norm=norm)
+    assert h.shape == (6,)
+    assert_allclose(h, want, rtol=1e-12)
+    assert robust_propagate(G, x[:, None], 2.0, 5, 0.3, norm=norm, mode="edges").shape == (6, 1)
+    assert robust_propagate(G, np.zeros(6), 2.0, 5, 0.3, norm=norm).shape == (6,)

@@ -6,7 +6,9 @@ import scipy.sparse as sp
 from hypothesis import given
 from numpy.testing import assert_allclose
 
-from ngc_ref import ConvergenceWarning, gsd_solve
+from ngc_ref import ConvergenceWarning, gsd_solve, normalized_adjacency
+from ngc_ref.solve import (METHODS, _solve_cg, _solve_chebyshev, _solve_dense, _solve_direct,
+                           _spd_system)
 from ngc_ref.strategies import graphs_with_signals, lams, norms
 
 from . import _reference as ref
@@ -30,7 +32,7 @@ def test_methods_agree_with_numpy_solve(AX, lam, norm):
     want = np.linalg.solve(eye + lam * (eye - ref.norm_adj(A, norm)), X)
     scale = max(1.0, np.abs(X).max())
     for method in ("dense", "direct", "cg", "auto"):
-        F, info = gsd_solve(A, X, lam, norm, method=method, rtol=1e-12, return_info=True)
+        F, info = gsd_solve(A, X, lam, norm=norm, method=method, rtol=1e-12, return_info=True)
         assert info.converged
         assert_allclose(F, want, rtol=1e-9, atol=1e-9 * scale, err_msg=method)
         assert info.residual <= 1e-9
@@ -40,7 +42,7 @@ def test_methods_agree_with_numpy_solve(AX, lam, norm):
 def test_closed_form_is_stationary_point_of_gsd_objective(AX, lam, norm):
     # ∇q(F) = 2(F − X) + 2λ L̃ F = 0 at F = (I + λL̃)⁻¹X (paper Eq. 2, L̃ as written).
     A, X = AX
-    F = gsd_solve(A, X, lam, norm, method="direct")
+    F = gsd_solve(A, X, lam, norm=norm, method="direct")
     L = np.eye(A.shape[0]) - ref.norm_adj(A, norm)
     grad = 2 * (F - X) + 2 * lam * L @ F
     assert np.abs(grad).max() <= 1e-9 * max(1.0, lam) * max(1.0, np.abs(X).max())
@@ -50,8 +52,8 @@ def test_cg_on_larger_graph_reports_iterations_and_residual():
     A = _random_graph(3000, 8, 0)
     X = np.random.default_rng(1).standard_normal((3000, 4))
     for norm in ("sym", "rw"):
-        F_cg, info = gsd_solve(A, X, 32.0, norm, method="cg", rtol=1e-10, return_info=True)
-        F_lu = gsd_solve(A, X, 32.0, norm, method="direct")
+        F_cg, info = gsd_solve(A, X, 32.0, norm=norm, method="cg", rtol=1e-10, return_info=True)
+        F_lu = gsd_solve(A, X, 32.0, norm=norm, method="direct")
         assert info.converged and 0 < info.iterations < 300
         assert len(info.residual_history) == info.iterations
         assert info.residual_history[-1] <= 1e-10
@@ -62,7 +64,7 @@ def test_cg_on_larger_graph_reports_iterations_and_residual():
 def test_cg_iterations_grow_with_lambda():
     A = _random_graph(2000, 6, 2)
     X = np.random.default_rng(3).standard_normal((2000, 2))
-    its = [gsd_solve(A, X, lam, "sym", method="cg", rtol=1e-8, return_info=True)[1].iterations
+    its = [gsd_solve(A, X, lam, norm="sym", method="cg", rtol=1e-8, return_info=True)[1].iterations
            for lam in (1.0, 100.0)]
     assert its[0] < its[1]
 
@@ -79,7 +81,7 @@ def test_zero_columns_and_float32():
     A = _random_graph(100, 4, 6)
     X = np.zeros((100, 2), dtype=np.float32)
     X[:, 1] = 1.0
-    F, info = gsd_solve(A, X, 5.0, "rw", method="cg", return_info=True)
+    F, info = gsd_solve(A, X, 5.0, norm="rw", method="cg", return_info=True)
     assert F.dtype == np.float32 and info.converged
     assert_allclose(F[:, 0], 0.0)
     assert_allclose(F[:, 1], 1.0, rtol=1e-6)   # constants are fixed points for rw
@@ -144,7 +146,7 @@ def test_huge_lam_tends_to_the_null_space_projection(norm, lam):
     for method in ("direct", "cg", "dense", "auto", "chebyshev"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)   # Chebyshev at huge λ
-            F, info = gsd_solve(A, X, lam, norm, method=method, rtol=1e-12, return_info=True)
+            F, info = gsd_solve(A, X, lam, norm=norm, method=method, rtol=1e-12, return_info=True)
         assert np.isfinite(F).all() and np.isfinite(info.residual), method
         if method == "chebyshev" and not info.converged:
             continue    # κ = 1 + 2λ: it runs out of iterations, and says so
@@ -173,3 +175,49 @@ def test_a_wrong_answer_is_never_reported_as_converged(monkeypatch):
         F, info = gsd_solve(A, X, 3.0, method="direct", return_info=True)
     assert not info.converged and info.residual > 1e-3
 
+
+
+# --- every method, one dispatcher: each against a dense reference --------------------------
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+@pytest.mark.parametrize("lam", [0.3, 8.0])
+@pytest.mark.parametrize("shape", ["1-D", "2-D"])
+def test_each_method_against_the_dense_inverse(method, norm, lam, shape):
+    # Three components and an isolated node; 1-D right-hand sides stay 1-D.
+    A = _three_components()
+    n = A.shape[0]
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal(n) if shape == "1-D" else rng.standard_normal((n, 3))
+    want = ref.gsd_inverse(A, lam, norm) @ X
+    F, info = gsd_solve(A, X, lam, norm=norm, method=method, rtol=1e-12, return_info=True)
+    assert F.shape == X.shape
+    assert info.method == ("direct" if method == "auto" else method)
+    assert info.converged and info.residual <= 1e-10, (method, info.residual)
+    assert (info.iterations is not None) == (info.method in ("cg", "chebyshev"))
+    assert (info.factor_nnz is not None) == (info.method == "direct")
+    assert_allclose(F, want, rtol=1e-9, atol=1e-10 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("solver", ["cg", "chebyshev", "direct", "dense"])
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_private_solvers_solve_the_spd_system(solver, norm):
+    # Each _solve_* is a pure function (M, B, ...) -> (Z, SolveInfo); on a connected graph and
+    # a moderate λ the SPD matrix M is well conditioned, so no border is needed.
+    A = sp.csr_array(_random_graph(80, 5, 9))
+    An, d = normalized_adjacency(A, norm, return_degrees=True)
+    sysm = _spd_system(An, d, 2.0, norm, False)
+    B = np.random.default_rng(3).standard_normal((80, 2))
+    want = np.linalg.solve(sysm.M.toarray(), B)
+    opts = dict(rtol=1e-12, atol=0.0, maxiter=1000)
+    if solver == "cg":
+        Z, info = _solve_cg(sysm.M, B, sysm.Minv_diag, **opts)
+    elif solver == "chebyshev":
+        pre = 1.0 / sysm.mass if norm == "rw" else None
+        Z, info = _solve_chebyshev(sysm.M, B, pre, sysm.a, sysm.a + 2.0 * sysm.b, **opts)
+    elif solver == "direct":
+        Z, info = _solve_direct(sysm.M, B, [], sysm.norm_M)
+    else:
+        Z, info = _solve_dense(sysm.M, B, [], sysm.norm_M)
+    assert info.method == solver and info.converged
+    assert_allclose(Z, want, rtol=1e-9, atol=1e-10 * np.abs(want).max())

@@ -7,8 +7,7 @@ from numpy.testing import assert_allclose
 
 from ngc_ref import NeumannFilter, connectivity_factor, gsd_solve, neumann_propagate
 from ngc_ref import graphs
-from ngc_ref._spmm import HornerKernel, SparseProduct, _row_ranges, resolve_workers
-from ngc_ref.neumann import _horner
+from ngc_ref._spmm import HornerKernel, SparseProduct, _row_ranges, horner, resolve_workers
 from ngc_ref.normalize import normalized_adjacency
 
 from . import _reference as ref
@@ -27,10 +26,13 @@ def test_kernel_matches_plain_horner(er_graph, workers, norm, dtype):
     X = rng.standard_normal((600, 130)).astype(dtype)
     An = normalized_adjacency(er_graph, norm).astype(dtype)
     r = 16 / 17
-    want = _horner(An, X, r, 12)
+    want = horner(An, X, r, 12)                      # a matrix: the plain steps
     got = HornerKernel(An, r, workers=workers)(X, 12)
     assert got.dtype == dtype
     tol = 1e-12 if dtype == np.float64 else 2e-5
+    assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
+    # The kernel through horner, with another ratio than its own: rA is scaled for that ratio.
+    got = horner(HornerKernel(An, 0.5), X, r, 12, workers=workers)
     assert_allclose(got, want, rtol=tol, atol=tol * np.abs(want).max())
 
 
@@ -41,10 +43,10 @@ def test_filter_against_dense_reference(er_graph, norm, transpose):
     X = np.random.default_rng(1).standard_normal((80, 3))
     M = ref.neumann(A, 5.0, 7, norm)
     want = (M.T if transpose else M) @ X
-    got = NeumannFilter(A, 5.0, 7, norm, workers=2).apply(X, transpose=transpose)
+    got = NeumannFilter(A, 5.0, 7, norm=norm, workers=2).apply(X, transpose=transpose)
     assert_allclose(got, want, rtol=1e-11, atol=1e-13)
-    assert_allclose(neumann_propagate(A, X, 5.0, 7, norm, workers=1),
-                    NeumannFilter(A, 5.0, 7, norm).apply(X), rtol=1e-13, atol=1e-15)
+    assert_allclose(neumann_propagate(A, X, 5.0, 7, norm=norm, workers=1),
+                    NeumannFilter(A, 5.0, 7, norm=norm).apply(X), rtol=1e-13, atol=1e-15)
 
 
 def test_float32_error_is_float32_sized(er_graph):
@@ -82,12 +84,12 @@ def test_solvers_do_not_depend_on_workers(er_graph, method, norm):
     # An eigenvector of the SPD system (D̃^{1/2}1 for sym, D̃1 for rw, eigenvalue 1 of M) is
     # solved in one CG iteration, so the active set must shrink.
     X[:, 7] = np.sqrt(er_graph.sum(axis=1) + 1.0)
-    F1, i1 = gsd_solve(er_graph, X, 32.0, norm, method=method, rtol=1e-10, workers=1,
+    F1, i1 = gsd_solve(er_graph, X, 32.0, norm=norm, method=method, rtol=1e-10, workers=1,
                        return_info=True)
-    F2, i2 = gsd_solve(er_graph, X, 32.0, norm, method=method, rtol=1e-10, workers=2,
+    F2, i2 = gsd_solve(er_graph, X, 32.0, norm=norm, method=method, rtol=1e-10, workers=2,
                        return_info=True)
     assert np.array_equal(F1, F2) and i1.iterations == i2.iterations
-    want = gsd_solve(er_graph, X, 32.0, norm, method="dense")
+    want = gsd_solve(er_graph, X, 32.0, norm=norm, method="dense")
     assert_allclose(F1, want, rtol=1e-7, atol=1e-9 * np.abs(want).max())
     assert i1.residual < 1e-9
 
@@ -112,8 +114,8 @@ def test_resolve_workers():
 @pytest.mark.parametrize("workers", [1, 2])
 def test_threaded_exact_tau_matches_dense(er_graph, norm, workers):
     A = er_graph[:150][:, :150]
-    want = connectivity_factor(A, 8.0, 10, norm, method="dense")
-    got = connectivity_factor(A, 8.0, 10, norm, workers=workers, block_size=16)
+    want = connectivity_factor(A, 8.0, 10, norm=norm, method="dense")
+    got = connectivity_factor(A, 8.0, 10, norm=norm, workers=workers, block_size=16)
     assert_allclose(got.tau_i, want.tau_i, rtol=1e-10)
     assert got.tau_lower == got.tau == got.tau_upper and got.n_exact == 150
 
@@ -155,8 +157,8 @@ def test_tau_estimate_same_seed_same_numbers():
 @pytest.mark.parametrize("lam", [0.5, 32.0, 1024.0])
 def test_chebyshev_matches_direct(er_graph, norm, lam):
     X = np.random.default_rng(4).standard_normal((600, 3))
-    want = gsd_solve(er_graph, X, lam, norm, method="direct")
-    got, info = gsd_solve(er_graph, X, lam, norm, method="chebyshev", rtol=1e-10,
+    want = gsd_solve(er_graph, X, lam, norm=norm, method="direct")
+    got, info = gsd_solve(er_graph, X, lam, norm=norm, method="chebyshev", rtol=1e-10,
                           return_info=True)
     assert info.method == "chebyshev" and info.converged
     assert info.residual < 1e-9
@@ -179,13 +181,13 @@ def test_exact_tau_sparse_start(norm):
     # On a ring the t-hop neighbourhoods stay small, so most of the S steps run sparsely.
     from ngc_ref.connectivity import _sparse_start
     A = graphs.ring(300)
-    filt = NeumannFilter(A, 8.0, 40, norm)
+    filt = NeumannFilter(A, 8.0, 40, norm=norm)
     AnT = filt.A_norm.T.tocsr()
     H, t = _sparse_start(AnT * filt.r, np.array([0, 7, 150]), 40)
     assert 3 <= t < 40 and H.shape == (300, 3)
     E = np.zeros((300, 3))
     E[[0, 7, 150], [0, 1, 2]] = 1.0
-    assert_allclose(H, _horner(AnT, E, filt.r, t), rtol=1e-13, atol=1e-15)
-    got = connectivity_factor(A, 8.0, 40, norm, workers=2).tau_i
-    want = connectivity_factor(A, 8.0, 40, norm, method="dense").tau_i
+    assert_allclose(H, horner(AnT, E, filt.r, t), rtol=1e-13, atol=1e-15)
+    got = connectivity_factor(A, 8.0, 40, norm=norm, workers=2).tau_i
+    want = connectivity_factor(A, 8.0, 40, norm=norm, method="dense").tau_i
     assert_allclose(got, want, rtol=1e-11)

@@ -24,6 +24,12 @@ def _fd_grads(params, loss_fn, h=1e-6):
     return out
 
 
+def _rel_err(g, f):
+    """‖g − f‖ / max(‖g‖, ‖f‖): the relative error of a gradient against finite differences."""
+    scale = max(np.linalg.norm(g), np.linalg.norm(f), 1e-12)
+    return np.linalg.norm(g - f) / scale
+
+
 def test_softmax_cross_entropy_gradient_matches_finite_differences():
     rng = np.random.default_rng(0)
     Z = rng.standard_normal((6, 4)) * 3
@@ -54,6 +60,7 @@ def test_network_gradient_matches_finite_differences(hidden, dropout):
     fd = _fd_grads(params, lambda: _nn.loss_and_grad(params, H, y, masks)[0])
     for g, f in zip(grads, fd):
         assert_allclose(g, f, rtol=1e-5, atol=1e-8)
+        assert _rel_err(g, f) < 1e-6
 
 
 def test_dropout_masks_are_inverted_and_absent_for_linear_model():

@@ -46,7 +46,7 @@ def test_ngc_rngc_gsd_match_dense_references(graph, norm):
     G, X = graph
     T = _dense_T(G, norm)
     assert_allclose(propagate("ngc", G, X, lam=3.0, S=6, norm=norm),
-                    neumann_matrix(G, 3.0, 6, norm) @ X, atol=1e-12)
+                    neumann_matrix(G, 3.0, 6, norm=norm) @ X, atol=1e-12)
     L = np.eye(25) - T
     assert_allclose(propagate("gsd", G, X, lam=3.0, norm=norm),
                     np.linalg.solve(np.eye(25) + 3.0 * L, X), atol=1e-8)

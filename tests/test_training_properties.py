@@ -20,7 +20,7 @@ def theory_problems(draw):
 
 def _representable(p):
     # Features of scale ≲ 1e-150 make W_g* overflow float64; theory_trajectory refuses those
-    # (tested in test_training_theory.py), so they are not examples of the inequality.
+    # (tested in test_training_least_squares.py), so they are not examples of the inequality.
     return np.abs(p[1] + p[2]).max() > 1e-3 and (np.abs(p[1]).max() == 0
                                                  or np.abs(p[1]).max() > 1e-100)
 

@@ -2,9 +2,11 @@
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from ._training_synth import fake_corrupt, sbm_dataset
-from ngc_ref.training import ModelSpec, run_experiment
+from ngc_ref.training import (ModelSpec, frobenius_norm, match_frobenius, model_spec,
+                              run_experiment, signal_free_features)
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +65,15 @@ def test_runner_validation(data):
     with pytest.raises(ValueError, match="noise"):
         run_experiment(data, noise="laplace", noise_fn=fake_corrupt)
     with pytest.raises(ValueError, match="model"):
-        run_experiment(data, models=("gcn",), noise_fn=fake_corrupt)
+        run_experiment(data, models=("gat",), noise_fn=fake_corrupt)
+    with pytest.raises(ValueError, match="/control"):
+        run_experiment(data, models=("gat/control",), noise_fn=fake_corrupt)
+    with pytest.raises(ValueError, match=r"models\['m'\].trainer"):
+        run_experiment(data, models={"m": ModelSpec("raw", trainer="svm")},
+                       noise_fn=fake_corrupt)
+    with pytest.raises(TypeError, match=r"models\['m'\].control"):
+        run_experiment(data, models={"m": ModelSpec("raw", control="yes")},
+                       noise_fn=fake_corrupt)
     with pytest.raises(TypeError, match="adjacency"):
         run_experiment(object(), noise_fn=fake_corrupt)
 
@@ -99,3 +109,78 @@ def test_default_row_normalisation_is_the_papers_order(data, noise, expected):
     with pytest.raises(TypeError, match="normalize"):
         run_experiment(data, noise=noise, levels=(level,), models=("raw",), runs=1,
                        normalize="yes")
+
+
+def test_gcn_is_a_runner_model_that_uses_the_graph(data):
+    spec = model_spec("gcn", "sbm", "gaussian", 2.0)
+    assert spec.trainer == "gcn" and spec.propagation == "raw" and not spec.control
+    assert spec.classifier_params == dict(hidden=16, dropout=0.5, lr=0.01, weight_decay=5e-4,
+                                          epochs=200, norm="sym")
+    res = run_experiment(data, levels=(2.0,), models=("gcn", "mlp"), runs=3,
+                         noise_fn=fake_corrupt)
+    s = res.summary()
+    gcn, mlp = (s[("sbm", "gaussian", 2.0, m)][0] for m in ("gcn", "mlp"))
+    assert gcn > mlp + 0.1
+    rec = [r for r in res.records if r["model"] == "gcn"]
+    assert all(np.isfinite(r["val_acc"]) and np.isfinite(r["final_loss"]) for r in rec)
+    # A propagation in front of the GCN, and the GCN's own settings, through a ModelSpec.
+    custom = {"sgc+gcn": ModelSpec("sgc", {"K": 1}, dict(epochs=20, hidden=8, norm="rw"),
+                                   trainer="gcn")}
+    res = run_experiment(data, levels=(2.0,), models=custom, runs=1, noise_fn=fake_corrupt)
+    assert 0.0 <= res.records[0]["test_acc"] <= 1.0
+
+
+def test_control_model_names_and_specs():
+    for base in ("ngc", "rngc", "sgc", "raw", "gcn"):
+        spec, ctrl = (model_spec(m, "cora", "gaussian", 0.3) for m in (base, base + "/control"))
+        assert ctrl.control and not spec.control
+        assert (ctrl.propagation, ctrl.propagation_params, ctrl.classifier_params,
+                ctrl.trainer) == (spec.propagation, spec.propagation_params,
+                                  spec.classifier_params, spec.trainer)
+        assert ctrl.source.startswith("structure-only control")
+
+
+def test_signal_free_features_match_shape_scale_and_dtype():
+    X = np.random.default_rng(0).random((30, 7)).astype(np.float32)
+    Z = signal_free_features(X, seed=1)
+    assert Z.shape == X.shape and Z.dtype == np.float32
+    assert frobenius_norm(Z) == pytest.approx(frobenius_norm(X), rel=1e-6)
+    assert_same = signal_free_features(3 * X.astype(np.float64), seed=1)
+    assert assert_same.dtype == np.float64
+    assert frobenius_norm(assert_same) == pytest.approx(3 * frobenius_norm(X), rel=1e-6)
+    assert np.array_equal(signal_free_features(X, seed=1), Z)          # same seed, same Z
+    S = sp.csr_array(X * (X > 0.5))
+    assert frobenius_norm(signal_free_features(S, seed=0)) == pytest.approx(frobenius_norm(S))
+    assert frobenius_norm(match_frobenius(Z, 2.0)) == pytest.approx(2.0, rel=1e-6)
+    assert not match_frobenius(np.zeros((2, 2)), 1.0).any()
+    with pytest.raises(ValueError, match="X"):
+        signal_free_features(np.ones(3))
+
+
+def test_control_sees_only_the_shape_and_scale_of_the_noisy_features(data):
+    # Two noise functions whose matrices share shape and Frobenius norm but not content: the
+    # controls give the same records, the models themselves do not.
+    def other(X, kind, level, *, seed=None, normalize=True, normalize_method="pyg"):
+        Xn = fake_corrupt(X, kind, level, seed=seed, normalize=normalize)
+        R = np.random.default_rng(99).standard_normal(Xn.shape)
+        return match_frobenius(R, frobenius_norm(Xn))
+
+    models = ("sgc", "sgc/control", "ngc/control", "gcn/control")
+    kw = dict(levels=(0.5, 1.0), models=models, runs=2, seed=4)
+    a = run_experiment(data, noise_fn=fake_corrupt, **kw).records
+    b = run_experiment(data, noise_fn=other, **kw).records
+    for ra, rb in zip(a, b):
+        if ra["model"].endswith("/control"):
+            assert ra == rb
+    assert [r["test_acc"] for r in a if r["model"] == "sgc"] != [
+        r["test_acc"] for r in b if r["model"] == "sgc"]
+
+
+def test_controls_leave_the_other_models_unchanged_and_are_paired(data):
+    kw = dict(levels=(0.1, 1.0), runs=3, seed=2, noise_fn=fake_corrupt)
+    plain = run_experiment(data, models=("ngc", "raw"), **kw).records
+    both = run_experiment(data, models=("ngc", "ngc/control", "raw"), **kw).records
+    assert [r for r in both if r["model"] != "ngc/control"] == plain
+    s = run_experiment(data, models=("ngc", "ngc/control"), **kw).summary()
+    # Signal in the features at low noise: NGC beats its structure-only control there.
+    assert s[("sbm", "gaussian", 0.1, "ngc")][0] > s[("sbm", "gaussian", 0.1, "ngc/control")][0]

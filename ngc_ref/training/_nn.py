@@ -74,14 +74,18 @@ def init_params(sizes, rng, dtype=np.float64):
     return params
 
 
+def dropout_mask(shape, p, rng, dtype=np.float64):
+    """One inverted-dropout mask: entries 0 (with probability p) or 1/(1-p)."""
+    keep = 1.0 - p
+    return (rng.random(shape) < keep).astype(dtype) / keep
+
+
 def dropout_masks(params, m, p, rng, dtype=np.float64):
-    """Inverted-dropout masks (entries 0 or 1/(1-p)) for every hidden layer; [] when p = 0."""
+    """Inverted-dropout masks (entries 0 or 1/(1-p)) for every hidden layer; None when p = 0."""
     n_hidden = len(params) // 2 - 1
     if p <= 0 or n_hidden == 0:
         return None
-    keep = 1.0 - p
-    return [(rng.random((m, params[2 * i].shape[1])) < keep).astype(dtype) / keep
-            for i in range(n_hidden)]
+    return [dropout_mask((m, params[2 * i].shape[1]), p, rng, dtype) for i in range(n_hidden)]
 
 
 def forward(params, H, masks=None):

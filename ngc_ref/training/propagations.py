@@ -71,7 +71,9 @@ class Propagation:
         # Read a networkx graph here, once, so that every propagation honours weight= and
         # nodelist= alike; the functions below then see a matrix.
         A = check_adjacency(A, weight=weight, nodelist=nodelist)
-        return self.func(A, X, **kw)
+        H = self.func(A, X, **kw)
+        # H is n x d, a 1-D signal included (the NGC functions keep a signal 1-D).
+        return H[:, None] if H.ndim == 1 else H
 
 
 def _prepare(A, X, norm):
@@ -87,17 +89,17 @@ def _raw(A, X, norm="sym"):
 
 def _ngc(A, X, lam=32.0, S=16, norm="sym"):
     from ..neumann import neumann_propagate
-    return neumann_propagate(A, X, lam, S, norm)
+    return neumann_propagate(A, X, lam, S, norm=norm)
 
 
 def _rngc(A, X, lam=32.0, S=16, eps=1.0, mode="full", norm="sym"):
     from ..robust import robust_propagate
-    return robust_propagate(A, X, lam, S, eps, norm, mode=mode)
+    return robust_propagate(A, X, lam, S, eps, norm=norm, mode=mode)
 
 
 def _gsd(A, X, lam=32.0, method="auto", rtol=1e-10, norm="sym"):
     from ..solve import gsd_solve
-    return gsd_solve(A, X, lam, norm, method, rtol)
+    return gsd_solve(A, X, lam, norm=norm, method=method, rtol=rtol)
 
 
 def _sgc(A, X, K=2, norm="sym"):

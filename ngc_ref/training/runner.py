@@ -6,11 +6,23 @@ matrix, as the paper does ("in each repeated run, we add different Gaussian nois
 the same run, we apply the same noisy feature matrix for training all the models"). A model is
 a propagation from :data:`~ngc_ref.training.propagations.PROPAGATIONS` followed by the
 :func:`~ngc_ref.training.train_classifier` classifier; test accuracy is read on ``test_mask``
-after the last epoch.
+after the last epoch. The GCN (``"gcn"``, :func:`~ngc_ref.training.train_gcn`) needs the graph
+inside training: its :class:`ModelSpec` has ``trainer="gcn"`` and is trained on the whole
+graph with the loss on the training nodes.
+
+Every model also has a **structure-only control**, ``"<name>/control"`` (``ModelSpec(...,
+control=True)``): the same model, split and initialisation on signal-free features of the same
+shape and Frobenius norm as that run's noisy features
+(:func:`~ngc_ref.training.controls.signal_free_features`). What a model gains over its control
+is what it took from the features; the control's own accuracy above chance is the graph's.
 
 Seeds: ``numpy.random.SeedSequence(seed)`` spawns one child per run; each run's child spawns
-the noise stream and the initialisation stream (shared by the models of that run). The same
-``seed`` therefore gives the same numbers, and adding models does not change the noise.
+the noise stream and the initialisation stream (shared by the models of that run), and its
+state seeds the control stream (``default_rng([*child.generate_state(2), 0xC0])``: one
+signal-free draw per run, shared by the levels and the control models of that run and
+rescaled per level; it spawns nothing, so the other streams are those of a run without
+controls). The same ``seed`` therefore gives the same numbers, and adding models, controls
+included, does not change the noise or the other models' numbers.
 """
 
 from __future__ import annotations
@@ -23,6 +35,8 @@ import numpy as np
 
 from .._validation import check_option, check_scalar
 from .classifier import train_classifier
+from .controls import signal_free_features
+from .gcn import GCN_KEYS, PYGCN_SETTINGS, train_gcn
 from .hyperparams import paper_config
 from .propagations import get_propagation
 
@@ -32,23 +46,58 @@ CITATION_CLASSIFIER = dict(lr=0.2, epochs=100, weight_decay=1e-5, hidden=0, drop
 #: A 2-layer MLP without the graph, with the pygcn settings the paper's MLP baseline follows.
 PYGCN_MLP = dict(lr=0.01, epochs=200, weight_decay=5e-4, hidden=16, dropout=0.5)
 
+#: The 2-layer GCN of Kipf & Welling with pygcn's settings, Â = D̃^{-1/2}(A+I)D̃^{-1/2}.
+PYGCN_GCN = dict(PYGCN_SETTINGS, norm="sym")
+
 _CLASSIFIER_KEYS = ("lr", "epochs", "weight_decay", "hidden", "dropout", "optimizer")
+
+#: How a model is trained: ``"classifier"`` on the propagated features of the training rows
+#: (:func:`~ngc_ref.training.train_classifier`), ``"gcn"`` on the whole graph
+#: (:func:`~ngc_ref.training.train_gcn`, the propagated features as its input).
+TRAINERS = ("classifier", "gcn")
+
+#: Suffix of a built-in model name that asks for its structure-only control.
+CONTROL_SUFFIX = "/control"
 
 #: Kinds accepted by ``ngc_ref.noise.corrupt``; the appendix tables cover gaussian and flip.
 NOISE_KINDS = ("gaussian", "flip", "rademacher", "uniform")
 
-#: Built-in model names and what they mean (resolved by :func:`model_spec`).
-MODEL_NAMES = ("ngc", "rngc", "gsd", "raw", "mlp", "sgc", "s2gc", "appnp")
+#: Built-in model names and what they mean (resolved by :func:`model_spec`); each also as
+#: ``name + CONTROL_SUFFIX`` (``"ngc/control"``), its structure-only control.
+MODEL_NAMES = ("ngc", "rngc", "gsd", "raw", "mlp", "sgc", "s2gc", "appnp", "gcn")
 
 
 @dataclass
 class ModelSpec:
-    """A model of the runner: a propagation and the classifier settings."""
+    """A model of the runner: a propagation, then a trainer with its settings.
+
+    Attributes
+    ----------
+    propagation : str
+        A key of :data:`~ngc_ref.training.propagations.PROPAGATIONS` applied to the (noisy)
+        features once (``"raw"``: none).
+    propagation_params : dict
+    classifier_params : dict
+        The trainer's settings: those of :func:`~ngc_ref.training.train_classifier` (``lr``,
+        ``epochs``, ``weight_decay``, ``hidden``, ``dropout``, ``optimizer``) or, for
+        ``trainer="gcn"``, of :func:`~ngc_ref.training.train_gcn` (also ``norm``,
+        ``input_dropout``, ``init``). Other keys are ignored.
+    source : str
+        Where the settings come from.
+    trainer : {"classifier", "gcn"}
+        ``"classifier"``: trained on the propagated features of the training rows;
+        ``"gcn"``: a GCN on the whole graph with the propagated features as input.
+    control : bool
+        The structure-only control: the model gets signal-free features of the noisy
+        features' shape and Frobenius norm instead of them (module docstring).
+    """
 
     propagation: str
     propagation_params: dict = field(default_factory=dict)
     classifier_params: dict = field(default_factory=dict)
     source: str = ""
+    trainer: str = "classifier"
+    control: bool = False
 
 
 def model_spec(name, dataset_name, noise, level):
@@ -59,9 +108,37 @@ def model_spec(name, dataset_name, noise, level):
     back to the citation table (S=16, λ=32, ε=1, lr 0.2, 100 epochs, wd 1e-5) and say so in
     ``source``. ``"gsd"`` is NGC with S = ∞ at the same λ. ``"raw"`` is the NGC classifier on
     X (MLP without graph, linear); ``"mlp"`` is a 16-unit ReLU MLP on X (pygcn settings);
-    ``"sgc"``, ``"s2gc"``, ``"appnp"`` use their registry defaults and the NGC classifier.
+    ``"sgc"``, ``"s2gc"``, ``"appnp"`` use their registry defaults and the NGC classifier;
+    ``"gcn"`` is the two-layer GCN of Kipf & Welling on X with pygcn's settings
+    (:data:`PYGCN_GCN`: 16 hidden units, dropout 0.5, Adam lr 0.01, weight decay 5e-4, 200
+    epochs, Ã_sym).
+
+    ``name + "/control"`` (e.g. ``"ngc/control"``, ``"gcn/control"``) is the same model with
+    ``control=True``: its structure-only control (see the module docstring).
+
+    Examples
+    --------
+    >>> from ngc_ref.training import model_spec
+    >>> spec = model_spec("gcn", "cora", "gaussian", 0.1)
+    >>> spec.trainer, spec.propagation, spec.classifier_params["hidden"], spec.source
+    ('gcn', 'raw', 16, 'pygcn settings (Kipf & Welling 2017)')
+    >>> ctrl = model_spec("ngc/control", "cora", "gaussian", 0.1)
+    >>> ctrl.control, ctrl.propagation, ctrl.propagation_params["S"]
+    (True, 'ngc', 16)
     """
-    check_option(name, "model", MODEL_NAMES)
+    if isinstance(name, str) and name.endswith(CONTROL_SUFFIX) and (
+            name[:-len(CONTROL_SUFFIX)] in MODEL_NAMES):
+        spec = model_spec(name[:-len(CONTROL_SUFFIX)], dataset_name, noise, level)
+        spec.control = True
+        spec.source = f"structure-only control (signal-free features) of {spec.source}"
+        return spec
+    if not isinstance(name, str) or name not in MODEL_NAMES:
+        valid = ", ".join(repr(m) for m in MODEL_NAMES)
+        raise ValueError(f"model must be one of {valid}, or one of them + {CONTROL_SUFFIX!r} "
+                         f"for its structure-only control (e.g. 'ngc/control'); got {name!r}")
+    if name == "gcn":
+        return ModelSpec("raw", {}, dict(PYGCN_GCN), "pygcn settings (Kipf & Welling 2017)",
+                         trainer="gcn")
     base = name if name in ("ngc", "rngc") else "ngc"
     try:
         cfg = paper_config(base, dataset_name, noise=noise, level=level)
@@ -177,6 +254,31 @@ def _check_labels(data):
     return labels, masks["train_mask"], masks["val_mask"], masks["test_mask"], n_classes
 
 
+#: Tags the control stream of a run (``default_rng([*run.generate_state(2), tag])``).
+_CONTROL_STREAM = 0xC0                           # "control"
+
+
+def _fit_and_score(spec, A, X, labels, train, val, test, n_classes, init_seed):
+    """Propagate ``X``, train the spec's trainer, and score: test_acc, val_acc, final_loss."""
+    if spec.trainer == "gcn" and spec.propagation == "raw" and not spec.propagation_params:
+        H = X   # train_gcn validates X and keeps a sparse X sparse: no copy needed
+    else:
+        H = np.asarray(get_propagation(spec.propagation)(A, X, **spec.propagation_params))
+    if spec.trainer == "gcn":
+        kw = {k: v for k, v in spec.classifier_params.items() if k in GCN_KEYS}
+        g = train_gcn(A, H, labels, train, n_classes, seed=init_seed, **kw)
+        test_acc, val_acc = g.accuracy(labels, test), g.accuracy(labels, val)
+        history = g.loss_history
+    else:
+        kw = {k: v for k, v in spec.classifier_params.items() if k in _CLASSIFIER_KEYS}
+        res = train_classifier(H[train], labels[train], n_classes, seed=init_seed, **kw)
+        test_acc = res.accuracy(H[test], labels[test])
+        val_acc = res.accuracy(H[val], labels[val]) if val.any() else math.nan
+        history = res.loss_history
+    return dict(test_acc=test_acc, val_acc=val_acc,
+                final_loss=float(history[-1]) if history.size else math.nan)
+
+
 #: Row normalisation after the noise, as the paper's experiments need it: Sec. 5 row-normalises
 #: the Gaussian-noised features (Fig. 2); for flipping the text is silent, and Table 4's NGC
 #: numbers on Cora are reproduced only without it (77 % at p = 0.1, against 43 % with it:
@@ -201,7 +303,9 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
         ξ for Gaussian noise (X + ξη), p for flipping. Level 0 means clean features (still
         row-normalised when ``normalize``).
     models : sequence of str or dict
-        Built-in names (see :func:`model_spec`) or ``{label: ModelSpec}``.
+        Built-in names (see :func:`model_spec`: ``"ngc"``, ``"gcn"``, ..., and
+        ``"<name>/control"`` for a model's structure-only control) or
+        ``{label: ModelSpec}``.
     runs : int
     seed : int
         Root of all randomness (see the module docstring).
@@ -247,8 +351,12 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
     else:
         spec_for = {lv: {m: model_spec(m, name, noise, lv) for m in models} for lv in levels}
     for lv in levels:
-        for spec in spec_for[lv].values():
+        for label, spec in spec_for[lv].items():
             get_propagation(spec.propagation)
+            check_option(spec.trainer, f"models[{label!r}].trainer", TRAINERS)
+            if not isinstance(spec.control, (bool, np.bool_)):
+                raise TypeError(f"models[{label!r}].control must be True or False, got "
+                                f"{spec.control!r}")
     children = np.random.SeedSequence(seed).spawn(runs)
     records = []
     for li, lv in enumerate(levels):
@@ -258,17 +366,17 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
             noise_rng = np.random.default_rng([*noise_ss.generate_state(2), li])
             Xn = noise_fn(data.features, noise, lv, seed=noise_rng, normalize=normalize)
             init_seed = int(init_ss.generate_state(1)[0])
+            X_control = None
             for label, spec in spec_for[lv].items():
-                H = get_propagation(spec.propagation)(data.adjacency, Xn,
-                                                      **spec.propagation_params)
-                H = np.asarray(H)
-                clf = {k: v for k, v in spec.classifier_params.items() if k in _CLASSIFIER_KEYS}
-                res = train_classifier(H[train], labels[train], n_classes, seed=init_seed, **clf)
-                records.append(dict(
-                    dataset=name, noise=noise, level=lv, run=r, model=label,
-                    test_acc=res.accuracy(H[test], labels[test]),
-                    val_acc=res.accuracy(H[val], labels[val]) if val.any() else math.nan,
-                    final_loss=float(res.loss_history[-1]) if res.epochs else math.nan))
+                if spec.control and X_control is None:
+                    # One signal-free draw per run (the same at every level: the stream does
+                    # not depend on it, nor does it advance the run's other streams).
+                    X_control = signal_free_features(Xn, seed=np.random.default_rng(
+                        [*child.generate_state(2), _CONTROL_STREAM]))
+                rec = _fit_and_score(spec, data.adjacency, X_control if spec.control else Xn,
+                                     labels, train, val, test, n_classes, init_seed)
+                records.append(dict(dataset=name, noise=noise, level=lv, run=r, model=label,
+                                    **rec))
             if verbose:
                 accs = {rec["model"]: round(rec["test_acc"], 3) for rec in records[-len(
                     spec_for[lv]):]}

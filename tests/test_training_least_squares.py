@@ -1,4 +1,5 @@
-"""Theory trainer: gradients, L, closed forms, GD rate and Theorem 1's proof inequality."""
+"""The least-squares trainer of Theorem 1: gradients, L, closed forms, GD rate and the proof's
+inequality."""
 
 import math
 import warnings
@@ -10,7 +11,7 @@ from numpy.testing import assert_allclose
 
 from ngc_ref import connectivity_factor, neumann_matrix
 from ngc_ref.training import least_squares, lipschitz_constant, theory_trajectory
-from ngc_ref.training.theory import _targets
+from ngc_ref.training.least_squares import _targets
 
 
 def _problem(n=40, d=4, c=2, seed=0, noise=0.3):
@@ -58,8 +59,8 @@ def test_lipschitz_constant_is_the_gradient_lipschitz_constant():
 def test_lipschitz_constant_on_linear_operator():
     from ngc_ref import NeumannFilter
     G = nx.cycle_graph(30)
-    op = NeumannFilter(G, 3.0, 5, "sym").as_linear_operator()
-    dense = neumann_matrix(G, 3.0, 5, "sym")
+    op = NeumannFilter(G, 3.0, 5, norm="sym")      # a LinearOperator
+    dense = neumann_matrix(G, 3.0, 5, norm="sym")
     sigma = np.linalg.svd(dense, compute_uv=False)[0]
     assert_allclose(lipschitz_constant(op, method="svds", seed=0), 2 * sigma**2, rtol=1e-9)
     with pytest.raises(TypeError, match="dense"):
@@ -124,14 +125,14 @@ def test_noise_term_uses_tau_from_connectivity_factor_rw_by_default():
     assert sym.tau == pytest.approx(connectivity_factor(G, 4.0, 5, norm="sym").tau)
     assert tr.opt_term[0] == np.inf
     assert tr.opt_term[3] == pytest.approx(np.sum(tr.W_g_star**2) / (2 * 3 * tr.alpha))
-    A_S = neumann_matrix(G, 4.0, 5, "rw")
+    A_S = neumann_matrix(G, 4.0, 5, norm="rw")
     assert tr.noise_norm_sq == pytest.approx(np.sum((A_S @ eta) ** 2))
 
 
 def test_trajectory_records_match_direct_evaluation():
     G, Xs, eta, Y = _problem(n=25, d=3)
     tr = theory_trajectory(G, Xs, eta, Y, lam=3.0, S=4, steps=7, l2=0.1, tau=2.0)
-    A_S = neumann_matrix(G, 3.0, 4, "rw")
+    A_S = neumann_matrix(G, 3.0, 4, norm="rw")
     Z, Zs = A_S @ (Xs + eta), A_S @ Xs
     W = np.zeros((3, 2))
     for _ in range(7):

@@ -31,21 +31,13 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from .._validation import (as_generator, check_adjacency, check_features, check_norm,
-                           check_option, check_scalar)
+from .._docs import fill_doc
+from .._validation import (as_generator, check_adjacency, check_array, check_features,
+                           check_norm, check_option, check_scalar)
 from ..neumann import NeumannFilter
 
 LIPSCHITZ_METHODS = ("auto", "dense", "svds", "power")
 
-
-def _as_matrix(M, name):
-    """A finite real float64 (m, k) array (a 1-D input is one column; sparse is densified)."""
-    try:
-        shape = M.shape if sp.issparse(M) else np.shape(M)
-    except Exception:   # ragged nested lists
-        shape = ()
-    rows = shape[0] if len(shape) else 0
-    return check_features(M, rows, name=name).astype(np.float64, copy=False)
 
 #: ``method="auto"`` uses a dense SVD up to this many entries of Z, ``svds`` above.
 AUTO_DENSE_MAX_ENTRIES = 4_000_000
@@ -92,7 +84,7 @@ def lipschitz_constant(Z, *, l2=0.0, method="auto", seed=None, rtol=1e-12, maxit
         Z = sp.csr_array(check_features(Z, Z.shape[0], name="Z", allow_sparse=True),
                          dtype=np.float64)
     elif not isinstance(Z, spla.LinearOperator):
-        Z = _as_matrix(Z, "Z")
+        Z = check_array(Z, name="Z").astype(np.float64, copy=False)
     elif Z.dtype is not None and np.dtype(Z.dtype).kind not in "biuf":
         raise TypeError(f"Z must be a real operator, got dtype={Z.dtype}")
     is_array = isinstance(Z, np.ndarray)
@@ -194,7 +186,7 @@ def least_squares(Z, Y, *, l2=0.0):
     (array([[2.]]), 1, 2.0)
     """
     l2 = check_scalar(l2, "l2", min_val=0.0)
-    Z = _as_matrix(Z, "Z")
+    Z = check_array(Z, name="Z").astype(np.float64, copy=False)
     Y = check_features(Y, Z.shape[0], name="Y").astype(np.float64, copy=False)
     if Z.size == 0 or Y.shape[1] == 0:   # nothing to fit: W = 0 is the minimum-norm minimiser
         W = np.zeros((Z.shape[1], Y.shape[1]))
@@ -329,6 +321,7 @@ def _targets(Y, n):
     return check_features(Y, n, name="Y").astype(np.float64)
 
 
+@fill_doc
 def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alpha=None, W0=None,
                       l2=0.0, tol=None, seed=None, tau=None, tau_norm=None,
                       lipschitz_method="auto", weight="weight", nodelist=None):
@@ -341,8 +334,7 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
 
     Parameters
     ----------
-    A : sparse matrix, ndarray or networkx.Graph
-        Graph of n nodes.
+    %(A)s
     X_clean : array_like or sparse, shape (n, d)
         X*.
     eta : array_like, shape (n, d)
@@ -371,15 +363,9 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
         Normalisation for τ (default: ``"rw"``, as the paper defines τ (Eq. 5-6)).
     lipschitz_method : str
         Passed to :func:`lipschitz_constant`.
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
-        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
-        matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows of ``X_clean``, ``eta`` and
-        ``Y``, each exactly once. Default: ``G.nodes()`` order, i.e. insertion order, not label
-        order (a UserWarning says so when the labels are 0..n−1 out of order; pass
-        ``nodelist=sorted(G)``). Not accepted for matrices.
+    %(weight)s
+    %(nodelist)s
+        Here the signals are ``X_clean``, ``eta`` and ``Y``.
 
     Returns
     -------
@@ -404,38 +390,12 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
     rng = as_generator(seed)
     # Read the graph once: Ã_S and τ below must see the same weights and node order.
     A = check_adjacency(A, weight=weight, nodelist=nodelist)
-    filt = NeumannFilter(A, lam, S, norm)
-    n = filt.n
-    Xs = check_features(X_clean, n, name="X_clean").astype(np.float64)
-    eta = check_features(eta, n, name="eta").astype(np.float64)
-    if eta.shape != Xs.shape:
-        raise ValueError(f"eta must have the shape of X_clean {Xs.shape}, got {eta.shape}")
-    Y = _targets(Y, n)
-    d, c = Xs.shape[1], Y.shape[1]
-    # One Horner pass for both: Ã_S [X*, η].
-    P = filt.apply(np.hstack([Xs, eta]))
-    Zs, Zeta = P[:, :d], P[:, d:]
+    filt = NeumannFilter(A, lam, S, norm=norm)
+    Xs, eta, Y = _trajectory_data(filt.n, X_clean, eta, Y)
+    Zs, Zeta = _propagate_both(filt, Xs, eta)
     Z = Zs + Zeta
-    L, linfo = lipschitz_constant(Z, l2=l2, method=lipschitz_method, seed=rng, return_info=True)
-    if alpha is None:
-        if L == 0:
-            raise ValueError("Z = Ã_S (X_clean + eta) = 0, so L = 0 and f is constant: there "
-                             "is no step size 1/L; pass alpha= explicitly or nonzero X_clean")
-        alpha = 1.0 / L
-    else:
-        alpha = check_scalar(alpha, "alpha", min_val=0.0, include_min=False)
-        if L > 0 and alpha > 1.0 / L * (1 + 1e-12):
-            warnings.warn(f"alpha={alpha:.3g} exceeds 1/L={1.0 / L:.3g}; Theorem 1 assumes "
-                          f"alpha <= 1/L", UserWarning, stacklevel=2)
-    if W0 is None:
-        W = np.zeros((d, c))
-    elif isinstance(W0, str):
-        check_option(W0, "W0", ("random",))
-        W = rng.standard_normal((d, c)) / math.sqrt(max(d, 1))
-    else:
-        W = np.array(check_features(W0, d, name="W0"), dtype=np.float64)
-        if W.shape != (d, c):
-            raise ValueError(f"W0 must have shape (d, c) = {(d, c)}, got {W.shape}")
+    L, linfo, alpha = _step_size(Z, l2, alpha, lipschitz_method, rng)
+    W = _start_point(W0, Xs.shape[1], Y.shape[1], rng)
     if tol is not None:
         tol = check_scalar(tol, "tol", min_val=0.0)
     if tau is None:
@@ -443,46 +403,134 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
         tau = connectivity_factor(A, lam, S, norm=tau_norm).tau
     else:
         tau = check_scalar(tau, "tau", min_val=0.0)
+    lsq_f, lsq_g = _closed_forms(Z, Zs, Y, l2)
+    q = _Quadratics(Z, Zs, Y, lsq_g.W)
+    rec, W_last, n_steps, converged = _descend(q, W, alpha, l2, steps, tol, L)
+
+    n, d, c = filt.n, Xs.shape[1], Y.shape[1]
+    ks = np.arange(n_steps + 1)
+    dist0 = float(np.sum((W - lsq_g.W) ** 2))
+    with np.errstate(divide="ignore"):
+        opt_term = np.where(ks > 0, dist0 / (2.0 * np.maximum(ks, 1) * alpha), np.inf)
+    f_arr = np.asarray(rec["f"])
+    settings = dict(lam=filt.lam, S=filt.S, norm=norm, steps=steps, l2=l2, tol=tol, n=n, d=d,
+                    c=c, lipschitz=linfo, W0="zeros" if W0 is None else (
+                        W0 if isinstance(W0, str) else "given"))
+    return TheoryTrajectory(
+        k=ks, f=f_arr, objective=np.asarray(rec["objective"]),
+        g_gap=np.asarray(rec["g"]) - q.g_star, f_gap_at_Wg=f_arr - q.f_at_Wg,
+        W_norm=np.asarray(rec["W_norm"]), grad_norm=np.asarray(rec["grad_norm"]),
+        opt_term=opt_term, noise_term=tau * math.log(n) / n if n > 1 else float("nan"),
+        tau=float(tau), tau_norm=tau_norm, noise_norm_sq=float(np.sum(Zeta * Zeta)),
+        W=W_last, W_f_star=lsq_f.W, W_g_star=lsq_g.W, lstsq_f=lsq_f, lstsq_g=lsq_g,
+        g_gap_limit=q.g(lsq_f.W) - q.g_star, L=L, alpha=float(alpha), n_steps=n_steps,
+        converged=converged, settings=settings)
+
+
+def _trajectory_data(n, X_clean, eta, Y):
+    """X*, η (float64, n rows, the same shape) and Y (one-hot if given as labels)."""
+    Xs = check_features(X_clean, n, name="X_clean").astype(np.float64)
+    eta = check_features(eta, n, name="eta").astype(np.float64)
+    if eta.shape != Xs.shape:
+        raise ValueError(f"eta must have the shape of X_clean {Xs.shape}, got {eta.shape}")
+    return Xs, eta, _targets(Y, n)
+
+
+def _propagate_both(filt, Xs, eta):
+    """(Ã_S X*, Ã_S η) in one Horner pass over [X*, η]."""
+    d = Xs.shape[1]
+    P = filt.apply(np.hstack([Xs, eta]))
+    return P[:, :d], P[:, d:]
+
+
+def _step_size(Z, l2, alpha, lipschitz_method, rng):
+    """(L, its info, α): α = 1/L by default; a given α above 1/L warns (Theorem 1: α ≤ 1/L)."""
+    L, linfo = lipschitz_constant(Z, l2=l2, method=lipschitz_method, seed=rng, return_info=True)
+    if alpha is None:
+        if L == 0:
+            raise ValueError("Z = Ã_S (X_clean + eta) = 0, so L = 0 and f is constant: there "
+                             "is no step size 1/L; pass alpha= explicitly or nonzero X_clean")
+        return L, linfo, 1.0 / L
+    alpha = check_scalar(alpha, "alpha", min_val=0.0, include_min=False)
+    if L > 0 and alpha > 1.0 / L * (1 + 1e-12):
+        warnings.warn(f"alpha={alpha:.3g} exceeds 1/L={1.0 / L:.3g}; Theorem 1 assumes "
+                      f"alpha <= 1/L", UserWarning, stacklevel=3)
+    return L, linfo, alpha
+
+
+def _start_point(W0, d, c, rng):
+    """W⁰ (d x c): zeros (None), N(0, 1/d) entries (``"random"``), or a copy of the given one."""
+    if W0 is None:
+        return np.zeros((d, c))
+    if isinstance(W0, str):
+        check_option(W0, "W0", ("random",))
+        return rng.standard_normal((d, c)) / math.sqrt(max(d, 1))
+    W = np.array(check_features(W0, d, name="W0"), dtype=np.float64)
+    if W.shape != (d, c):
+        raise ValueError(f"W0 must have shape (d, c) = {(d, c)}, got {W.shape}")
+    return W
+
+
+def _closed_forms(Z, Zs, Y, l2):
+    """The minimisers of the objective (on Z, with l2) and of g (on Z*, without)."""
     try:
-        lsq_f = least_squares(Z, Y, l2=l2)
-        lsq_g = least_squares(Zs, Y)
+        return least_squares(Z, Y, l2=l2), least_squares(Zs, Y)
     except ValueError as exc:
         raise ValueError(f"{exc}, with Z = Ã_S (X_clean + eta): rescale X_clean and eta (or Y) "
                          f"by a common factor") from None
-    Wg = lsq_g.W
-    W0_arr = W.copy()
 
-    # The d x d Gram matrices make each step O(d²c) instead of O(ndc).
-    G, B = Z.T @ Z, Z.T @ Y
-    Gs, Bs = Zs.T @ Zs, Zs.T @ Y
-    yy = float(np.sum(Y * Y))
 
-    def quad(Gm, Bm, V):  # ‖MV − Y‖² = tr(VᵀGV) − 2tr(VᵀB) + ‖Y‖²
-        return float(np.sum(V * (Gm @ V)) - 2.0 * np.sum(V * Bm) + yy)
+class _Quadratics:
+    """f and g as quadratics in W through the d x d Gram matrices, so that each value costs
+    O(d²c) instead of O(ndc); also g* = g(W_g*) and f(W_g*), checked for overflow."""
 
-    with np.errstate(over="ignore", invalid="ignore"):
-        g_star = quad(Gs, Bs, Wg)
-        f_at_Wg = quad(G, B, Wg)
-        wg_sq = float(np.sum(Wg * Wg))
-    if not (np.isfinite(g_star) and np.isfinite(f_at_Wg) and np.isfinite(wg_sq)):
-        # Ã_S X* of scale ~1e-300 makes W_g* ~ 1e300: f(W_g*) and ‖W⁰ − W_g*‖² overflow
-        # float64 and every bound term would be inf or NaN.
-        scale = float(np.abs(Zs).max()) if Zs.size else 0.0
-        raise ValueError(f"X_clean is too small in scale for float64: max|Ã_S X_clean| = "
-                         f"{scale:.3g} makes the clean least-squares solution W_g* overflow "
-                         f"(‖W_g*‖² = {wg_sq:.3g}); rescale X_clean (and eta) by a common factor")
+    def __init__(self, Z, Zs, Y, Wg):
+        self.G, self.B = Z.T @ Z, Z.T @ Y
+        self.Gs, self.Bs = Zs.T @ Zs, Zs.T @ Y
+        self.yy = float(np.sum(Y * Y))
+        with np.errstate(over="ignore", invalid="ignore"):
+            self.g_star = self.g(Wg)
+            self.f_at_Wg = self.f(Wg)
+            wg_sq = float(np.sum(Wg * Wg))
+        if not (np.isfinite(self.g_star) and np.isfinite(self.f_at_Wg) and np.isfinite(wg_sq)):
+            # Ã_S X* of scale ~1e-300 makes W_g* ~ 1e300: f(W_g*) and ‖W⁰ − W_g*‖² overflow
+            # float64 and every bound term would be inf or NaN.
+            scale = float(np.abs(Zs).max()) if Zs.size else 0.0
+            raise ValueError(f"X_clean is too small in scale for float64: max|Ã_S X_clean| = "
+                             f"{scale:.3g} makes the clean least-squares solution W_g* "
+                             f"overflow (‖W_g*‖² = {wg_sq:.3g}); rescale X_clean (and eta) by "
+                             f"a common factor")
+
+    def _quad(self, Gm, Bm, V):  # ‖MV − Y‖² = tr(VᵀGV) − 2tr(VᵀB) + ‖Y‖²
+        return float(np.sum(V * (Gm @ V)) - 2.0 * np.sum(V * Bm) + self.yy)
+
+    def f(self, V):
+        return self._quad(self.G, self.B, V)
+
+    def g(self, V):
+        return self._quad(self.Gs, self.Bs, V)
+
+    def grad(self, V, l2):
+        """∇(f + l2‖·‖²)(V)."""
+        return 2.0 * (self.G @ V - self.B) + 2.0 * l2 * V
+
+
+def _descend(q, W, alpha, l2, steps, tol, L):
+    """Gradient descent from W, recording f, the objective, g, ‖W‖ and ‖∇‖ at every iterate.
+
+    Returns (the records, the last iterate, the steps run, whether ``tol`` was met)."""
     rec = {key: [] for key in ("f", "objective", "g", "W_norm", "grad_norm")}
 
     def record(V, grad):
-        fv = quad(G, B, V)
+        fv = q.f(V)
         rec["f"].append(fv)
         rec["objective"].append(fv + l2 * float(np.sum(V * V)))
-        rec["g"].append(quad(Gs, Bs, V))
+        rec["g"].append(q.g(V))
         rec["W_norm"].append(float(np.linalg.norm(V)))
         rec["grad_norm"].append(float(np.linalg.norm(grad)))
 
     with np.errstate(over="ignore", invalid="ignore"):
-        grad = 2.0 * (G @ W - B) + 2.0 * l2 * W
+        grad = q.grad(W, l2)
         record(W, grad)
     if not (math.isfinite(rec["objective"][0]) and math.isfinite(rec["grad_norm"][0])):
         raise ValueError(f"the objective or its gradient at W0 overflows float64 (l2={l2:.3g}, "
@@ -496,7 +544,7 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
             break
         with np.errstate(over="ignore", invalid="ignore"):
             W = W - alpha * grad
-            grad = 2.0 * (G @ W - B) + 2.0 * l2 * W
+            grad = q.grad(W, l2)
             record(W, grad)
         if not (math.isfinite(rec["objective"][-1]) and math.isfinite(rec["grad_norm"][-1])):
             raise ValueError(f"gradient descent diverged at step {k} (the objective overflowed "
@@ -505,21 +553,4 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
         k_done = k
         if tol is not None and rec["grad_norm"][-1] <= tol * g0:
             converged = True
-    ks = np.arange(k_done + 1)
-    dist0 = float(np.sum((W0_arr - Wg) ** 2))
-    with np.errstate(divide="ignore"):
-        opt_term = np.where(ks > 0, dist0 / (2.0 * np.maximum(ks, 1) * alpha), np.inf)
-    f_arr = np.asarray(rec["f"])
-    g_arr = np.asarray(rec["g"])
-    noise_term = tau * math.log(n) / n if n > 1 else float("nan")
-    settings = dict(lam=filt.lam, S=filt.S, norm=norm, steps=steps, l2=l2, tol=tol, n=n, d=d,
-                    c=c, lipschitz=linfo, W0="zeros" if W0 is None else (
-                        W0 if isinstance(W0, str) else "given"))
-    return TheoryTrajectory(
-        k=ks, f=f_arr, objective=np.asarray(rec["objective"]), g_gap=g_arr - g_star,
-        f_gap_at_Wg=f_arr - f_at_Wg, W_norm=np.asarray(rec["W_norm"]),
-        grad_norm=np.asarray(rec["grad_norm"]), opt_term=opt_term, noise_term=noise_term,
-        tau=float(tau), tau_norm=tau_norm, noise_norm_sq=float(np.sum(Zeta * Zeta)), W=W,
-        W_f_star=lsq_f.W, W_g_star=Wg, lstsq_f=lsq_f, lstsq_g=lsq_g,
-        g_gap_limit=quad(Gs, Bs, lsq_f.W) - g_star, L=L, alpha=float(alpha), n_steps=k_done,
-        converged=converged, settings=settings)
+    return rec, W, k_done, converged

@@ -1,0 +1,66 @@
+"""The parameter paragraphs that many public docstrings share, written once.
+
+A docstring names a shared paragraph by a line holding only its placeholder, ``%(weight)s``;
+:func:`fill_doc` replaces that line by the paragraph, indented like the placeholder (the idea of
+SciPy's ``scipy._lib.doccer``), so ``help(fn)`` and the rendered docs show the full text.
+Lines indented further right after a placeholder continue its description::
+
+    @fill_doc
+    def f(A, *, nodelist=None):
+        \"\"\"...
+
+        Parameters
+        ----------
+        %(nodelist)s
+            Also the order of ``tau_i``.
+        \"\"\"
+"""
+
+from __future__ import annotations
+
+import re
+
+#: name -> paragraph (a numpydoc parameter entry: the name line, then its description).
+PARAMS = {
+    "A": """\
+A : sparse matrix, ndarray or networkx.Graph
+    Symmetric adjacency of n nodes with non-negative weights (see ``symmetrize``). Its
+    diagonal is set to 1, not added to: Ã = A − diag(A) + I (see
+    :func:`ngc_ref.add_self_loops`).""",
+    "norm": """\
+norm : {"sym", "rw"}
+    The normalisation of Ã: D̃^{-1/2} Ã D̃^{-1/2} (``"sym"``) or D̃⁻¹Ã (``"rw"``).""",
+    "symmetrize": """\
+symmetrize : bool or {"max", "mean"}
+    How to treat a non-symmetric ``A``: ``False`` (default) rejects it with a ValueError,
+    ``True`` or ``"max"`` takes max(A, Aᵀ) (the union of the edges), ``"mean"`` (A + Aᵀ)/2.""",
+    "weight": """\
+weight : str or None, default 'weight'
+    Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
+    default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
+    matrices.""",
+    "nodelist": """\
+nodelist : sequence, optional
+    For a networkx graph: its nodes in the order of the rows (and columns) of the matrices,
+    of the signals and of the result, each exactly once, as in
+    ``networkx.to_scipy_sparse_array``. Default: ``G.nodes()`` order, i.e. insertion order,
+    not label order; a UserWarning says so when the labels are 0..n−1 out of order (pass
+    ``nodelist=sorted(G)``). Not accepted for matrices.""",
+}
+
+_PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.M)
+
+
+def fill_doc(obj):
+    """Replace each placeholder line ``%(name)s`` of ``obj.__doc__`` by ``PARAMS[name]``.
+
+    An unknown name raises KeyError at import time. Under ``python -OO`` (no docstrings)
+    ``obj`` is returned unchanged. Returns ``obj`` (a decorator for functions and classes).
+    """
+    if obj.__doc__:
+        def paragraph(m):
+            indent = m.group("indent")
+            return "\n".join(indent + line if line else line
+                             for line in PARAMS[m.group("name")].splitlines())
+        obj.__doc__ = _PLACEHOLDER.sub(paragraph, obj.__doc__)
+    return obj
