@@ -6,6 +6,7 @@ the default is ``ci``.
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -16,6 +17,15 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None, max_examples=20)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture
+def empty_data_folder(tmp_path, monkeypatch):
+    """NGC_REF_DATA naming a folder that exists but holds no data set."""
+    empty = tmp_path / "empty-data"
+    empty.mkdir()
+    monkeypatch.setenv("NGC_REF_DATA", str(empty))
+    return empty
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -13,6 +13,8 @@ from ngc_ref_theory._bounds import grown_lam_S
 from ngc_ref_theory._core import Result
 from ngc_ref_theory._stats import quantile_trend
 from ngc_ref_theory.claims import theorem_1 as t1
+from ngc_ref_theory.claims.theorem_1 import (assumptions, families, fixed_lambda, inside, part_b,
+                                             part_c, readings, statements)
 
 
 
@@ -20,14 +22,14 @@ def test_envelope_exponent_recovers_planted_power_laws():
     k = np.arange(0, 1001)
     for p in (0.5, 1.0, 2.0):
         env = np.where(k > 0, 3.0 * np.maximum(k, 1) ** -p, 3.0)
-        slope, points, k_end = t1.envelope_exponent(k, env, g_star=0.0)
+        slope, points, k_end = part_b.envelope_exponent(k, env, g_star=0.0)
         assert abs(slope + p) < 1e-9 and points >= 4 and k_end == 1000
 
 
 def test_envelope_exponent_stops_at_rounding():
     k = np.arange(0, 201)
     env = 0.5 ** k                    # reaches 1e-9 at k ≈ 30
-    slope, points, k_end = t1.envelope_exponent(k, env, g_star=0.0)
+    slope, points, k_end = part_b.envelope_exponent(k, env, g_star=0.0)
     assert k_end < 40 and slope < -1.0
 
 
@@ -37,7 +39,7 @@ def test_envelope_exponent_stops_at_rounding():
     ([-1.5, -0.5, -1.2, -0.7], "inconclusive"),
 ])
 def test_judge_exponents(slopes, expected):
-    assert t1.judge_exponents(slopes)[0] == expected
+    assert part_b.judge_exponents(slopes)[0] == expected
 
 
 def _floor_case(floor_of_n, reps=3, seed=0):
@@ -50,18 +52,18 @@ def _floor_case(floor_of_n, reps=3, seed=0):
 
 def test_judge_floor_planted_linear_floor_fails():
     ns, floors, tln = _floor_case(lambda n, t: 0.05 * n)
-    verdict, slope, ci = t1.judge_floor(ns, floors, tln)
+    verdict, slope, ci = part_c.judge_floor(ns, floors, tln)
     assert verdict == "fails" and ci[0] > 0 and abs(slope - (1 + 1 - 0.2)) < 0.5
 
 
 def test_judge_floor_within_the_stated_form_holds():
     ns, floors, tln = _floor_case(lambda n, t: 7.0 * t / n**0.3)
-    assert t1.judge_floor(ns, floors, tln)[0] == "holds"
+    assert part_c.judge_floor(ns, floors, tln)[0] == "holds"
 
 
 def test_judge_floor_rejects_zero_floor():
     with pytest.raises(ValueError, match="positive"):
-        t1.judge_floor([100, 200, 400], [1.0, 0.0, 2.0], [0.1, 0.1, 0.1])
+        part_c.judge_floor([100, 200, 400], [1.0, 0.0, 2.0], [0.1, 0.1, 0.1])
 
 
 def _rows(floor_of_n):
@@ -77,29 +79,29 @@ def _rows(floor_of_n):
 
 
 def test_fitted_constant_violation_found_for_growing_floor():
-    C2, row, k, meas, bound = t1.fitted_constant_violation(_rows(lambda n, t: 0.05 * n))
+    C2, row, k, meas, bound = part_c.fitted_constant_violation(_rows(lambda n, t: 0.05 * n))
     # C2 fitted on n ≤ 400, then at n = 1600: 80 > 10 + C2 · τ log n / n.
     assert row["n"] == 1600 and k == 10 and meas > bound
     assert math.isclose(bound, 10.0 + C2 * row["tau_log_n_over_n"])
 
 
 def test_fitted_constant_no_violation_when_floor_is_the_stated_term():
-    C2, row, k, meas, bound = t1.fitted_constant_violation(_rows(lambda n, t: 50.0 * t))
+    C2, row, k, meas, bound = part_c.fitted_constant_violation(_rows(lambda n, t: 50.0 * t))
     assert math.isclose(C2, 50.0) and meas <= bound
 
 
 def _small_run(n, sigma, norm="rw", steps=300):
-    data = t1.draw_graph(n, 7)
-    tau = connectivity_factor(data.adjacency, t1.LAM, t1.S, norm=norm).tau
-    eta = sigma * np.random.default_rng(3).standard_normal((n, t1.D))
-    return t1.run_one(data, eta, norm, tau, steps)
+    data = fixed_lambda.draw_graph(n, 7)
+    tau = connectivity_factor(data.adjacency, statements.LAM, statements.S, norm=norm).tau
+    eta = sigma * np.random.default_rng(3).standard_normal((n, fixed_lambda.D))
+    return fixed_lambda.run_one(data, eta, norm, tau, steps)
 
 
 @pytest.mark.parametrize("norm", ["rw", "sym"])
 def test_run_one_exact_inequalities_hold(norm):
     r = _small_run(120, 1.0, norm)
-    assert r["a_max_slack"] <= t1.EXACT_RTOL * r["scale"]
-    assert r["corr_max_slack"] <= t1.EXACT_RTOL * r["scale"]
+    assert r["a_max_slack"] <= statements.EXACT_RTOL * r["scale"]
+    assert r["corr_max_slack"] <= statements.EXACT_RTOL * r["scale"]
     assert r["closed_form_holds"] and r["floor"] > 0
     # Planted: without the noise terms the bound is violated once GD has converged.
     assert r["g_gap"][-1] > r["opt_term"][-1]
@@ -116,8 +118,9 @@ SMALL_HYP = ((200, 283, 400, 566, 800, 1131), (2,) * 6, 4, 12, 100)
 
 
 def test_theorem_1_check_end_to_end(monkeypatch):
-    monkeypatch.setattr(t1, "design", lambda ctx: ((100, 200, 400), (2, 1, 1), 2, 300))
-    monkeypatch.setattr(t1, "hyp_design", lambda ctx: SMALL_HYP)
+    monkeypatch.setattr(fixed_lambda, "design",
+                        lambda ctx: ((100, 200, 400), (2, 1, 1), 2, 300))
+    monkeypatch.setattr(inside, "hyp_design", lambda ctx: SMALL_HYP)
     out = t1.check(Context(seed=0), "rw")
     assert [r.id for r in out] == ["theorem-1:a", "theorem-1:b", "theorem-1:c", "theorem-1:sum",
                                    "theorem-1:mean", "theorem-1-corrected"]
@@ -137,10 +140,11 @@ def test_theorem_1_check_end_to_end(monkeypatch):
 
 
 def test_inside_parts_are_an_extension_for_sym():
-    for st in t1.PART_READING.values():
+    for st in statements.PART_READING.values():
         assert st.scope_for("rw").name == "as-stated" and st.scope_for("sym").name == "extension"
-    assert t1.PART_C.scope_for("rw").name == t1.PART_C.scope_for("sym").name == "extension"
-    assert t1.PART_A.scope_for("rw").name == "as-stated"          # (a), (b) as they were
+    part_c_scopes = {statements.PART_C.scope_for(norm).name for norm in ("rw", "sym")}
+    assert part_c_scopes == {"extension"}
+    assert statements.PART_A.scope_for("rw").name == "as-stated"          # (a), (b) as they were
 
 
 # ---------------------------------------------------------------------------------------------
@@ -151,15 +155,15 @@ def test_inside_parts_are_an_extension_for_sym():
 def hyp_small():
     """Both readings on the small grid (n 200 → 1131), rw, once for the tests below."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(t1, "hyp_design", lambda ctx: SMALL_HYP)
+        mp.setattr(inside, "hyp_design", lambda ctx: SMALL_HYP)
         ctx = Context(seed=0)
-        fams = t1.hyp_results(ctx, "rw")
-        results = {reading: t1.reading_result(ctx, "rw", fams, reading, [])
-                   for reading in t1.READINGS}
+        fams = inside.hyp_results(ctx, "rw")
+        results = {reading: readings.reading_result(ctx, "rw", fams, reading, [])
+                   for reading in statements.READINGS}
     return fams, results
 
 
-@pytest.mark.parametrize("family", t1.HYP_FAMILIES)
+@pytest.mark.parametrize("family", families.HYP_FAMILIES)
 def test_hypotheses_are_verified_in_the_run(hyp_small, family):
     fams, _ = hyp_small
     rec = fams[family]
@@ -174,7 +178,7 @@ def test_hypotheses_are_verified_in_the_run(hyp_small, family):
     a3 = rec["A3"]
     assert len(a3["per_n"]) == len(SMALL_HYP[0]) and a3["verified"]
     assert all(set(p) >= {"W_g_norm_max", "max_k_W_k_norm_max"} for p in a3["per_n"])
-    assert a3["upper_over_lower_half"] <= t1.A3_GROWTH and a3["C"] < 5
+    assert a3["upper_over_lower_half"] <= assumptions.A3_GROWTH and a3["C"] < 5
     assert np.isfinite(a3["loglog_slope_of_max"]) and len(a3["loglog_slope_ci"]) == 2
     # Assumption 4: α = 1/L and the proof's descent step at every k.
     assert rec["A4"]["verified"] and rec["A4"]["max_abs_alpha_L_minus_1"] <= 1e-12
@@ -195,9 +199,9 @@ def test_both_readings_produce_results(hyp_small):
     assert set(results) == {"sum", "mean"}
     for reading, r in results.items():
         assert r.id == f"theorem-1:{reading}" and r.verdict in ("holds", "fails", "inconclusive")
-        assert set(r.evidence["verdicts"]) == set(t1.HYP_FAMILIES)
+        assert set(r.evidence["verdicts"]) == set(families.HYP_FAMILIES)
         assert r.evidence["searched"]["confidence"] == 0.95
-        for f in r.evidence["families"][:len(t1.HYP_FAMILIES)]:
+        for f in r.evidence["families"][:len(families.HYP_FAMILIES)]:
             assert {"q50", "q90"} == set(f["ratio_trends"])
             assert all(f"ratio_{reading}" in run for run in f["runs"])
     # The mean reading's ratio is the sum reading's divided by n, run by run.
@@ -215,7 +219,7 @@ def test_both_readings_produce_results(hyp_small):
 def test_planted_too_small_bound_is_reported_fails(monkeypatch, hyp_small):
     """τ log n / n² in place of τ log n / n: the mean reading's ratio then grows like n."""
     fams, _ = hyp_small
-    monkeypatch.setattr(t1, "bound_term", lambda tau, n: tau * math.log(n) / n**2)
+    monkeypatch.setattr(inside, "bound_term", lambda tau, n: tau * math.log(n) / n**2)
     ctx = Context(seed=0)
     planted = {}
     for family, rec in fams.items():
@@ -223,8 +227,9 @@ def test_planted_too_small_bound_is_reported_fails(monkeypatch, hyp_small):
             planted[family] = rec
             continue
         taus = {(g["n"], g["graph_seed"]): g["tau"] for g in rec["graphs"]}
-        planted[family] = dict(rec, mean=t1.ratio_trends(ctx, family, rec["runs"], taus, "mean"))
-    res = t1.reading_result(ctx, "rw", planted, "mean", [])
+        planted[family] = dict(rec, mean=inside.ratio_trends(ctx, family, rec["runs"], taus,
+                                                             "mean"))
+    res = readings.reading_result(ctx, "rw", planted, "mean", [])
     assert res.verdict == "fails" and res.counterexample is not None
     assert all(v == "fails" for v in res.evidence["verdicts"].values())
     assert res.counterexample["median_ratio_slope_ci"][0] > 0
@@ -237,7 +242,7 @@ def test_planted_too_small_bound_is_reported_fails(monkeypatch, hyp_small):
     ({0.5: (-0.1, 0.2), 0.9: (-0.5, -0.2)}, "inconclusive"),
 ])
 def test_judge_ratio(trend, expected):
-    assert t1.judge_ratio({q: {"ci": ci} for q, ci in trend.items()}) == expected
+    assert inside.judge_ratio({q: {"ci": ci} for q, ci in trend.items()}) == expected
 
 
 def test_quantile_trend_recovers_planted_growth():
@@ -258,19 +263,19 @@ def test_quantile_trend_recovers_planted_growth():
 @pytest.mark.parametrize("norm", ["rw", "sym"])
 def test_hyp_tau_shortcuts_equal_the_full_computation(family, norm):
     """One node on a vertex-transitive graph, block by block on a disjoint union: exact τ."""
-    A, blocks, _, _, transitive = t1.hyp_problem(family, 144, 5)
+    A, blocks, _, _, transitive = families.hyp_problem(family, 144, 5)
     lam, S_ = grown_lam_S(A.shape[0])
-    fast = t1.hyp_tau(A, blocks, transitive, lam, S_, norm)
+    fast = families.hyp_tau(A, blocks, transitive, lam, S_, norm)
     full = connectivity_factor(A, lam, S_, norm=norm).tau
     assert math.isclose(fast, full, rel_tol=1e-10)
 
 
 def test_blocks_are_realisable_in_rw():
     """X* = Y = one-hot block: Ã_S X* = (1 − r^{S+1}) X*, so g(W_g*) = 0 and W_g* = I/m."""
-    A, blocks, X, Y, _ = t1.hyp_problem("ba-blocks", 200, 3)
+    A, blocks, X, Y, _ = families.hyp_problem("ba-blocks", 200, 3)
     lam, S_ = grown_lam_S(200)
     eta = np.random.default_rng(0).standard_normal(X.shape)
-    r = t1.hyp_run(A, X, Y, eta, "rw", lam, S_, 50)
+    r = inside.hyp_run(A, X, Y, eta, "rw", lam, S_, 50)
     m = series_mass(lam, S_)
     assert r["g_star"] <= 1e-18 * 200 and math.isclose(r["W_g_norm"], 2.0 / m, rel_tol=1e-9)
     assert r["floor"] > 0

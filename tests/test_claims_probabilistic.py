@@ -35,7 +35,7 @@ TAIL_CONF = 1 - 1e-7
 def test_hoeffding_tail_of_aggregated_noise(A, norm, lam, S, noise, sigma, seed):
     """P(|[Ã_Sη]_ij| ≥ t) ≤ 2exp(−t²/(2σ²ρ_i)), ρ_i = Σ_p [Ã_S]_ip², for t = k·σ√ρ_i."""
     rng = np.random.default_rng(seed)      # from the drawn seed: no hidden global randomness
-    filt = NeumannFilter(A, lam, S, norm)
+    filt = NeumannFilter(A, lam, S, norm=norm)
     rho = (filt.matrix() ** 2).sum(axis=1)
     eta = sub_gaussian_noise(rng, noise, (filt.n, TRIALS), sigma)
     Z = filt @ eta                         # row i: TRIALS i.i.d. copies of [Ã_Sη]_i0
@@ -73,7 +73,7 @@ def _ring(n):
 def test_lemma1_max_entry_bound_holds_and_planted_small_bound_fails(scale, expected):
     A = _ring(60)
     lam, S, d, trials = 32.0, 16, 8, 200
-    filt = NeumannFilter(A, lam, S, "rw")
+    filt = NeumannFilter(A, lam, S, norm="rw")
     tau = connectivity_factor(A, lam, S, norm="rw").tau
     _, max2 = lemma_1.simulate(filt, "gaussian", 1.0, d, trials, np.random.default_rng(1))
     b = scale * lemma_1.max_entry_bound(tau, lam, S, 1.0, 60, d)
@@ -84,7 +84,7 @@ def test_lemma1_max_entry_bound_holds_and_planted_small_bound_fails(scale, expec
 def test_lemma1_expectation_identity_and_paper_bound_below_mean():
     # E‖Ã_Sη‖_F² = σ²d Σρ_i, and the paper's bound equals 2σ² max ρ_i (4 log n + log 2d).
     A = _ring(40)
-    filt = NeumannFilter(A, 32.0, 16, "sym")
+    filt = NeumannFilter(A, 32.0, 16, norm="sym")
     conn = connectivity_factor(A, 32.0, 16, norm="sym")
     fro2, _ = lemma_1.simulate(filt, "rademacher", 1.0, 4, 4000, np.random.default_rng(2))
     expect = 4 * conn.row_square_sums.sum()

@@ -61,9 +61,14 @@ def _skip_reason(name):
     return None
 
 
-def _param(name):
+def needs(name):
+    """Skip unless the raw files of data set ``name`` are under NGC_REF_DATA."""
     reason = _skip_reason(name)
-    return pytest.param(name, marks=pytest.mark.skipif(reason is not None, reason=reason or ""))
+    return pytest.mark.skipif(reason is not None, reason=reason or "")
+
+
+def _param(name):
+    return pytest.param(name, marks=needs(name))
 
 
 ALL = [_param(n) for n in EXPECTED]
@@ -153,7 +158,7 @@ def test_planetoid_layout_is_the_canonical_one(loaded, name):
     assert abs(ds.adjacency - (ref != 0)).nnz == 0
 
 
-@pytest.mark.skipif(_skip_reason("citeseer") is not None, reason=_skip_reason("citeseer") or "")
+@needs("citeseer")
 def test_citeseer_missing_ids(loaded):
     ds = loaded("citeseer")
     assert np.flatnonzero(ds.labels == -1).tolist() == CITESEER_MISSING
@@ -164,7 +169,7 @@ def test_citeseer_missing_ids(loaded):
     assert ds.summary()["labelled"] == 3312
 
 
-@pytest.mark.skipif(_skip_reason("pubmed") is not None, reason=_skip_reason("pubmed") or "")
+@needs("pubmed")
 def test_pubmed_without_allx(loaded):
     if os.path.exists(os.path.join(DATA, "planetoid", "ind.pubmed.allx")):
         pytest.skip("ind.pubmed.allx is present in NGC_REF_DATA")
@@ -194,7 +199,7 @@ def _fake_pubmed_allx(root):
     return allx, data
 
 
-@pytest.mark.skipif(_skip_reason("pubmed") is not None, reason=_skip_reason("pubmed") or "")
+@needs("pubmed")
 def test_pubmed_with_allx(tmp_path, monkeypatch):
     shutil.copytree(os.path.join(DATA, "planetoid"), tmp_path / "planetoid",
                     ignore=lambda d, names: [f for f in names if "pubmed" not in f])
@@ -241,7 +246,7 @@ def test_geomgcn_symmetrised_edges_and_manifest_homophily(loaded, name):
     assert np.all(ds.adjacency[off[:, 1], off[:, 0]] == 1)
 
 
-@pytest.mark.skipif(_skip_reason("actor") is not None, reason=_skip_reason("actor") or "")
+@needs("actor")
 def test_actor_features(loaded):
     ds = loaded("actor")
     assert sp.issparse(ds.features) and ds.features.shape[1] == 932
@@ -254,8 +259,7 @@ def test_actor_features(loaded):
 
 # --- Coauthor and karate --------------------------------------------------------------------
 
-@pytest.mark.skipif(_skip_reason("coauthor-cs") is not None,
-                    reason=_skip_reason("coauthor-cs") or "")
+@needs("coauthor-cs")
 def test_coauthor_split_is_deterministic(loaded):
     a = loaded("coauthor-cs")
     b = load_dataset("coauthor-cs", root=DATA, split=0)
@@ -360,8 +364,7 @@ def test_bad_split_and_root(tmp_path, monkeypatch):
 
 # --- corrupted files (on copies) --------------------------------------------------------------
 
-needs_cora = pytest.mark.skipif(_skip_reason("cora") is not None,
-                                reason=_skip_reason("cora") or "")
+needs_cora = needs("cora")
 
 
 @pytest.fixture
@@ -389,15 +392,42 @@ def test_flipped_byte_fails_checksum(cora_copy):
         load_dataset("cora", root=cora_copy)
 
 
-@needs_cora
-def test_truncated_file(cora_copy, monkeypatch):
-    path = cora_copy / "planetoid" / "ind.cora.allx"
+def _expect_errors(monkeypatch, root, relpath, name, checksum, parsed):
+    """Load ``name`` after ``relpath`` was tampered with: the error matching ``checksum`` (None:
+    not checked), then, with the tampered bytes accepted, the parse error matching ``parsed``."""
+    if checksum is not None:
+        with pytest.raises(ValueError, match=checksum):
+            load_dataset(name, root=root)
+    _accept_current_bytes(monkeypatch, root, relpath)
+    with pytest.raises(ValueError, match=parsed):
+        load_dataset(name, root=root)
+
+
+def _truncate(path):
     path.write_bytes(path.read_bytes()[:1000])
-    with pytest.raises(ValueError, match=r"ind\.cora\.allx.*truncated"):
-        load_dataset("cora", root=cora_copy)
-    _accept_current_bytes(monkeypatch, cora_copy, "planetoid/ind.cora.allx")
-    with pytest.raises(ValueError, match=r"ind\.cora\.allx.*could not be read"):
-        load_dataset("cora", root=cora_copy)
+
+
+def _replace_by_y(path):
+    shutil.copy(path.with_name("ind.cora.y"), path)
+
+
+def _as_text(path):
+    path.write_text("not a pickle\n")
+
+
+@needs_cora
+@pytest.mark.parametrize("file, tamper, checksum, parsed", [
+    pytest.param("ind.cora.allx", _truncate, r"ind\.cora\.allx.*truncated",
+                 r"ind\.cora\.allx.*could not be read", id="truncated"),
+    # The y pickle where the graph pickle belongs, and plain text where a pickle belongs.
+    pytest.param("ind.cora.graph", _replace_by_y, r"ind\.cora\.graph.*sha256",
+                 r"ind\.cora\.graph.*could not be read.*dict", id="other-pickle"),
+    pytest.param("ind.cora.x", _as_text, None, r"ind\.cora\.x.*could not be read",
+                 id="not-a-pickle"),
+])
+def test_tampered_file_is_named(cora_copy, monkeypatch, file, tamper, checksum, parsed):
+    tamper(cora_copy / "planetoid" / file)
+    _expect_errors(monkeypatch, cora_copy, f"planetoid/{file}", "cora", checksum, parsed)
 
 
 @needs_cora
@@ -407,51 +437,32 @@ def test_missing_file(cora_copy):
         load_dataset("cora", root=cora_copy)
 
 
-@needs_cora
-def test_wrong_format_file(cora_copy, monkeypatch):
-    # The y pickle where the graph pickle belongs, and plain text where a pickle belongs.
-    shutil.copy(cora_copy / "planetoid" / "ind.cora.y", cora_copy / "planetoid" / "ind.cora.graph")
-    with pytest.raises(ValueError, match=r"ind\.cora\.graph.*sha256"):
-        load_dataset("cora", root=cora_copy)
-    _accept_current_bytes(monkeypatch, cora_copy, "planetoid/ind.cora.graph")
-    with pytest.raises(ValueError, match=r"ind\.cora\.graph.*could not be read.*dict"):
-        load_dataset("cora", root=cora_copy)
-    (cora_copy / "planetoid" / "ind.cora.x").write_text("not a pickle\n")
-    _accept_current_bytes(monkeypatch, cora_copy, "planetoid/ind.cora.x")
-    with pytest.raises(ValueError, match=r"ind\.cora\.x.*could not be read"):
-        load_dataset("cora", root=cora_copy)
-
-
-@pytest.mark.skipif(_skip_reason("cornell") is not None, reason=_skip_reason("cornell") or "")
+@needs("cornell")
 def test_wrong_format_geomgcn_and_npz(tmp_path, monkeypatch):
     for folder in ("cornell", "splits"):
         shutil.copytree(os.path.join(DATA, "geom-gcn", folder), tmp_path / "geom-gcn" / folder,
                         ignore=lambda d, names: [f for f in names if f.endswith(".npz")
                                                  and "cornell_split_0.6_0.2_0." not in f])
     edges = tmp_path / "geom-gcn" / "cornell" / "out1_graph_edges.txt"
+    edges_rel = "geom-gcn/cornell/out1_graph_edges.txt"
+    edges = tmp_path / edges_rel
     edges.write_text("node_id\tnode_id\n1\t2\t3\n")
-    _accept_current_bytes(monkeypatch, tmp_path, "geom-gcn/cornell/out1_graph_edges.txt")
-    with pytest.raises(ValueError, match=r"out1_graph_edges\.txt.*line 2"):
-        load_dataset("cornell", root=tmp_path)
+    _expect_errors(monkeypatch, tmp_path, edges_rel, "cornell", None,
+                   r"out1_graph_edges\.txt.*line 2")
     edges.write_text("node_id\tnode_id\n1\t999\n")
-    _accept_current_bytes(monkeypatch, tmp_path, "geom-gcn/cornell/out1_graph_edges.txt")
-    with pytest.raises(ValueError, match=r"out1_graph_edges\.txt.*0\.\.182"):
-        load_dataset("cornell", root=tmp_path)
-    shutil.copy(os.path.join(DATA, "geom-gcn", "cornell", "out1_graph_edges.txt"), edges)
-    _accept_current_bytes(monkeypatch, tmp_path, "geom-gcn/cornell/out1_graph_edges.txt")
-    split = tmp_path / "geom-gcn" / "splits" / "cornell_split_0.6_0.2_0.npz"
+    _expect_errors(monkeypatch, tmp_path, edges_rel, "cornell", None,
+                   r"out1_graph_edges\.txt.*0\.\.182")
+    shutil.copy(os.path.join(DATA, edges_rel), edges)
+    _accept_current_bytes(monkeypatch, tmp_path, edges_rel)
+    split_rel = "geom-gcn/splits/cornell_split_0.6_0.2_0.npz"
+    split = tmp_path / split_rel
     split.write_bytes(split.read_bytes()[:300])
-    _accept_current_bytes(monkeypatch, tmp_path, "geom-gcn/splits/cornell_split_0.6_0.2_0.npz")
-    with pytest.raises(ValueError, match=r"cornell_split_0\.6_0\.2_0\.npz.*could not be read"):
-        load_dataset("cornell", root=tmp_path)
+    _expect_errors(monkeypatch, tmp_path, split_rel, "cornell", None,
+                   r"cornell_split_0\.6_0\.2_0\.npz.*could not be read")
     os.makedirs(tmp_path / "coauthor")
-    npz = tmp_path / "coauthor" / "ms_academic_cs.npz"
-    npz.write_bytes(b"PK\x03\x04" + b"\0" * 100)
-    with pytest.raises(ValueError, match=r"ms_academic_cs\.npz.*sha256"):
-        load_dataset("coauthor-cs", root=tmp_path)
-    _accept_current_bytes(monkeypatch, tmp_path, "coauthor/ms_academic_cs.npz")
-    with pytest.raises(ValueError, match=r"ms_academic_cs\.npz.*could not be read"):
-        load_dataset("coauthor-cs", root=tmp_path)
+    (tmp_path / "coauthor" / "ms_academic_cs.npz").write_bytes(b"PK\x03\x04" + b"\0" * 100)
+    _expect_errors(monkeypatch, tmp_path, "coauthor/ms_academic_cs.npz", "coauthor-cs",
+                   r"ms_academic_cs\.npz.*sha256", r"ms_academic_cs\.npz.*could not be read")
 
 
 @needs_cora
@@ -496,13 +507,12 @@ def test_tampered_pickle_through_loader(cora_copy, monkeypatch):
     target = cora_copy / "pwned"
     (cora_copy / "planetoid" / "ind.cora.graph").write_bytes(
         pickle.dumps(_Evil(target), protocol=2))
-    _accept_current_bytes(monkeypatch, cora_copy, "planetoid/ind.cora.graph")
-    with pytest.raises(ValueError, match=r"ind\.cora\.graph.*not allowed"):
-        load_dataset("cora", root=cora_copy)
+    _expect_errors(monkeypatch, cora_copy, "planetoid/ind.cora.graph", "cora", None,
+                   r"ind\.cora\.graph.*not allowed")
     assert not target.exists()
 
 
-@pytest.mark.skipif(_skip_reason("cora") is not None, reason=_skip_reason("cora") or "")
+@needs_cora
 def test_checksum_table_matches_files():
     for relpath in _checksums.CHECKSUMS:
         if os.path.exists(os.path.join(DATA, relpath)):

@@ -134,10 +134,8 @@ def test_skipped_data_is_said_in_the_terminal_and_the_report(tmp_path, monkeypat
                                 "why": "NGC_REF_DATA is not set"} for norm in ("sym", "rw")]
 
 
-def test_a_data_folder_without_the_files_is_a_skip_not_an_abort(tmp_path, monkeypatch, capsys):
-    empty = tmp_path / "e"
-    empty.mkdir()
-    monkeypatch.setenv("NGC_REF_DATA", str(empty))
+def test_a_data_folder_without_the_files_is_a_skip_not_an_abort(tmp_path, empty_data_folder,
+                                                                capsys):
     out = tmp_path / "r"
     assert cli.main(["check", "--only", "row-normalization", "denoising-accuracy", "--out",
                      str(out), "--no-progress"]) == 0

@@ -173,14 +173,21 @@ def test_interrupt_and_resume_equals_uninterrupted(tmp_path):
     assert _CALLS["n"] == 0 and len(out.read_text().splitlines()) == 10
 
 
-def test_partial_last_line_is_dropped_and_lock(tmp_path):
-    spec = [("test_draw", {"x": x}) for x in range(4)]
+FOUR_CELLS = [("test_draw", {"x": x}) for x in range(4)]
+
+
+def _four_records(tmp_path):
+    """A finished four-cell sweep: (store path, its records)."""
     out = tmp_path / "o.jsonl"
-    full = run_sweep(spec, out, n_jobs=1)
+    return out, run_sweep(FOUR_CELLS, out, n_jobs=1)
+
+
+def test_partial_last_line_is_dropped_and_lock(tmp_path):
+    out, full = _four_records(tmp_path)
     lines = out.read_bytes().splitlines(keepends=True)
     out.write_bytes(b"".join(lines[:2]) + lines[2][:25])   # a write torn by a crash
     assert len(read_records(out)) == 2
-    again = run_sweep(spec, out, n_jobs=1)
+    again = run_sweep(FOUR_CELLS, out, n_jobs=1)
     assert _by_id(again) == _by_id(full)
     assert [json.loads(ln) for ln in out.read_text().splitlines()]   # every line is JSON
     with Store(out), pytest.raises(ValueError, match="locked"):
@@ -342,10 +349,8 @@ def test_real_data_cells_carry_no_synthetic_parameters():
     assert not {"n", "k", "deg_in", "deg_out", "d"} & set(p)
 
 
-def test_config_needing_missing_data_fails_before_anything_runs(tmp_path, monkeypatch, capsys):
-    empty = tmp_path / "empty"
-    empty.mkdir()
-    monkeypatch.setenv("NGC_REF_DATA", str(empty))
+def test_config_needing_missing_data_fails_before_anything_runs(tmp_path, empty_data_folder,
+                                                                  capsys):
     cfg = tmp_path / "cora.json"
     cfg.write_text(json.dumps({"task": "node_classification",
                                "grid": {"dataset": ["cora"], "level": [0.1, 0.2]}}))
@@ -357,13 +362,11 @@ def test_config_needing_missing_data_fails_before_anything_runs(tmp_path, monkey
 
 
 def test_complete_last_record_without_newline_is_kept(tmp_path):
-    spec = [("test_draw", {"x": x}) for x in range(4)]
-    out = tmp_path / "o.jsonl"
-    full = run_sweep(spec, out, n_jobs=1)
+    out, full = _four_records(tmp_path)
     out.write_bytes(out.read_bytes().rstrip(b"\n"))     # e.g. copied by a tool that strips it
     assert len(read_records(out)) == 4
     _CALLS["n"] = 0
-    again = run_sweep(spec, out, n_jobs=1)
+    again = run_sweep(FOUR_CELLS, out, n_jobs=1)
     assert _CALLS["n"] == 0 and _by_id(again) == _by_id(full)   # nothing recomputed
     assert len(out.read_text().splitlines()) == 4 and out.read_bytes().endswith(b"\n")
 
@@ -382,7 +385,7 @@ def test_family_names_follow_one_convention():
     import re
 
     from ngc_ref.graphs import GRAPH_FAMILIES
-    from ngc_ref_theory._stats import FAMILIES
+    from ngc_ref_theory._graphs import FAMILIES
     names = list(FAMILIES) + list(GRAPH_FAMILIES)
     assert all(re.fullmatch(r"[a-z][a-z0-9_]*", n) for n in names), names
     with pytest.raises(ValueError, match="er_avgdeg_2logn"):

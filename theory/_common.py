@@ -41,6 +41,11 @@ def graph_record(name, A):
     return rec
 
 
+def public(row, drop=("A",)):
+    """``row`` without its adjacency (and the other keys in ``drop``): what the evidence keeps."""
+    return {k: v for k, v in row.items() if k not in drop}
+
+
 def counterexample(claim_id, ctx, graph=None, **fields):
     out = {"rerun": f"ngc-ref check --only {claim_id} --seed {ctx.seed}"}
     if graph is not None:

@@ -7,7 +7,26 @@ newer than the report beside it; saving here is therefore a plain ``savefig``.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+
+
+def draws(name):
+    """Decorator of a check's figure: ``draw(path, norm, *args)`` saves the figure at ``path``
+    and returns its file name (or None when there was nothing to draw); the decorated function
+    is called ``fn(ctx, norm, *args)`` and returns ``[file name]``, or ``[]`` when the run makes
+    no figures (``ctx.figure_path`` is None). ``name`` is formatted with ``norm``, e.g.
+    ``"lemma-1-{norm}.png"``."""
+    def deco(draw):
+        @functools.wraps(draw)
+        def figure_files(ctx, norm, *args, **kwargs):
+            path = ctx.figure_path(name.format(norm=norm))
+            if path is None:
+                return []
+            saved = draw(path, norm, *args, **kwargs)
+            return [] if saved is None else [saved]
+        return figure_files
+    return deco
 
 
 def subplots(nrows=1, ncols=1, **kwargs):
@@ -67,6 +86,14 @@ def save_figure(fig, path):
     return path.name
 
 
+def log_axes(axes, xlabel="n"):
+    """Log-log scales and the x label on every axes of ``axes``."""
+    for ax in axes:
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel(xlabel)
+
+
 def fixed_vs_grown(path, series, key, *, label, floor, floor_label, floor_key, lam, S, ylabel,
                    title):
     """Two log-log panels of one per-family quantity against n: at the fixed (λ, S) with its
@@ -82,10 +109,7 @@ def fixed_vs_grown(path, series, key, *, label, floor, floor_label, floor_key, l
     axes[1].plot([r["n"] for r in anyg], [r[floor_key] for r in anyg], "k--")
     axes[0].set_title(f"{label} at λ={lam:g}, S={S}")
     axes[1].set_title(f"{label} at λ=√n, S=⌈2λ⌉")
-    for ax in axes:
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("n")
+    log_axes(axes)
     axes[0].set_ylabel(ylabel)
     legend_outside(fig, axes[1], *axes[0].get_legend_handles_labels())
     fig.suptitle(title, fontsize=11)

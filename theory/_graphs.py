@@ -1,9 +1,21 @@
-"""The graphs the checks search over: small ones for exact identities, seeded random ones."""
+"""The checker's one registry of graphs: the named small graphs the exact identities are searched
+over (:func:`small_graphs`), the n-scaled families of the asymptotic checks (:data:`FAMILIES`),
+and the lookup the sweeps use, which also reaches every :func:`ngc_ref.graphs.make_graph` family
+(:func:`graph_family`, :func:`build_graph`).
+
+A checker family is sized by n alone; a library family takes its parameters (``graph_params``).
+Where a name is both (``ring``, ``path``, ``complete``, ``star``), the checker family is meant.
+"""
 
 from __future__ import annotations
 
+import math
+
 import networkx as nx
 import scipy.sparse as sp
+
+from ngc_ref import graphs
+from ngc_ref.graphs import GRAPH_FAMILIES, family_params, make_graph
 
 
 def _adj(G):
@@ -16,7 +28,7 @@ def _adj(G):
 def small_graphs(ctx):
     """Named small graphs covering isolated nodes, hubs, paths, cliques, bottlenecks, randomness."""
     seed = int(ctx.rng("small-graphs").integers(2**31))
-    graphs = {
+    named = {
         "isolated-5": nx.empty_graph(5),
         "star-7": nx.star_graph(6),
         "star-41": nx.star_graph(40),
@@ -29,13 +41,71 @@ def small_graphs(ctx):
         "star+isolated": nx.disjoint_union(nx.star_graph(4), nx.empty_graph(2)),
     }
     if ctx.thorough:
-        graphs.update({
+        named.update({
             "grid-10x10": nx.grid_2d_graph(10, 10),
             f"ba-200-2-s{seed}": nx.barabasi_albert_graph(200, 2, seed=seed),
             f"er-300-0.02-s{seed}": nx.gnp_random_graph(300, 0.02, seed=seed),
             "star-101": nx.star_graph(100),
         })
-    return {name: _adj(G) for name, G in graphs.items()}
+    return {name: _adj(G) for name, G in named.items()}
+
+
+def _sbm_family(n, seed):
+    k = 4
+    size = n // k
+    return graphs.sbm(size * k, k, min(1.0, 6.0 / size), 2.0 / (3 * size), seed=seed)[0]
+
+
+#: family -> (builder(n, seed) -> adjacency, vertex_transitive); built by :mod:`ngc_ref.graphs`.
+FAMILIES = {
+    "ring": (lambda n, s: graphs.ring(n), True),
+    "path": (lambda n, s: graphs.path(n), False),
+    "grid_2d": (lambda n, s: graphs.grid(round(math.sqrt(n)), round(math.sqrt(n))), False),
+    "complete": (lambda n, s: graphs.complete(n), True),
+    "star": (lambda n, s: graphs.star(n), False),
+    "er_avgdeg_3": (lambda n, s: graphs.erdos_renyi(n, 3.0 / (n - 1), seed=s), False),
+    "er_avgdeg_2logn": (lambda n, s: graphs.erdos_renyi(
+        n, min(1.0, 2.0 * math.log(n) / (n - 1)), seed=s), False),
+    "random_regular_4": (lambda n, s: graphs.random_regular(n + (n % 2), 4, seed=s), False),
+    "barabasi_albert_3": (lambda n, s: graphs.barabasi_albert(n, 3, seed=s), False),
+    "sbm_4_blocks_deg8": (_sbm_family, False),
+}
+
+
+def family_graph(name, n, seed):
+    """The family's graph with about n nodes (grid: nearest square; regular: n rounded to even)."""
+    build, _ = FAMILIES[name]
+    return build(n, int(seed))
+
+
+def graph_family(family, graph_params=None):
+    """``(builder(n, seed), vertex_transitive)`` of a checker family (no ``graph_params``) or of a
+    :func:`ngc_ref.graphs.make_graph` family with its ``graph_params``; ValueError names what is
+    wrong and what is valid."""
+    gp = graph_params or {}
+    if family in FAMILIES:
+        if gp:
+            raise ValueError(f"family {family!r} (a checker family) takes no graph_params, got "
+                             f"{sorted(gp)}")
+        return FAMILIES[family]
+    if family not in GRAPH_FAMILIES:
+        raise ValueError(f"unknown family {family!r}; valid: checker families "
+                         f"{sorted(FAMILIES)} or ngc_ref.graphs families {sorted(GRAPH_FAMILIES)} "
+                         "(with graph_params)")
+    required, optional = family_params(family)
+    missing = [p for p in required if p not in gp]
+    unexpected = [p for p in gp if p not in required + optional]
+    if missing or unexpected:
+        raise ValueError(f"family {family!r} needs graph_params {list(required)} (optional "
+                         f"{list(optional)}); missing {missing}, unexpected {unexpected}")
+    return (lambda n, seed: make_graph(family, n, seed, **gp)), False
+
+
+def build_graph(family, n, seed, graph_params=None):
+    """``(A, vertex_transitive)`` of :func:`graph_family` at n nodes (a checker family rounds n
+    as :func:`family_graph` does)."""
+    build, transitive = graph_family(family, graph_params)
+    return build(n, int(seed)), transitive
 
 
 def lam_S_grid(ctx):

@@ -18,6 +18,15 @@ THEORY_RW = {"rw": as_stated(f"the paper's theory is stated for D̃⁻¹Ã: {RW_
 THEORY_RW_DEFAULT = THEORY_RW["rw"]
 THEORY_RW_NORMS = {"sym": THEORY_RW["sym"]}
 
+
+def theory_rw(words, rw_why, sym_why="the theory is stated for D̃⁻¹Ã only"):
+    """``scope`` and ``norm_scopes`` (keywords of :func:`~ngc_ref_theory._core.claim` and
+    ``Claim.part``) of a statement, quoted by ``words``, that the paper's theory makes for rw:
+    as stated in rw (``rw_why``), an extension in sym (``sym_why``), each with the footnote."""
+    return {"scope": as_stated(f"{words}; {rw_why}: {RW_FOOTNOTE}"),
+            "norm_scopes": {"sym": extension(f"{words}; {sym_why}: {RW_FOOTNOTE}")}}
+
+
 #: Scope of a statement the paper makes for both normalisations.
 BOTH = as_stated(f"stated for both normalisations: {BOTH_NORMS}")
 
@@ -31,7 +40,7 @@ SYNTHETIC = extension("a synthetic or constructed setting chosen by the checker,
 
 __all__ = ["BOTH", "BOTH_NORMS", "EXPERIMENTS_NORMS", "EXPERIMENTS_SYM", "ROW_NORMALIZATION_TABLE",
            "RW_FOOTNOTE", "SYNTHETIC", "THEORY_RW", "THEORY_RW_DEFAULT", "THEORY_RW_NORMS",
-           "as_stated", "erratum", "extension"]
+           "as_stated", "erratum", "extension", "theory_rw"]
 
 #: The paper's Table 'row normalization' (label ``tab:row normalization``, appendix 'Analysis
 #: on Row Normalization'): NGC test accuracy (%) without / with row normalisation, per data set

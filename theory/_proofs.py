@@ -288,21 +288,22 @@ def _powers_stochastic(inst):
     return worst, ok
 
 
-def _row_linearity(inst):
+def _series_row_sums(inst):
+    """Σ_s r^s (Ã^s 1), the row sums of the series term by term."""
     P, total = np.eye(inst.n), np.zeros(inst.n)
     for s in range(inst.S + 1):
         total += inst.r ** s * P.sum(axis=1)
         P = P @ inst.An
-    return _eq(inst.M.sum(axis=1), total / (inst.lam + 1.0))
+    return total
+
+
+def _row_linearity(inst):
+    return _eq(inst.M.sum(axis=1), _series_row_sums(inst) / (inst.lam + 1.0))
 
 
 def _row_powers_to_one(inst):
-    P, lhs = np.eye(inst.n), np.zeros(inst.n)
-    for s in range(inst.S + 1):
-        lhs += inst.r ** s * P.sum(axis=1)
-        P = P @ inst.An
     rhs = sum(inst.r ** s for s in range(inst.S + 1))
-    return _eq(lhs, np.full(inst.n, rhs))
+    return _eq(_series_row_sums(inst), np.full(inst.n, rhs))
 
 
 def _geometric(inst):

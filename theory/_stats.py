@@ -1,4 +1,5 @@
-"""Shared pieces of the probabilistic checks: confidence intervals, sub-Gaussian noises, families.
+"""Shared pieces of the probabilistic checks: confidence intervals, sub-Gaussian noises,
+labelled data sets (the graph families are in :mod:`._graphs`).
 
 A leaf module: it imports only :mod:`ngc_ref` and SciPy, so that both the claims and the
 sweep tasks can use it without importing each other.
@@ -55,36 +56,16 @@ def sub_gaussian_noise(rng, kind, shape, sigma=1.0):
     return eta
 
 
-def _sbm_family(n, seed):
-    k = 4
-    size = n // k
-    return graphs.sbm(size * k, k, min(1.0, 6.0 / size), 2.0 / (3 * size), seed=seed)[0]
-
-
-#: family -> (builder(n, seed) -> adjacency, vertex_transitive); built by :mod:`ngc_ref.graphs`.
-FAMILIES = {
-    "ring": (lambda n, s: graphs.ring(n), True),
-    "path": (lambda n, s: graphs.path(n), False),
-    "grid_2d": (lambda n, s: graphs.grid(round(math.sqrt(n)), round(math.sqrt(n))), False),
-    "complete": (lambda n, s: graphs.complete(n), True),
-    "star": (lambda n, s: graphs.star(n), False),
-    "er_avgdeg_3": (lambda n, s: graphs.erdos_renyi(n, 3.0 / (n - 1), seed=s), False),
-    "er_avgdeg_2logn": (lambda n, s: graphs.erdos_renyi(
-        n, min(1.0, 2.0 * math.log(n) / (n - 1)), seed=s), False),
-    "random_regular_4": (lambda n, s: graphs.random_regular(n + (n % 2), 4, seed=s), False),
-    "barabasi_albert_3": (lambda n, s: graphs.barabasi_albert(n, 3, seed=s), False),
-    "sbm_4_blocks_deg8": (_sbm_family, False),
-}
-
-
-def family_graph(name, n, seed):
-    """The family's graph with about n nodes (grid: nearest square; regular: n rounded to even)."""
-    build, _ = FAMILIES[name]
-    return build(n, int(seed))
-
-
 def seed_of(rng):
     return int(rng.integers(2**31))
+
+
+def sbm_probabilities(n, n_classes, deg_in, deg_out):
+    """(p_in, p_out) of an SBM with equal classes of n // n_classes nodes whose expected degree
+    is deg_in inside the class and deg_out to the other classes (capped at 1)."""
+    size = n // n_classes
+    return (min(1.0, deg_in / max(size - 1, 1)),
+            min(1.0, deg_out / max(size * (n_classes - 1), 1)))
 
 
 def labelled_sbm(n, n_classes, deg_in, deg_out, seed):
@@ -94,8 +75,7 @@ def labelled_sbm(n, n_classes, deg_in, deg_out, seed):
     Returns (A, labels).
     """
     size = n // n_classes
-    p_in = min(1.0, deg_in / max(size - 1, 1))
-    p_out = min(1.0, deg_out / max(size * (n_classes - 1), 1))
+    p_in, p_out = sbm_probabilities(n, n_classes, deg_in, deg_out)
     return graphs.sbm(size * n_classes, n_classes, p_in, p_out, seed=int(seed))
 
 

@@ -22,14 +22,15 @@ import numpy as np
 from ngc_ref import connectivity_factor
 
 from .._atlas import combine_search, lam_grid, scan
-from .._common import counterexample
+from .._common import counterexample, public
 from .._core import claim
 from .._exact import decimal, frac, mass as exact_mass
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._bounds import floor_tau_over_n, grown_lam_S
-from .._figures import fixed_vs_grown
-from .._stats import (FAMILIES, SHARE_DECAY, SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_graph,
-                      loglog_slope, max_degree_share, no_hub_hypotheses, seed_of)
+from .._figures import draws, fixed_vs_grown
+from .._graphs import FAMILIES, family_graph
+from .._stats import (SHARE_DECAY, SLOPE_DECAY, SLOPE_FLAT, decay_verdict, loglog_slope,
+                      max_degree_share, no_hub_hypotheses, seed_of)
 from ..sweep import run_sweep
 
 ID = "assumption-2"
@@ -141,20 +142,13 @@ def judge_grown(rows):
     return decay_verdict(ns, tn)
 
 
-def _public(rows):
-    return [{k: v for k, v in r.items() if k not in ("A", "family", "requested_n")}
-            for r in rows]
-
-
-def _figure(ctx, norm, series):
-    path = ctx.figure_path(f"assumption-2-{norm}.png")
-    if path is None:
-        return []
-    return [fixed_vs_grown(path, series, "tau_over_n", label="τ/n",
-                           floor=floor_tau_over_n(LAM, S),
-                           floor_label="floor 1/((λ+1)m)², m = 1 − r^(S+1)", floor_key="floor",
-                           lam=LAM, S=S, ylabel="τ/n",
-                           title=f"Assumption 2: τ/n against n per graph family, norm={norm}")]
+@draws("assumption-2-{norm}.png")
+def _figure(path, norm, series):
+    return fixed_vs_grown(path, series, "tau_over_n", label="τ/n",
+                          floor=floor_tau_over_n(LAM, S),
+                          floor_label="floor 1/((λ+1)m)², m = 1 − r^(S+1)", floor_key="floor",
+                          lam=LAM, S=S, ylabel="τ/n",
+                          title=f"Assumption 2: τ/n against n per graph family, norm={norm}")
 
 
 @CLAIM.checker
@@ -185,8 +179,13 @@ def check(ctx, norm):
             _grown_result(ctx, norm, grown_rows, figs)]
 
 
+def _public(rows):
+    """A τ series as evidence: without the graphs and what the family's key already says."""
+    return [public(r, drop=("A", "family", "requested_n")) for r in rows]
+
+
 def _family_evidence(rows):
-    return {r["family"]: {**{k: v for k, v in r.items() if k not in ("series", "worst")},
+    return {r["family"]: {**public(r, drop=("series", "worst")),
                           "series": _public(r["series"])} for r in rows}
 
 

@@ -11,7 +11,7 @@ from ngc_ref.graphs import figure1_graphs
 from .._common import counterexample
 from .._core import claim
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
-from .._figures import figure, save_figure
+from .._figures import draws, figure, save_figure
 
 ID = "case-study"
 STATEMENT = ("At λ = S = 64: 1) G1 (isolated, n=4) has no denoising (largest τ·log n/n, τ = n); "
@@ -54,8 +54,7 @@ def check(ctx, norm):
         5: ("τ·log n/n(G4) < τ·log n/n(G3)", tln["G4"] < tln["G3"]),
     }
     all_ok = all(ok for _, ok in insights.values())
-    path = ctx.figure_path(f"case-study-{norm}.png")
-    figs = [] if path is None else [_figure(table, norm, path)]
+    figs = _figure(ctx, norm, table)
     results = [CLAIM.result(norm, "holds" if all_ok else "fails",
                            {"lam": 64, "S": 64, "table": table},
                            "; ".join(f"{k}: τ={tau[k]:.4f}, τ·log n/n={tln[k]:.4f}"
@@ -88,7 +87,8 @@ def _layout(A):
     return pos
 
 
-def _figure(table, norm, path):
+@draws("case-study-{norm}.png")
+def _figure(path, norm, table):
     """Figure 1 redrawn: the four graphs, then τ and τ·log n/n per graph (λ = S = 64)."""
     keys = list(GRAPHS)
     fig = figure(figsize=(9.5, 6.2))

@@ -51,16 +51,16 @@ from types import SimpleNamespace
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse import linalg as spla
 
 from ngc_ref.datasets import load_dataset
 from ngc_ref.graphs import contextual_sbm
 from ngc_ref.noise import corrupt
-from ngc_ref.training import ModelSpec, propagate, run_experiment
+from ngc_ref.training import (ModelSpec, frobenius_norm, match_frobenius, propagate,
+                              run_experiment)
 
 from .._common import counterexample
 from .._core import claim
-from .._figures import legend_outside, save_figure, subplots
+from .._figures import draws, legend_outside, save_figure, subplots
 from .._paper import SYNTHETIC, as_stated
 from .._stats import CONFIDENCE, mean_ci, seed_of
 
@@ -225,17 +225,13 @@ for _label, _what in SETTINGS.items():
                         "alone gives, is positive.", scope=SCOPES[_label])
 
 
-def _frobenius(X):
-    return float(spla.norm(X)) if sp.issparse(X) else float(np.linalg.norm(X))
-
-
 def recording_corrupt(scales):
     """:func:`ngc_ref.noise.corrupt`, unchanged, noting the Frobenius norm of every noisy matrix:
     ``scales[level]`` lists them in run order (``run_experiment`` runs levels outer, runs
     inner). The control is matched to these scales."""
     def noise_fn(features, noise, level, *, seed=None, normalize=True):
         Xn = corrupt(features, noise, level, seed=seed, normalize=normalize)
-        scales.setdefault(float(level), []).append(_frobenius(Xn))
+        scales.setdefault(float(level), []).append(frobenius_norm(Xn))
         return Xn
     return noise_fn
 
@@ -291,7 +287,7 @@ def control_accuracy(dataset, result, levels, scales, draw, cache=None):
                 Z = draw(r)
                 H = np.asarray(propagate(spec.propagation, dataset.adjacency, Z,
                                          **spec.propagation_params))
-                cache[key] = (H[rows], _frobenius(Z))
+                cache[key] = (H[rows], frobenius_norm(Z))
             H, z_norm = cache[key]
             feats.append(H * (scales[float(lv)][r] / z_norm))
         model = {CONTROL: ModelSpec("raw", {}, dict(spec.classifier_params),
@@ -312,7 +308,7 @@ def control_accuracy_reference(dataset, result, levels, scales, draw):
     for lv in levels:
         for r in range(s["runs"]):
             Z = draw(r)
-            feats.append(Z * (scales[float(lv)][r] / _frobenius(Z)))
+            feats.append(match_frobenius(Z, scales[float(lv)][r]))
     res = run_experiment(dataset, noise=s["noise"], levels=levels, models=("ngc",),
                          runs=s["runs"], seed=s["seed"], normalize=s["normalize"],
                          noise_fn=_feed(feats))
@@ -349,10 +345,10 @@ def _public(rows, key):
             for r in rows] if key else rows
 
 
-def _figure(ctx, norm, panels):
-    path = ctx.figure_path(f"denoising-accuracy-{norm}.png")
-    if path is None or not panels:
-        return []
+@draws("denoising-accuracy-{norm}.png")
+def _figure(path, norm, panels):
+    if not panels:
+        return None
     fig, axes = subplots(1, len(panels), figsize=(4.2 * len(panels) + 1.4, 3.9), squeeze=False,
                          sharey=True)
     lines = ((m, col, "-", m) for m, col in zip(MODELS, ("C0", "C1", "C2")))
@@ -373,7 +369,7 @@ def _figure(ctx, norm, panels):
     axes[0][0].set_ylabel("test accuracy (%), mean ± sd over runs")
     legend_outside(fig, axes[0][-1], *axes[0][0].get_legend_handles_labels())
     fig.suptitle(f"NGC vs no aggregation under feature noise (norm={norm})", fontsize=11)
-    return [save_figure(fig, path)]
+    return save_figure(fig, path)
 
 
 def _pct(x):

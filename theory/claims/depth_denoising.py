@@ -27,13 +27,13 @@ from ngc_ref import NeumannFilter, gsd_solve, neumann_order, normalized_adjacenc
 
 from .._atlas import (S_MAX as ATLAS_S_MAX, atlas_counterexample, atlas_minimal,
                       combine_search, lam_grid, minimal_figure, powers, scan, setting)
-from .._common import counterexample
+from .._common import counterexample, public
 from .._core import claim
 from .._exact import certify_rise, fro2_over_mass2, tau as exact_tau
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS, extension
-from .._figures import legend_outside, save_figure, subplots
-from .._graphs import small_graphs
-from .._stats import family_graph, seed_of
+from .._figures import draws, legend_outside, save_figure, subplots
+from .._graphs import family_graph, small_graphs
+from .._stats import seed_of
 
 ID = "depth-denoising"
 STATEMENT = ("Deeper NGC denoises more. Tested readings, at fixed λ: (a) ‖Ã_Sη‖_F is "
@@ -133,12 +133,12 @@ def convergence_check(A, lam, norm, eta, S_list, *, bound_scale=1.0):
     nF = np.linalg.norm(F)
     worst = (0.0, None)
     for S in S_list:
-        H = NeumannFilter(A, lam, S, norm) @ eta
+        H = NeumannFilter(A, lam, S, norm=norm) @ eta
         bound = bound_scale * (kappa * r ** (S + 1) + FLOAT_FLOOR) * nF
         ratio = float(np.linalg.norm(H - F) / bound) if nF > 0 else 0.0
         if ratio > worst[0]:
             worst = (ratio, S)
-    H = NeumannFilter(A, lam, S_list[-1], norm) @ eta
+    H = NeumannFilter(A, lam, S_list[-1], norm=norm) @ eta
     return worst, float(abs(np.linalg.norm(H) - nF) / max(nF, 1e-300)), kappa
 
 
@@ -186,7 +186,8 @@ FIGURE_GRAPHS = ("star-7", "path-9", "karate-34", "complete-bipartite-10-10", "r
                  "barabasi_albert_3-200")
 
 
-def _figure(rows, norm, path):
+@draws("depth-denoising-{norm}.png")
+def _figure(path, norm, rows):
     """Readings (a)-(c) against S for a few named graphs, one row per λ (log y); × marks the
     first rise, where the reading's 'non-increasing' fails."""
     names = [next(r["graph"] for r in rows if r["graph"].startswith(p)) for p in FIGURE_GRAPHS
@@ -235,8 +236,7 @@ def check(ctx, norm):
             rows.append({"graph": name, "lam": lam, "A": A,
                          "rise_fro2": first_rise(fro2), "rise_ratio": first_rise(ratio),
                          "rise_tau": first_rise(tau), "fro2": fro2, "ratio": ratio, "tau": tau})
-    path = ctx.figure_path(f"depth-denoising-{norm}.png")
-    figs = [] if path is None else [_figure([r for r in rows if r["graph"] in G], norm, path)]
+    figs = _figure(ctx, norm, [r for r in rows if r["graph"] in G])
     results = []
     for key, label, what in (
             ("rise_fro2", "(a)", "‖Ã_S‖_F² (∝ E‖Ã_Sη‖_F²)"),
@@ -312,8 +312,7 @@ def check(ctx, norm):
     ev = {"cases": cases, "graphs": list(G), "lams": list(LAMS),
           "S_values": "0,1,2,4,8,16,32,64 and S_conv = neumann_order(λ, 1e-8)",
           "noise": "η ~ N(0,1), n × 4, ctx.rng(ID, norm, graph, λ)",
-          "worst_error_over_bound": worst["ratio"], "worst": {k: v for k, v in worst.items()
-                                                             if k != "A"},
+          "worst_error_over_bound": worst["ratio"], "worst": public(worst),
           "reference": "gsd_solve(method='dense')",
           "tolerance": f"error ≤ (κ r^(S+1) + {FLOAT_FLOOR:g})·‖(I+λL̃)⁻¹η‖_F"}
     summ = (f"(d) ‖Ã_Sη − (I+λL̃)⁻¹η‖_F ≤ κr^{{S+1}}‖(I+λL̃)⁻¹η‖_F: worst error/bound "

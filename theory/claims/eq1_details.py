@@ -32,7 +32,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from .._common import counterexample, dense_laplacian
+from .._common import counterexample, dense_laplacian, public
 from .._core import as_stated, claim
 from .._graphs import small_graphs
 
@@ -276,7 +276,7 @@ def _minimum(ctx, norm):
                 rows.append(row)
     unbounded = [r for r in rows if r["min_eig_rank_one_coefficient"] < -TOL]
     nonconvex = [r for r in rows if r["min_eig_I_plus_lam_Ls"] < -TOL]
-    ev = {"cases": [{k: v for k, v in r.items() if k != "A"} for r in rows],
+    ev = {"cases": [public(r) for r in rows],
           "criterion": "holds: I + λ(L̃ + L̃ᵀ)/2 ⪰ 0 in every case (ρ convex, so a zero of the "
                        "gradient is the global minimum); fails: (1 + λε)I + λ(L̃ + L̃ᵀ)/2 has a "
                        "negative eigenvalue (ρ → −∞ along F = t·v e_1ᵀ); else inconclusive",

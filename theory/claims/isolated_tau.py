@@ -25,7 +25,7 @@ import scipy.sparse as sp
 
 from ngc_ref import connectivity_factor, series_mass
 
-from .._common import counterexample, dense_norm_adj
+from .._common import counterexample, dense_norm_adj, public
 from .._atlas import combine_search
 from .._core import as_stated, claim, extension
 from .._graphs import lam_S_grid, small_graphs
@@ -167,10 +167,6 @@ def reaches_n(row):
     return abs(row["tau_over_n"] - 1.0) <= EQ_TOL
 
 
-def _public(row):
-    return {k: v for k, v in row.items() if k != "A"}
-
-
 @CLAIM.checker
 def check(ctx, norm):
     rows, agree, n_graphs, settings = search(ctx, norm)
@@ -226,7 +222,7 @@ def _own_result(ctx, norm, rows, minimal, agree, n_graphs, settings, atlas_run):
 
 
 def _data_result(ctx, norm, data):
-    table = [_public(r) for r in data]
+    table = [public(r) for r in data]
     hits = [r for r in data if reaches_n(r)]
     ev = {"datasets": table, "tolerance": f"|τ/n − 1| ≤ {EQ_TOL:g}",
           "settings": "the distinct (λ, S) of each data set's NGC rows in the appendix tables",
@@ -269,9 +265,9 @@ def _corrected_result(ctx, norm, rows, n_graphs, settings):
     ev = {"searched": f"{n_graphs} small graphs × {len(settings)} (λ, S), and the paper's data "
                       "sets when NGC_REF_DATA is set",
           "tolerances": f"isolated: |τ_i/n − 1| ≤ {EQ_TOL:g}; others: τ_i/n ≤ 1 − {GAP:g}",
-          "closest_non_isolated": _public(closest),
-          "isolated_off_n": [_public(r) for r in bad_iso[:5]],
-          "non_isolated_at_n": [_public(r) for r in bad_non[:5]],
+          "closest_non_isolated": public(closest),
+          "isolated_off_n": [public(r) for r in bad_iso[:5]],
+          "non_isolated_at_n": [public(r) for r in bad_non[:5]],
           "data_sets_by_estimate": sorted({r["graph"] for r in rows if r["method"] != "exact"}),
           "note": "on a data set checked by estimate, the non-isolated τ_i checked are those of "
                   "the estimate's candidate maximisers (exact), not every node"}

@@ -29,14 +29,15 @@ from ngc_ref import NeumannFilter, connectivity_factor
 
 from .._atlas import (atlas_counterexample, atlas_minimal, certified_minimal, combine_search,
                       lam_grid, minimal_figure, scan, setting)
-from .._common import counterexample
+from .._common import counterexample, public
 from .._core import claim
 from .._exact import certify_lemma_1
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
-from .._figures import legend_outside, save_figure, subplots
+from .._figures import draws, legend_outside, log_axes, save_figure, subplots
 from .._proofs import LEMMA_1_CHAIN, first_failure, instance_from, random_instances, run_chain
-from .._stats import CONFIDENCE, NOISES, bound_verdict, family_graph, seed_of
+from .._graphs import family_graph
+from .._stats import CONFIDENCE, NOISES, bound_verdict, seed_of
 
 ID = "lemma-1"
 STATEMENT = ("Under Assumption 1 (i.i.d. zero-mean sub-Gaussian η ∈ R^{n×d}, parameter σ), with "
@@ -134,7 +135,7 @@ def run_cases(ctx, norm, bound_scale=1.0):
     for fam, n in _cases(ctx):
         gseed = seed_of(ctx.rng(ID, "graph", fam, n))
         A = family_graph(fam, n, gseed)
-        filt = NeumannFilter(A, LAM, S, norm)
+        filt = NeumannFilter(A, LAM, S, norm=norm)
         conn = connectivity_factor(A, LAM, S, norm=norm)
         for d in d_values:
             for noise in NOISES:
@@ -170,14 +171,8 @@ def judge(rows, key):
     return verdict, worst, worst_ci
 
 
-def _public(r):
-    return {k: v for k, v in r.items() if k != "A"}
-
-
-def _figure(ctx, norm, rows):
-    path = ctx.figure_path(f"lemma-1-{norm}.png")
-    if path is None:
-        return []
+@draws("lemma-1-{norm}.png")
+def _figure(path, norm, rows):
     from matplotlib.lines import Line2D
 
     fig, axes = subplots(1, 2, figsize=(12, 4.4))
@@ -196,16 +191,13 @@ def _figure(ctx, norm, rows):
     axes[1].set_title("max_ij [Ã_Sη]_ij²: measured mean vs the corrected bound", fontsize=10)
     axes[0].set_ylabel("‖Ã_Sη‖_F²")
     axes[1].set_ylabel("max_ij [Ã_Sη]_ij²")
-    for ax in axes:
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel("n")
+    log_axes(axes)
     handles = [Line2D([], [], color=f"C{k}", lw=2, label=fam) for k, fam in enumerate(fams)]
     handles += [Line2D([], [], color="k", marker="o", label="measured mean"),
                 Line2D([], [], color="k", marker="x", ls="--", label="bound")]
     legend_outside(fig, axes[1], handles, [h.get_label() for h in handles])
     fig.suptitle(f"Lemma 1, λ={LAM:g}, S={S}, d=8, Gaussian σ=1, norm={norm}", fontsize=11)
-    return [save_figure(fig, path)]
+    return save_figure(fig, path)
 
 
 def _minimal_figures(ctx, norm, mc):
@@ -237,8 +229,8 @@ def check(ctx, norm):
     results = []
 
     verdict, w, ci = judge(rows, "exceed_paper")
-    ev = dict(common, cases=[_public(r) for r in rows],
-              worst_case=_public(w),
+    ev = dict(common, cases=[public(r) for r in rows],
+              worst_case=public(w),
               proof_notes=[
                   "E‖Ã_Sη‖_F² = σ²·d·Σ_i ρ_i ('expected_fro2') does not vanish with n, while the "
                   "bound = 2σ²·max_i ρ_i·(4 log n + log 2d) is O(τ log n / n).",
@@ -300,7 +292,7 @@ def check(ctx, norm):
         mkey = "mean_max2" if label == "max-entry" else "mean_fro2"
         ev2 = dict(common, correction=what, cases=[
             {k: r[k] for k in ("family", "n", "d", "noise", "tau", bkey, mkey, key, key + "_ci")}
-            for r in rows], worst_case=_public(w2),
+            for r in rows], worst_case=public(w2),
             derivation="P(|[Ã_Sη]_ij| ≥ t) ≤ 2exp(−t²/(2σ²ρ_i)) (Hoeffding, ρ_i ≤ τm²/n); a union "
                        "over the nd entries with t² = 2σ²·max_i ρ_i·log(2nd·d) gives total 1/d. "
                        "This holds for any fixed Ã_S, both normalisations.")

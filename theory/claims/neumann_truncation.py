@@ -9,7 +9,7 @@ from .._atlas import (atlas_counterexample, atlas_minimal, combine_search, lam_g
 from .._common import counterexample, dense_norm_adj, matching_norm
 from .._core import claim
 from .._paper import BOTH
-from .._figures import legend_outside, save_figure, subplots
+from .._figures import draws, legend_outside, save_figure, subplots
 from .._graphs import lam_S_grid, small_graphs
 
 ID = "neumann-truncation"
@@ -47,7 +47,7 @@ def check(ctx, norm):
             exact = np.linalg.inv(np.eye(n) + lam * (np.eye(n) - An))
             S_max = min(ngc_ref.neumann_order(lam, 1e-10), 3000)
             S_list = np.unique(np.linspace(0, S_max, 12).astype(int))
-            filt = ngc_ref.NeumannFilter(A, lam, 0, norm)
+            filt = ngc_ref.NeumannFilter(A, lam, 0, norm=norm)
             M = np.eye(n) / (lam + 1)    # running Ã_S, updated S by S (Horner would redo work)
             term = np.eye(n) / (lam + 1)
             errs = []
@@ -75,10 +75,7 @@ def check(ctx, norm):
                                                           "error": err, "bound": bound}
             if name in ("ring-8", "star-7", "karate-34"):
                 curves[(name, lam)] = errs
-    figs = []
-    path = ctx.figure_path(f"neumann_truncation_{norm}.png")
-    if path is not None:
-        figs.append(_plot(curves, norm, path))
+    figs = _plot(ctx, norm, curves)
     ev = {"graphs": list(graphs), "lams": lams, "cases": cases,
           "S_grid": "12 values from 0 to the S with r^{S+1} ≤ 1e-10 (at most 3000)",
           "max_error_over_bound": worst_ratio, "max_attained_at": worst,
@@ -108,7 +105,8 @@ def check(ctx, norm):
                         figures=figs, search=search, minimal_counterexample=mc)
 
 
-def _plot(curves, norm, path):
+@draws("neumann_truncation_{norm}.png")
+def _plot(path, norm, curves):
     """Tightness error/r^{S+1} against S, one panel per λ: the bound holds where the curves stay
     at or below 1 and is attained where they sit on 1. The bottom row zooms in on |ratio − 1|."""
     lams = sorted({lam for _, lam in curves})

@@ -24,12 +24,13 @@ import numpy as np
 from ngc_ref import connectivity_factor, series_mass
 
 from .._bounds import grown_lam_S
-from .._common import counterexample
-from .._core import as_stated, claim, extension
-from .._figures import fixed_vs_grown
-from .._paper import RW_FOOTNOTE
-from .._stats import (FAMILIES, SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_graph,
-                      loglog_slope, max_degree_share, no_hub_hypotheses, seed_of)
+from .._common import counterexample, public
+from .._core import claim
+from .._figures import draws, fixed_vs_grown
+from .._paper import theory_rw
+from .._graphs import FAMILIES, family_graph
+from .._stats import (SLOPE_DECAY, SLOPE_FLAT, decay_verdict, loglog_slope, max_degree_share,
+                      no_hub_hypotheses, seed_of)
 from ._energy import complete_rho, row_square_sums, spectrum
 
 ID = "noise-vanishing"
@@ -43,10 +44,7 @@ STATEMENT = ("The aggregated noise diminishes as the graph grows: at the experim
              "along n; the verdict rests on the floor Σ_iρ_i/n ≥ 1/(λ+1)², which holds for every "
              "graph.")
 CLAIM = claim(ID, "Sec. 1 (introduction); Lemma 1", STATEMENT, order=95,
-              scope=as_stated(f"{WORDS}; the noise and τ of the theory use D̃⁻¹Ã: "
-                              f"{RW_FOOTNOTE}"),
-              norm_scopes={"sym": extension(f"{WORDS}; the theory is stated for D̃⁻¹Ã only: "
-                                            f"{RW_FOOTNOTE}")})
+              **theory_rw(WORDS, "the noise and τ of the theory use D̃⁻¹Ã"))
 GROWN = CLAIM.corrected(
     "With λ = √n and S = ⌈2λ⌉ the per-node noise energy Σ_iρ_i/n decreases along n (log-log "
     "slope ≤ −0.1, decreasing at every step) for every graph family without isolated nodes whose "
@@ -107,10 +105,6 @@ def inside_hypotheses(rows):
     return no_hub_hypotheses(rows, "their ρ_i = (1 − r^{S+1})² for every λ, S")
 
 
-def _public(rows):
-    return [{k: v for k, v in r.items() if k != "A"} for r in rows]
-
-
 def _reference_gap(series, norm):
     """Dense spectral ρ (:mod:`._energy`) beside the measured mean ρ on each family's smallest
     graph, both schedules (the complete graph's closed form included)."""
@@ -124,15 +118,13 @@ def _reference_gap(series, norm):
     return worst
 
 
-def _figure(ctx, norm, series):
-    path = ctx.figure_path(f"noise-vanishing-{norm}.png")
-    if path is None:
-        return []
-    return [fixed_vs_grown(path, series, "per_node_energy", label="Σρ_i/n",
-                           floor=1.0 / (LAM + 1.0) ** 2, floor_label="floor 1/(λ+1)²",
-                           floor_key="floor_per_node", lam=LAM, S=S,
-                           ylabel="E‖Ã_Sη‖_F² / (nσ²d)",
-                           title=f"Per-node aggregated noise energy against n, norm={norm}")]
+@draws("noise-vanishing-{norm}.png")
+def _figure(path, norm, series):
+    return fixed_vs_grown(path, series, "per_node_energy", label="Σρ_i/n",
+                          floor=1.0 / (LAM + 1.0) ** 2, floor_label="floor 1/(λ+1)²",
+                          floor_key="floor_per_node", lam=LAM, S=S,
+                          ylabel="E‖Ã_Sη‖_F² / (nσ²d)",
+                          title=f"Per-node aggregated noise energy against n, norm={norm}")
 
 
 @CLAIM.checker
@@ -189,7 +181,7 @@ def _grown_result(ctx, norm, series, figs):
     for fam, (_, grown) in series.items():
         v, slope, dec = judge_grown(grown)
         fams[fam] = {"verdict": v, "loglog_slope": slope, "decreasing": dec,
-                     "series": _public(grown)}
+                     "series": [public(r) for r in grown]}
         ok, why = inside_hypotheses(grown)
         if not ok:
             outside[fam] = f"{why}; its own trend: {v} (slope {slope:.2f})"

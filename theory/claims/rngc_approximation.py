@@ -19,7 +19,7 @@ from ngc_ref import robust_propagate
 from .._common import counterexample, dense_laplacian
 from .._core import claim
 from .._paper import EXPERIMENTS_NORMS, EXPERIMENTS_SYM
-from .._figures import legend_outside, save_figure, subplots
+from .._figures import draws, legend_outside, log_axes, save_figure, subplots
 from .._stats import class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
 
 ID = "rngc-approximation"
@@ -119,10 +119,8 @@ def _cases(ctx):
     return out
 
 
-def _figure(ctx, norm, curves):
-    path = ctx.figure_path(f"rngc-approximation-{norm}.png")
-    if path is None:
-        return []
+@draws("rngc-approximation-{norm}.png")
+def _figure(path, norm, curves):
     from matplotlib.lines import Line2D
 
     fig, ax = subplots(figsize=(10, 4.4))
@@ -139,14 +137,12 @@ def _figure(ctx, norm, curves):
                 Line2D([], [], color="k", ls="--", label=f"criterion {REL_ERR_MAX:.0%}"),
                 Line2D([], [], color="grey", lw=0.8, label=f"ε = {EPS_MAX:g} (end of the judged "
                                                            "range)")]
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("ε")
+    log_axes([ax], "ε")
     ax.set_ylabel("relative error")
     legend_outside(fig, ax, handles, [h.get_label() for h in handles])
     ax.set_title(f"RNGC: the F ≈ X approximation (Eq. 12 vs Eq. 11), λ={LAM:g}, norm={norm}",
                  fontsize=11)
-    return [save_figure(fig, path)]
+    return save_figure(fig, path)
 
 
 @CLAIM.checker

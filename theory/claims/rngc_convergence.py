@@ -22,13 +22,13 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from ngc_ref import datasets, normalized_adjacency
-from ngc_ref.training import PAPER_HYPERPARAMS
 
-from .._common import counterexample
+from .._common import counterexample, public
 from .._core import claim
 from .._paper import EXPERIMENTS_NORMS, EXPERIMENTS_SYM, SYNTHETIC
-from .._figures import figure, legend_outside, save_figure
+from .._figures import draws, figure, legend_outside, save_figure
 from .._stats import class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
+from ._paper_data import rngc_settings
 
 ID = "rngc-convergence"
 STATEMENT = ("The RNGC series of Eq. 12 converges at the hyper-parameters the paper uses: "
@@ -69,12 +69,7 @@ PAPER_DATASETS = ("cora", "citeseer", "pubmed", "cornell", "texas", "wisconsin",
 
 def paper_settings(dataset):
     """The (λ, ε, table row) of every RNGC row of the appendix tables for ``dataset``."""
-    out = set()
-    for (model, ds, noise, level), row in PAPER_HYPERPARAMS.items():
-        if model == "rngc" and ds == dataset:
-            lv = "every ξ" if level is None else f"{'p' if noise == 'flip' else 'ξ'}={level:g}"
-            out.add((row["lam"], row["eps"], f"{row['table']} ({noise}, {lv})"))
-    return sorted(out)
+    return sorted({(lam, eps, table) for lam, _S, eps, table in rngc_settings(dataset)})
 
 
 # (λ, ε) pairs of the appendix tables (S does not change ρ); source tables named.
@@ -289,16 +284,15 @@ def judge(rows, tol=EIG_TOL):
     return "inconclusive", worst_hi
 
 
-def _figure(ctx, norm, graphs, rows):
+@draws("rngc-convergence-{norm}.png")
+def _figure(path, norm, graphs, rows, rng):
     """The question is ρ against 1, so ρ − 1 is drawn on a symlog axis (above 0: diverges).
 
     Top: every checked (graph, λ, ε), real data included; a bar is a certified bracket
     [ρ_lo, ρ_hi] (ARPACK unresolved), a dot an ARPACK value. Bottom: ρ − 1 against ε at
     λ = 32 and 1024 on one synthetic graph per kind, with the bound r(1 + ε‖P‖) − 1.
+    ``rng(*key)`` gives the seeded streams of the bottom curves (``ctx.rng``).
     """
-    path = ctx.figure_path(f"rngc-convergence-{norm}.png")
-    if path is None:
-        return []
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
@@ -309,7 +303,7 @@ def _figure(ctx, norm, graphs, rows):
     base = {}
     for name, (A, X, _kind, _settings) in curve_graphs.items():
         An = normalized_adjacency(A, norm=norm)
-        base[name] = np.array([spectral_radius(An, X, e, norm, rng=ctx.rng(ID, "fig", name, e))
+        base[name] = np.array([spectral_radius(An, X, e, norm, rng=rng(ID, "fig", name, e))
                                for e in eps_grid])
     names = list(dict.fromkeys(r["graph"] for r in rows))
     colour = {name: f"C{k % 10}" for k, name in enumerate(names)}
@@ -374,11 +368,7 @@ def _figure(ctx, norm, graphs, rows):
     legend_outside(fig, axd["rows"], handles, [h.get_label() for h in handles])
     fig.suptitle(f"RNGC series (Eq. 12) convergence: ρ(r(Ã − εXXᵀ/‖XXᵀ‖_F)) against 1, "
                  f"norm={norm}", fontsize=11)
-    return [save_figure(fig, path)]
-
-
-def _public(r):
-    return {k: v for k, v in r.items() if k != "A"}
+    return save_figure(fig, path)
 
 
 @CLAIM.checker
@@ -387,7 +377,8 @@ def check(ctx, norm):
     real, real_note = _real_graphs(ctx)
     graphs.update(real)
     rows = evaluate(ctx, norm, graphs)
-    figs = _figure(ctx, norm, {k: v for k, v in graphs.items() if k not in real}, rows)
+    figs = _figure(ctx, norm, {k: v for k, v in graphs.items() if k not in real}, rows,
+                   ctx.rng)
     results = []
     for kind, label in (("paper-data", "the paper's data sets at their own table settings"),
                         ("homophilous", "homophilous SBMs, citation/co-author/products/flip "
@@ -400,9 +391,9 @@ def check(ctx, norm):
         v, w = judge(sel)
         diverging = [(r["graph"], r["lam"], r["eps"], round(r["rho_lo"], 4)) for r in sel
                      if r["rho_lo"] >= 1 + EIG_TOL]
-        ev = {"group": label, "cases": [_public(r) for r in sel], "eig_tol": EIG_TOL,
+        ev = {"group": label, "cases": [public(r) for r in sel], "eig_tol": EIG_TOL,
               "real_datasets": real_note, "diverging": diverging,
-              "worst": _public(w),
+              "worst": public(w),
               "growth_of_term_S16": w["rho"] ** 16,
               "theory": "sym: ρ ≤ r(1+ε‖P‖₂), converges if ε‖P‖₂ < 1/λ (‖P‖₂ ≤ 1); rw: ρ ≤ "
                         "r(1+ε‖P‖_∞). Divergence possible for ε > 1/λ."}

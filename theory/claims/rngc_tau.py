@@ -32,7 +32,7 @@ from scipy import stats
 from ngc_ref import connectivity_factor, normalized_adjacency, robust_propagate, series_mass
 from ngc_ref.robust import edge_gram, gram_frobenius_norm
 
-from .._common import counterexample, dense_norm_adj
+from .._common import counterexample, dense_norm_adj, public
 from .._core import as_stated, claim
 from .._paper import EXPERIMENTS_NORMS, RW_FOOTNOTE, SYNTHETIC
 from .._stats import CONFIDENCE, class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
@@ -178,10 +178,6 @@ def paper_cases(ctx, norm):
     return {"cora": (ds.adjacency, X, settings)}
 
 
-def _public(r):
-    return {k: v for k, v in r.items() if k != "A"}
-
-
 @CLAIM.checker
 def check(ctx, norm):
     rows = []
@@ -204,7 +200,7 @@ def check(ctx, norm):
 
 
 def _common_ev(rows, ref):
-    return {"cases": [_public(r) for r in rows], "tolerance": f"relative {TOL:g}",
+    return {"cases": [public(r) for r in rows], "tolerance": f"relative {TOL:g}",
             "reference_max_rel_diff": ref,
             "reference": "dense R_S beside the blockwise rows, and the series on X beside "
                          "ngc_ref.robust_propagate, on the first setting of each synthetic graph",

@@ -37,7 +37,7 @@ from ngc_ref import NeumannFilter, datasets
 from .._common import counterexample
 from .._core import claim
 from .._paper import ROW_NORMALIZATION_TABLE, as_stated, extension
-from .._figures import legend_outside, save_figure, subplots
+from .._figures import draws, legend_outside, save_figure, subplots
 from .._stats import (CONFIDENCE, class_bag_of_words, labelled_sbm, mean_ci, pyg_row_normalize,
                       seed_of)
 
@@ -104,7 +104,7 @@ def measure(A, Xs, labels, xi, eta, norm, normalize=pyg_row_normalize, *, filt=N
     ``filt`` (the NGC filter of A) and ``fisher_clean`` (F of the filtered clean features) do not
     depend on the draw; pass them to compute them once per data set.
     """
-    filt = NeumannFilter(A, LAM, S, norm) if filt is None else filt
+    filt = NeumannFilter(A, LAM, S, norm=norm) if filt is None else filt
     noisy = Xs + xi * eta
     sig_rn = normalize(Xs)
     noisy_rn = normalize(noisy)
@@ -236,15 +236,14 @@ def check(ctx, norm):
     draws = 3 if not ctx.thorough else 10
     rows = []
     for name, (A, X, y) in data.items():
-        filt = NeumannFilter(A, LAM, S, norm)
+        filt = NeumannFilter(A, LAM, S, norm=norm)
         clean = fisher_ratio(filt @ X, y)
         for xi in XIS:
             for t in range(draws):
                 eta = ctx.rng(ID, name, xi, t).standard_normal(X.shape)
                 rows.append({"data": name, "draw": t, **measure(A, X, y, xi, eta, norm,
                                                                 filt=filt, fisher_clean=clean)})
-    path = ctx.figure_path(f"row-normalization-{norm}.png")
-    figs = [] if path is None else [_figure(rows, norm, path)]
+    figs = _figure(ctx, norm, rows)
     med = _medians(rows, MEDIAN_KEYS)
 
     def per_data(fmt, head=lambda by_xi: ""):
@@ -342,7 +341,8 @@ def table_result(ctx, norm):
                         violation=worst["with_rn"] / worst["without_rn"])
 
 
-def _figure(rows, norm, path):
+@draws("row-normalization-{norm}.png")
+def _figure(path, norm, rows):
     """Per ξ, each reading without (blue) and with (orange) row normalisation: a dot per noise
     draw, a line through the medians; one line style per data set."""
     from matplotlib.lines import Line2D

@@ -34,7 +34,7 @@ def _cases(ctx, norm):
     """(graph name, A, λ, S, Ã_S dense, 1 − r^{S+1}) over the search space."""
     for name, A in small_graphs(ctx).items():
         for lam, S in lam_S_grid(ctx):
-            M = ngc_ref.neumann_matrix(A, lam, S, norm)
+            M = ngc_ref.neumann_matrix(A, lam, S, norm=norm)
             yield name, A, lam, S, M, ngc_ref.series_mass(lam, S)
 
 
@@ -216,16 +216,12 @@ def check_row_square(ctx, norm):
                                     figs, search=search, minimal_counterexample=mc), *extra]
     bad = []
     which = []
-    if not ok_low:
-        name, A, lam, S, i, sq, b = low[1]
-        bad.append({"bound": "lower", "graph": name, "lam": lam, "S": S, "row": i,
-                    "row_square_sum": sq, "bound_value": b})
-        which.append(f"lower bound violated (ratio {low[0]:.3f}, {name} row {i})")
-    if not ok_high:
-        name, A, lam, S, i, sq, b = high[1]
-        bad.append({"bound": "upper", "graph": name, "lam": lam, "S": S, "row": i,
-                    "row_square_sum": sq, "bound_value": b})
-        which.append(f"upper bound violated (ratio {high[0]:.3f}, {name} row {i})")
+    for bound, ok_bound, (ratio, where) in (("lower", ok_low, low), ("upper", ok_high, high)):
+        if not ok_bound:
+            name, _A, lam, S, i, sq, b = where
+            bad.append({"bound": bound, "graph": name, "lam": lam, "S": S, "row": i,
+                        "row_square_sum": sq, "bound_value": b})
+            which.append(f"{bound} bound violated (ratio {ratio:.3f}, {name} row {i})")
     first = low[1] if not ok_low else high[1]
     ce = counterexample(ROW_SQ, ctx, graph=(first[0], first[1]), violations=bad)
     return [ROW_SQ_CLAIM.result(norm, "fails", ev, "; ".join(which) + atlas_text, ce, figs,

@@ -31,10 +31,10 @@ from scipy import stats
 from ngc_ref import NeumannFilter, connectivity_factor, graphs, series_mass
 
 from .._bounds import simulate
-from .._common import counterexample, graph_record
-from .._core import as_stated, claim, extension
-from .._figures import save_figure, subplots
-from .._paper import RW_FOOTNOTE
+from .._common import counterexample, graph_record, public
+from .._core import claim
+from .._figures import draws, log_axes, save_figure, subplots
+from .._paper import theory_rw
 from .._stats import CONFIDENCE, seed_of
 
 ID = "tau-linearity"
@@ -48,9 +48,7 @@ STATEMENT = ("The denoising effect is linear in τ: across graphs with the same 
              f"(Σ_iρ_i/n)/τ varies by at most {RATIO_HOLDS:g}× (holds), more than "
              f"{RATIO_FAILS:g}× (fails).")
 CLAIM = claim(ID, "Remark 2 (after Theorem 1)", STATEMENT, order=105,
-              scope=as_stated(f"{WORDS}; τ and the theory use D̃⁻¹Ã: {RW_FOOTNOTE}"),
-              norm_scopes={"sym": extension(f"{WORDS}; the theory is stated for D̃⁻¹Ã only: "
-                                            f"{RW_FOOTNOTE}")})
+              **theory_rw(WORDS, "τ and the theory use D̃⁻¹Ã"))
 
 #: Monte Carlo check of E‖Ã_Sη‖_F²: draws per graph and feature columns per draw.
 MC_TRIALS, MC_D = 16, 4
@@ -106,7 +104,7 @@ def monte_carlo(ctx, norm, rows):
     deviation of the mean over the draws."""
     worst = 0.0
     for r in rows:
-        filt = NeumannFilter(r["A"], LAM, S, norm)
+        filt = NeumannFilter(r["A"], LAM, S, norm=norm)
         fro2, _ = simulate(filt, "gaussian", 1.0, MC_D, MC_TRIALS,
                            ctx.rng(ID, "mc", norm, r["graph"]))
         expected = MC_D * r["per_node_energy"] * r["n"]
@@ -144,14 +142,8 @@ def judge(rows):
     return "inconclusive", spread, lo, hi
 
 
-def _public(r):
-    return {k: v for k, v in r.items() if k != "A"}
-
-
-def _figure(ctx, norm, rows, fit):
-    path = ctx.figure_path(f"tau-linearity-{norm}.png")
-    if path is None:
-        return []
+@draws("tau-linearity-{norm}.png")
+def _figure(path, norm, rows, fit):
     fig, ax = subplots(figsize=(7.5, 4.6))
     fams = sorted({r["family"] for r in rows})
     for k, fam in enumerate(fams):
@@ -162,14 +154,12 @@ def _figure(ctx, norm, rows, fit):
     ax.plot(t, fit["through_origin"]["slope"] * t, "k--", label="least squares e = a·τ")
     ax.plot(t, series_mass(LAM, S) ** 2 / rows[0]["n"] * t, "k:",
             label="e = m²τ/n (all rows equal; an upper bound)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("τ")
+    log_axes([ax], "τ")
     ax.set_ylabel("Σρ_i / n = E‖Ã_Sη‖_F² / (nσ²d)")
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0))
     ax.set_title(f"Noise per node against τ, n = {rows[0]['n']}, λ = {LAM:g}, S = {S}, "
                  f"norm = {norm}", fontsize=10)
-    return [save_figure(fig, path)]
+    return save_figure(fig, path)
 
 
 @CLAIM.checker
@@ -182,7 +172,7 @@ def check(ctx, norm):
     connected = [r for r in rows if r["isolated_nodes"] == 0]
     v_conn, spread_conn, lo_c, hi_c = judge(connected)
     figs = _figure(ctx, norm, rows, fit)
-    ev = {"n": n, "lam": LAM, "S": S, "graphs": [_public(r) for r in rows], "fits": fit,
+    ev = {"n": n, "lam": LAM, "S": S, "graphs": [public(r) for r in rows], "fits": fit,
           "criterion": f"max/min of (Σρ_i/n)/τ over the graphs ≤ {RATIO_HOLDS:g}: holds; > "
                        f"{RATIO_FAILS:g}: fails; else inconclusive",
           "ratio_max_over_min": spread,

@@ -4,7 +4,8 @@
 grid of cells (a registered task and its parameters, :mod:`.tasks`), runs the unfinished ones
 with joblib or ``dask.distributed`` (:mod:`.backends`), appends one JSON line per finished cell
 to a crash-safe store (:mod:`.store`) and returns the records in cell order. :mod:`.summary`
-turns a store into a table and the usual plots. See ``theory/sweep/README.md``.
+turns a store into a table and the usual plots. Configs, output, seeds and the cluster set-up
+are documented in the README's section "Sweeps: ``ngc-ref sweep``".
 """
 
 from .config import Cell, Sweep, as_cells, load_config, make_cell, parse_config

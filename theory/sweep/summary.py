@@ -109,6 +109,15 @@ def _series(records, x):
     return keys, out
 
 
+def _points(records, x):
+    """Every point of every series, in order: (series key, its label, x value, the records,
+    their results)."""
+    keys, series = _series(records, x)
+    for gkey, by_x in series.items():
+        for xv, recs in by_x.items():
+            yield gkey, _label(keys, gkey), xv, recs, [r["result"] for r in recs]
+
+
 def _title(records, x, extra=""):
     const = constant(records, exclude=(x,))
     const.pop("graph_params", None) if const.get("graph_params") == {} else None
@@ -119,16 +128,13 @@ def _title(records, x, extra=""):
 # ------------------------------------------------------------------------------ per task
 
 def summarize_tau(records, plot_path=None):
-    keys, series = _series(records, "n")
     rows = []
-    for gkey, by_n in series.items():
-        for n, recs in by_n.items():
-            res = [r["result"] for r in recs]
-            tn, sd = _mean_std(r["tau_over_n"] for r in res)
-            tau = _mean_std(r["tau"] for r in res)[0]
-            rows.append((_label(keys, gkey), n, len(recs), f"{tau:.4g}", f"{tn:.4g}", f"{sd:.2g}",
-                         f"{_mean_std(r['tau_log_n_over_n'] for r in res)[0]:.4g}",
-                         f"{res[0]['floor']:.3g}"))
+    for _, label, n, recs, res in _points(records, "n"):
+        tn, sd = _mean_std(r["tau_over_n"] for r in res)
+        tau = _mean_std(r["tau"] for r in res)[0]
+        rows.append((label, n, len(recs), f"{tau:.4g}", f"{tn:.4g}", f"{sd:.2g}",
+                     f"{_mean_std(r['tau_log_n_over_n'] for r in res)[0]:.4g}",
+                     f"{res[0]['floor']:.3g}"))
     table = text_table(("series", "n", "reps", "tau", "tau/n", "sd", "tau*log(n)/n", "floor"), rows)
     figs = []
     if plot_path is not None:
@@ -238,25 +244,21 @@ def _cp(k, n):
 
 
 def summarize_lemma1(records, plot_path=None):
-    keys, series = _series(records, "n")
-    rows, pts = [], {}
-    for gkey, by_n in series.items():
-        for n, recs in by_n.items():
-            res = [r["result"] for r in recs]
-            trials = sum(r["trials"] for r in res)
-            p_max = res[0]["p_max"]
-            entry = []
-            for key in ("exceed_paper", "exceed_max_entry", "exceed_frobenius"):
-                k = sum(r[key] for r in res)
-                lo, hi = _cp(k, trials)
-                entry.append((k / trials, lo, hi))
-            pts.setdefault(gkey, []).append((float(np.mean([r["n"] for r in res])), entry, p_max))
-            verdict = ("fails" if entry[0][1] > p_max else "holds" if entry[0][2] <= p_max
-                       else "inconclusive")
-            rows.append((_label(keys, gkey), n, trials, f"{p_max:.3g}",
-                         f"{entry[0][0]:.3f} [{entry[0][1]:.3f}, {entry[0][2]:.3f}]", verdict,
-                         f"{entry[1][0]:.3f} [{entry[1][1]:.3f}, {entry[1][2]:.3f}]",
-                         f"{_mean_std(r['mean_fro2'] / r['paper_bound'] for r in res)[0]:.3g}"))
+    rows = []
+    for _, label, n, _, res in _points(records, "n"):
+        trials = sum(r["trials"] for r in res)
+        p_max = res[0]["p_max"]
+        entry = []
+        for key in ("exceed_paper", "exceed_max_entry", "exceed_frobenius"):
+            k = sum(r[key] for r in res)
+            lo, hi = _cp(k, trials)
+            entry.append((k / trials, lo, hi))
+        verdict = ("fails" if entry[0][1] > p_max else "holds" if entry[0][2] <= p_max
+                   else "inconclusive")
+        rows.append((label, n, trials, f"{p_max:.3g}",
+                     f"{entry[0][0]:.3f} [{entry[0][1]:.3f}, {entry[0][2]:.3f}]", verdict,
+                     f"{entry[1][0]:.3f} [{entry[1][1]:.3f}, {entry[1][2]:.3f}]",
+                     f"{_mean_std(r['mean_fro2'] / r['paper_bound'] for r in res)[0]:.3g}"))
     table = text_table(("series", "n", "trials", "1/d", "P(exceed Eq.9) [95% CP]", "Eq.9",
                         "P(exceed max-entry) [95% CP]", "mean/bound"), rows)
     figs = []
@@ -320,17 +322,14 @@ def _plot_lemma1(records, path):
 
 
 def summarize_theorem1(records, plot_path=None):
-    keys, series = _series(records, "n")
     rows = []
-    for gkey, by_n in series.items():
-        for n, recs in by_n.items():
-            res = [r["result"] for r in recs]
-            m, sd = _mean_std(r["excess_loss"] for r in res)
-            rows.append((_label(keys, gkey), n, len(recs), f"{m:.4g}", f"{sd:.2g}",
-                         f"{_mean_std(r['excess_loss_per_node'] for r in res)[0]:.4g}",
-                         f"{_mean_std(r['noise_term'] for r in res)[0]:.4g}",
-                         f"{_mean_std(r['excess_loss_limit'] for r in res)[0]:.4g}",
-                         sum(r["descent_bound_holds"] for r in res)))
+    for _, label, n, recs, res in _points(records, "n"):
+        m, sd = _mean_std(r["excess_loss"] for r in res)
+        rows.append((label, n, len(recs), f"{m:.4g}", f"{sd:.2g}",
+                     f"{_mean_std(r['excess_loss_per_node'] for r in res)[0]:.4g}",
+                     f"{_mean_std(r['noise_term'] for r in res)[0]:.4g}",
+                     f"{_mean_std(r['excess_loss_limit'] for r in res)[0]:.4g}",
+                     sum(r["descent_bound_holds"] for r in res)))
     table = text_table(("series", "n", "reps", "excess loss", "sd", "per node",
                         "tau*log(n)/n", "k->inf limit", "descent ok"), rows)
     figs = []
@@ -384,17 +383,14 @@ def _plot_theorem1(records, path):
 
 
 def summarize_node_classification(records, plot_path=None):
-    keys, series = _series(records, "level")
     rows = []
-    for gkey, by_lv in series.items():
-        for lv, recs in by_lv.items():
-            m, sd = _mean_std(r["result"]["test_acc"] for r in recs)
-            rows.append((_label(keys, gkey), f"{lv:g}", len(recs), f"{100 * m:.1f}",
-                         f"{100 * sd:.1f}"))
+    for _, label, lv, recs, res in _points(records, "level"):
+        m, sd = _mean_std(r["test_acc"] for r in res)
+        rows.append((label, f"{lv:g}", len(recs), f"{100 * m:.1f}", f"{100 * sd:.1f}"))
     table = text_table(("series", "level", "reps", "test acc %", "sd"), rows)
     figs = []
     if plot_path is not None:
-        panel_keys = [k for k in keys if k != "model"]
+        panel_keys = [k for k in varying(records, exclude=("level",)) if k != "model"]
         panels = group(records, panel_keys)
         fig, axes = subplots(1, len(panels), figsize=(5.0 * len(panels) + 1.6, 4.2),
                              squeeze=False, sharey=True)

@@ -27,12 +27,13 @@ from types import SimpleNamespace
 import numpy as np
 
 from ngc_ref import NeumannFilter, connectivity_factor
-from ngc_ref._validation import check_scalar
-from ngc_ref.graphs import GRAPH_FAMILIES, make_graph
+from ngc_ref.validation import check_scalar
 
 from .._bounds import (floor_tau_over_n, frobenius_bound, grown_lam_S, max_entry_bound,
                        paper_bound, simulate)
-from .._stats import FAMILIES, class_bag_of_words, family_graph, labelled_sbm, max_degree_share
+from .._graphs import build_graph, graph_family
+from .._stats import (NOISES, class_bag_of_words, labelled_sbm, max_degree_share,
+                      sbm_probabilities)
 
 _REQUIRED = object()
 
@@ -202,38 +203,9 @@ def describe(name):
 
 # ------------------------------------------------------------------------------ graphs
 
-def _families():
-    return FAMILIES, GRAPH_FAMILIES
-
-
 def _check_family(params):
-    checker, library = _families()
-    fam, gp = params["family"], params.get("graph_params") or {}
-    if fam in checker:
-        if gp:
-            raise ValueError(f"family {fam!r} (a checker family) takes no graph_params, got "
-                             f"{sorted(gp)}")
-        return
-    if fam not in library:
-        raise ValueError(f"unknown family {fam!r}; valid: checker families "
-                         f"{sorted(checker)} or ngc_ref.graphs families {sorted(library)} "
-                         "(with graph_params)")
-    from ngc_ref.graphs import family_params
-    required, optional = family_params(fam)
-    missing = [p for p in required if p not in gp]
-    unexpected = [p for p in gp if p not in required + optional]
-    if missing or unexpected:
-        raise ValueError(f"family {fam!r} needs graph_params {list(required)} (optional "
-                         f"{list(optional)}); missing {missing}, unexpected {unexpected}")
-
-
-def build_graph(family, n, seed, graph_params=None):
-    """``(A, vertex_transitive)``: a checker family (``theory.claims._stats.FAMILIES``, sized by
-    n alone, as in the theory checks) or a :func:`ngc_ref.graphs.make_graph` family."""
-    checker, _ = _families()
-    if family in checker:
-        return family_graph(family, n, seed), checker[family][1]
-    return make_graph(family, n, seed, **(graph_params or {})), False
+    """A task's ``validate``: the family exists and takes the given ``graph_params``."""
+    graph_family(params["family"], params.get("graph_params"))
 
 
 def _graph_seed(params, seeds):
@@ -249,6 +221,15 @@ GRAPH_PARAMS = {
     "graph_params": Param(dict, {}, doc="make_graph parameters, e.g. {d = 4}"),
     "graph_seed": Param(int, None, min=0, doc="default: derived from (seed, family, n, rep)"),
 }
+def _sbm_params(n, k, deg_in, deg_out, *, n_min, what):
+    """Defaults of the size parameters of an SBM with equal classes (``what`` opens each doc)."""
+    return {"n": Param(int, n, min=n_min, doc=f"{what}nodes"),
+            "k": Param(int, k, min=2, doc=f"{what}classes"),
+            "deg_in": Param(float, deg_in, min=0.0, doc=f"{what}expected degree inside the class"),
+            "deg_out": Param(float, deg_out, min=0.0,
+                             doc=f"{what}expected degree to other classes")}
+
+
 FILTER_PARAMS = {
     "lam": Param(float, 32.0, min=0.0, exclusive_min=True, doc="λ"),
     "S": Param(int, 16, min=0, doc="expansion order"),
@@ -257,10 +238,6 @@ FILTER_PARAMS = {
 
 
 # ------------------------------------------------------------------------------ tau
-
-def _tau_validate(params):
-    _check_family(params)
-
 
 def _schedule(params):
     """A ``sqrt_n`` cell runs at λ = √n (the requested n), S = ⌈2λ⌉: record those."""
@@ -273,7 +250,7 @@ def _schedule(params):
                        "schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
                                          doc="'sqrt_n': λ = √n (given n), S = ⌈2λ⌉; the "
                                              "record's lam and S are those")},
-               validate=_tau_validate, resolve=_schedule)
+               validate=_check_family, resolve=_schedule)
 def tau_task(params, seeds):
     """τ = n·max_i Σ_j [Ã_S]_ij² / m² (Eq. 5) for a graph family at n."""
     gseed = _graph_seed(params, seeds)
@@ -296,24 +273,19 @@ def tau_task(params, seeds):
 
 # ------------------------------------------------------------------------------ lemma 1
 
-def _lemma1_validate(params):
-    _tau_validate(params)
-
-
 @register_task("lemma1", {**GRAPH_PARAMS, **FILTER_PARAMS,
                           "d": Param(int, 8, min=1, doc="noise columns; the bound's 1/d"),
-                          "noise": Param(str, "gaussian",
-                                         choices=("gaussian", "rademacher", "uniform")),
+                          "noise": Param(str, "gaussian", choices=NOISES),
                           "sigma": Param(float, 1.0, min=0.0, doc="sub-Gaussian parameter σ"),
                           "trials": Param(int, 200, min=1, doc="independent draws of η")},
-               validate=_lemma1_validate)
+               validate=_check_family)
 def lemma1_task(params, seeds):
     """Lemma 1 exceedance trials: how often ‖Ã_Sη‖_F² (and max_ij) exceed the bounds."""
     gseed = _graph_seed(params, seeds)
     A, _ = build_graph(params["family"], params["n"], gseed, params["graph_params"])
     lam, S, norm, d = params["lam"], params["S"], params["norm"], params["d"]
     sigma, trials = params["sigma"], params["trials"]
-    filt = NeumannFilter(A, lam, S, norm)
+    filt = NeumannFilter(A, lam, S, norm=norm)
     conn = connectivity_factor(A, lam, S, norm=norm)
     fro2, max2 = simulate(filt, params["noise"], sigma, d, trials, seeds.rng())
     n = conn.n
@@ -338,10 +310,7 @@ def _theorem1_validate(params):
 
 
 @register_task("theorem1", {
-    "n": Param(int, min=4, doc="nodes of the contextual SBM"),
-    "k": Param(int, 2, min=2, doc="classes"),
-    "deg_in": Param(float, 8.0, min=0.0, doc="expected degree inside the class"),
-    "deg_out": Param(float, 2.0, min=0.0, doc="expected degree to other classes"),
+    **_sbm_params(_REQUIRED, 2, 8.0, 2.0, n_min=4, what="contextual SBM: "),
     "d": Param(int, 16, min=1, doc="feature dimension (≥ k)"),
     "signal": Param(float, 1.0, min=0.0, doc="norm of each clean feature row"),
     "noise_std": Param(float, 0.5, min=0.0, doc="σ of the Gaussian noise η (noise level)"),
@@ -354,9 +323,7 @@ def theorem1_task(params, seeds):
     from ngc_ref.graphs import contextual_sbm
     from ngc_ref.training import theory_trajectory
     n, k = params["n"], params["k"]
-    size = n // k
-    p_in = min(1.0, params["deg_in"] / max(size - 1, 1))
-    p_out = min(1.0, params["deg_out"] / max(size * (k - 1), 1))
+    p_in, p_out = sbm_probabilities(n, k, params["deg_in"], params["deg_out"])
     gseed = params["graph_seed"]
     if gseed is None:
         gseed = seeds.derived("csbm", n, k, params["deg_in"], params["deg_out"], params["d"],
@@ -439,10 +406,7 @@ def _csbm_dataset(params, seed):
                                       "name for ngc_ref.datasets.load_dataset (needs "
                                       "NGC_REF_DATA)"),
     "split": Param(int, 0, min=0, doc="split of a real dataset"),
-    "n": Param(int, 600, min=10, doc="csbm: nodes"),
-    "k": Param(int, 3, min=2, doc="csbm: classes"),
-    "deg_in": Param(float, 6.0, min=0.0, doc="csbm: expected degree inside the class"),
-    "deg_out": Param(float, 2.0, min=0.0, doc="csbm: expected degree to other classes"),
+    **_sbm_params(600, 3, 6.0, 2.0, n_min=10, what="csbm: "),
     "d": Param(int, 120, min=2, doc="csbm: vocabulary size"),
     "noise": Param(str, "gaussian", choices=("gaussian", "flip", "rademacher", "uniform")),
     "level": Param(float, 0.1, min=0.0, doc="ξ (gaussian), p (flip) or s"),
