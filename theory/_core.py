@@ -173,6 +173,7 @@ class Claim:
         self.statements: dict[str, Statement] = {}
         self.own = self._add(id, statement, None, scope, self.norm_scopes)
         self._check: Callable | None = None
+        self._plan: Callable | None = None
 
     def _add(self, sid, text, corrects, scope, norm_scopes):
         if sid in self.statements:
@@ -211,6 +212,33 @@ class Claim:
         self._check = fn
         return fn
 
+    def plan(self, fn):
+        """Decorator: ``fn(ctx, norm) -> [(task, params), ...]`` is the claim's ``--thorough``
+        work as sweep cells (:mod:`ngc_ref_theory.sweep`).
+
+        The runner collects the cells of every planned claim first and runs them on the sweep
+        runner (local cores or a Dask cluster, into the run's crash-safe store, resumable);
+        the check then reads the finished records of the same cells
+        (``sweep.run_planned(ctx, cells)``) and only judges. A plan is consulted in thorough
+        runs only; a claim without one runs its check in one cell per norm.
+        """
+        if self._plan is not None:
+            raise ValueError(f"claim {self.id!r} has two plans")
+        self._plan = fn
+        return fn
+
+    @property
+    def planned(self):
+        """Whether the claim declares its thorough work as sweep cells (:meth:`plan`)."""
+        return self._plan is not None
+
+    def cells(self, ctx, norm):
+        """The claim's planned cells in ``norm`` (``[]`` outside a thorough run or without a
+        plan), as ``(task, params)`` pairs."""
+        if self._plan is None or not ctx.thorough:
+            return []
+        return list(self._plan(ctx, norm))
+
     def run(self, ctx, norm):
         """Run the check in ``norm``; always a list of results."""
         if self._check is None:
@@ -231,6 +259,16 @@ class Context:
     skipped: list = field(default_factory=list)
     #: (claim id, norm) of the check now running; set by the runner.
     current: tuple = (None, None)
+    #: ``--scale`` of a thorough run: multiplies the sizes (and, below 1, the trial counts) of
+    #: every planned grid; below 1 a claim without a plan runs its default grid.
+    scale: float = 1.0
+    #: The sweep store of a thorough run (``OUT/.thorough/store.jsonl``): planned cells are
+    #: read from it, and run into it when missing. None: run them without a store.
+    store: object = None
+    #: Where planned cells run: joblib workers on this machine (-1: all cores) or a Dask
+    #: scheduler address (``--scheduler``).
+    n_jobs: int = -1
+    scheduler: object = None
 
     def rng(self, *key):
         """A Generator seeded from the run seed and a key, independent of execution order."""

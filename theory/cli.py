@@ -1,5 +1,5 @@
-"""The ``ngc-ref`` command: ``check`` (the theory checker), ``sweep`` (parameter grids) and
-``demo`` (Figure 1 graphs)."""
+"""The ``ngc-ref`` command: ``check`` (the theory checker), ``reproduce`` (the paper's
+experiments beside its numbers), ``sweep`` (parameter grids) and ``demo`` (Figure 1 graphs)."""
 
 from __future__ import annotations
 
@@ -18,13 +18,36 @@ from pathlib import Path
 def _check(args):
     from . import Context, run_checks
     from ._provenance import machine, source, versions
+    from ._thorough import parse_scale, scale_from_env
     from .report import counts, counts_line, format_table, skipped_lines, write_report
-    from .runner import select
+    from .runner import dry_run, select
 
     if args.seed < 0:
         raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
+    for flag, given in (("--scale", args.scale is not None), ("--scheduler", args.scheduler),
+                        ("--jobs", args.jobs is not None)):
+        if given and not args.thorough:
+            raise ValueError(f"{flag} applies to --thorough runs only")
+    if args.jobs is not None and args.jobs == 0:
+        raise ValueError(f"--jobs must be a non-zero integer (-1: all cores), got {args.jobs}")
+    if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://", "inproc://",
+                                                         "ws://", "wss://")):
+        raise ValueError(f"--scheduler must be an address like tcp://HOST:PORT, got "
+                         f"{args.scheduler!r}")
+    scale = 1.0
+    if args.thorough:
+        scale = parse_scale(args.scale) if args.scale is not None else scale_from_env()
     claims, _ = select(args.only)     # unknown ids fail here, before anything is created
     out = Path(args.out)
+    data_root = os.environ.get("NGC_REF_DATA") or None
+    # The thorough run's cells live beside the report and outlive it: a re-run resumes.
+    store = out / ".thorough" / "store.jsonl" if args.thorough else None
+    ctx = Context(seed=args.seed, thorough=args.thorough, out_dir=None,
+                  data_root=Path(data_root) if data_root else None, scale=scale, store=store,
+                  n_jobs=-1 if args.jobs is None else args.jobs, scheduler=args.scheduler)
+    if args.dry_run:
+        print("\n".join(dry_run(ctx, claims, store if store and store.exists() else None)))
+        return 0
     created = not out.exists()
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -32,9 +55,7 @@ def _check(args):
     except OSError as exc:
         raise ValueError(f"--out {args.out!r} is not a writable directory: "
                          f"{exc.strerror}") from None
-    data_root = os.environ.get("NGC_REF_DATA") or None
-    ctx = Context(seed=args.seed, thorough=args.thorough, out_dir=stage,
-                  data_root=Path(data_root) if data_root else None)
+    ctx.out_dir = stage
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     committed = False
@@ -46,12 +67,18 @@ def _check(args):
                 "seconds": round(time.perf_counter() - t0, 1), **versions(), **machine(),
                 "data_root": data_root, "skipped": list(ctx.skipped),
                 "rerun": f"ngc-ref check --only ID --seed {args.seed}"}
+        if args.thorough:
+            meta["scale"] = scale
+            meta["store"] = str(Path(".thorough") / "store.jsonl")
         write_report(results, stage, meta, claims)
         commit_report(stage, out)
         committed = True
     except KeyboardInterrupt:
         print("ngc-ref: interrupted; no report was replaced" if not committed else
               "ngc-ref: interrupted after the report was written", file=sys.stderr)
+        if store is not None and not committed:
+            print(f"ngc-ref: finished cells are in {store}; re-run the same command to resume",
+                  file=sys.stderr)
         return 130
     finally:
         shutil.rmtree(stage, ignore_errors=True)
@@ -140,6 +167,46 @@ def _sweep(args):
     return 0
 
 
+def _reproduce(args):
+    from .reproduce.run import reproduce
+    from .sweep import SweepError
+
+    command = "ngc-ref reproduce " + " ".join(sys.argv[2:]) if sys.argv[1:2] == [
+        "reproduce"] else "ngc-ref reproduce"
+    try:
+        _, meta = reproduce(only=args.only, runs=args.runs, full=args.full, out=args.out,
+                            jobs=args.jobs, scheduler=args.scheduler, seed=args.seed,
+                            progress=not args.no_progress, scale=args.scale_run,
+                            command=command.strip())
+    except SweepError as exc:  # pragma: no cover - run_sweep is called with raise_errors=False
+        print(f"ngc-ref: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"ngc-ref: interrupted; finished cells are in {Path(args.out) / 'reproduce.jsonl'}"
+              "; re-run the same command to resume (no report was replaced)", file=sys.stderr)
+        return 130
+    print(f"\nreport: {Path(args.out) / 'reproduce.md'} and {Path(args.out) / 'reproduce.json'}")
+    if meta["cell_failures"]:
+        print(f"ngc-ref: {len(meta['cell_failures'])} cell(s) failed (listed in "
+              "reproduce.json meta.cell_failures); re-run to retry them", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _reproduce_epilog():
+    from .reproduce.targets import NOT_RUN, TARGETS, run_counts
+    lines = ["targets for --only (TARGET or TARGET:DATASET; default runs / paper's runs):"]
+    for key, t in TARGETS.items():
+        runs = run_counts(key)
+        lines.append(f"  {key!r}: " + ", ".join(f"{d} {runs[d]}/{t.paper_runs or '-'}"
+                                                 for d in t.datasets))
+    lines.append("aliases: fig:depth_ngc, fig:depth_rngc = fig:depth; tab:row-normalization = "
+                 "'tab:row normalization'")
+    lines.append("not run (listed in the output with the reason): " + ", ".join(NOT_RUN))
+    lines.append("'scale': the synthetic ogbn-products-size run (same as --scale-run)")
+    return "\n".join(lines) + "\n"
+
+
 def demo(lam=64.0, S=64, norm="rw", out=None):
     """Print τ, τ·log n/n and the truncation error of Ã_S against (I + λL̃)⁻¹ for the paper's
     Figure 1 graphs G1–G4. Everything is computed before anything is printed, so bad
@@ -154,7 +221,7 @@ def demo(lam=64.0, S=64, norm="rw", out=None):
     rows = []
     for key, G in figure1_graphs().items():
         res = connectivity_factor(G, lam, S, norm=norm)
-        filt = NeumannFilter(G, lam, S, norm)
+        filt = NeumannFilter(G, lam, S, norm=norm)
         exact = filt.exact(np.eye(filt.n), method="dense")
         err = np.linalg.norm(filt.matrix() - exact, ord=np.inf if norm == "rw" else 2)
         rows.append(f"{labels[key]:<18}{res.n:>4}{res.tau:>10.4f}{res.tau_log_n_over_n:>15.4f}"
@@ -207,10 +274,24 @@ def build_parser():
     chk.add_argument("--only", nargs="+", metavar="ID",
                      help="run only these claims or statements (ids listed below)")
     chk.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    chk.add_argument("--thorough", action="store_true", help="larger n and more trials")
+    chk.add_argument("--thorough", action="store_true",
+                     help="the asymptotic claims at large n (up to 10^5) and more trials, as "
+                     "sweep cells kept in OUT/.thorough/ (re-running resumes); about 50 min on "
+                     "2 cores")
     chk.add_argument("--out", default="ngc_ref_report",
                      help="output folder (default ngc_ref_report)")
-    chk.add_argument("--no-progress", action="store_true", help="no progress bar")
+    chk.add_argument("--no-progress", action="store_true",
+                     help="no progress bar (--thorough: one line per finished claim)")
+    chk.add_argument("-j", "--jobs", type=int, default=None,
+                     help="--thorough: local joblib workers (default -1: all cores; 1: "
+                     "in-process)")
+    chk.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                     help="--thorough: run the cells on this dask.distributed scheduler")
+    chk.add_argument("--scale", metavar="FLOAT",
+                     help="--thorough: multiply every planned grid's sizes (and, below 1, its "
+                     "trial counts) by FLOAT; default $NGC_REF_THOROUGH_SCALE or 1")
+    chk.add_argument("--dry-run", "--plan", action="store_true", dest="dry_run",
+                     help="print each claim's cells and estimated time, and run nothing")
     chk.set_defaults(func=_check)
     swp = sub.add_parser("sweep", parents=[debug],
                          help="run a grid of cells (tau, lemma1, theorem1, node_classification) "
@@ -233,6 +314,33 @@ def build_parser():
     swp.add_argument("--list-tasks", action="store_true", help="list tasks and their parameters")
     swp.add_argument("--no-progress", action="store_true", help="no progress bar")
     swp.set_defaults(func=_sweep)
+    rep = sub.add_parser("reproduce", parents=[debug], epilog=_reproduce_epilog,
+                         formatter_class=argparse.RawDescriptionHelpFormatter,
+                         help="run the paper's experiments and judge them against the paper's "
+                         "numbers (needs NGC_REF_DATA); resumable",
+                         description="Run every experiment of the paper whose data is here "
+                         "(tables and figures of Sec. 5 and the appendix), print the paper's "
+                         "number beside ours cell by cell with an interval and a verdict, judge "
+                         "the paper's claims, and write OUT/reproduce.json, OUT/reproduce.md "
+                         "and figures. Finished cells are kept in OUT/reproduce.jsonl: the same "
+                         "command resumes.")
+    rep.add_argument("--only", nargs="+", metavar="TARGET",
+                     help="run only these targets (or TARGET:DATASET); listed below")
+    rep.add_argument("--runs", type=int, metavar="N",
+                     help="runs per cell for every target (default: the budgeted counts "
+                     "below; --full: the paper's)")
+    rep.add_argument("--full", action="store_true", help="the paper's run counts (hours)")
+    rep.add_argument("--out", default="ngc_ref_reproduce",
+                     help="output folder (default ngc_ref_reproduce)")
+    rep.add_argument("-j", "--jobs", type=int, default=-1,
+                     help="local joblib workers for the smaller cells (default -1: all cores)")
+    rep.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                     help="run the cells on this dask.distributed scheduler")
+    rep.add_argument("--seed", type=int, default=0, help="sweep seed (default 0)")
+    rep.add_argument("--scale-run", action="store_true",
+                     help="also time NGC/RNGC on a synthetic graph of ogbn-products' size")
+    rep.add_argument("--no-progress", action="store_true", help="no progress bar")
+    rep.set_defaults(func=_reproduce)
     dem = sub.add_parser("demo", parents=[debug],
                          help="tau and the truncation error on the Figure 1 graphs")
     dem.add_argument("--lam", type=float, default=64.0, help="lambda (default 64)")

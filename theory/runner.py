@@ -1,12 +1,34 @@
-"""Run the registered checks with a progress bar and collect their results."""
+"""Run the registered checks with a progress bar and collect their results.
+
+A thorough run with a store (``ngc-ref check --thorough``, :attr:`Context.store`) first runs
+every selected claim's work as sweep cells (:func:`thorough_plan`, :func:`run_thorough_cells`):
+the cells a claim declares with ``@CLAIM.plan``, and for a claim without a plan one ``check``
+cell per norm that runs its whole check. They run claim by claim on the sweep runner (joblib on
+the local cores, or the Dask cluster of ``--scheduler``) into the crash-safe store, so a run
+that is stopped continues where it stopped. The checks then run as always: a planned claim
+reads its records back and judges, a ``check`` cell's results (and figures) are taken from its
+record.
+"""
 
 from __future__ import annotations
 
+import base64
+import dataclasses
+import sys
+import tempfile
 import time
 import traceback
+from pathlib import Path
 
-from ._core import format_exception, registry, statement_ids
+from ._core import Context, Result, format_exception, registry, statement_ids
+from ._thorough import cell_seconds, format_seconds
 from .report import sort_results
+from .sweep import Param, make_cell, register_task, run_sweep
+from .sweep.backends import make_backend
+from .sweep.store import finished, read_records
+
+#: The task of a claim without a plan: its whole check, in one normalisation, in one cell.
+CHECK_TASK = "check"
 
 
 def select(only=None):
@@ -30,7 +52,15 @@ def select(only=None):
     return {k: c for k, c in claims.items() if k in wanted}, keep
 
 
-def run_checks(ctx, only=None, progress=True, raise_errors=False):
+def check_context(ctx, c):
+    """The context ``c``'s check runs with: below ``--scale`` 1 a claim without a plan runs
+    its default grid (its thorough one has no size knob)."""
+    if ctx.thorough and ctx.scale < 1 and not c.planned:
+        return dataclasses.replace(ctx, thorough=False)
+    return ctx
+
+
+def run_checks(ctx, only=None, progress=True, raise_errors=False, on_cell=None):
     """Run every claim (or those ``only`` selects) in each of its norms; returns the results in
     report order.
 
@@ -38,9 +68,19 @@ def run_checks(ctx, only=None, progress=True, raise_errors=False):
     (the message and the last lines of the traceback are its evidence), because one claim's
     missing data or crash must not throw away the others. ``raise_errors=True`` (``--debug``)
     lets the exception through instead. ``KeyboardInterrupt`` always propagates.
+
+    In a thorough run with ``ctx.store`` the claims' cells run first
+    (:func:`run_thorough_cells`; ``on_cell(record)`` is called as each lands); without a store
+    everything runs in this process.
     """
     claims, keep = select(only)
     jobs = [(c, norm) for c in claims.values() for norm in c.norms]
+    cells = {}
+    thorough = ctx.thorough and ctx.store is not None
+    if thorough:
+        cells = run_thorough_cells(ctx, claims, progress=progress, raise_errors=raise_errors,
+                                   on_cell=on_cell)
+    judged = {}
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -52,27 +92,235 @@ def run_checks(ctx, only=None, progress=True, raise_errors=False):
                 bar.set_description(f"{c.id} [{norm}]")
             ctx.current = (c.id, norm)
             t0 = time.perf_counter()
+            spent = 0.0
             try:
-                out = c.run(ctx, norm)
+                outcome = cells.get((c.id, norm))
+                if outcome is not None and outcome["error"] is not None:
+                    out = [_error_result(c, norm, outcome["error"], outcome["traceback"])]
+                elif outcome is not None and outcome["record"] is not None:
+                    out = _from_check_cell(ctx, outcome["record"])
+                    spent = outcome["seconds"]
+                else:
+                    out = c.run(check_context(ctx, c), norm)
+                    spent = outcome["seconds"] if outcome is not None else 0.0
             except Exception as exc:  # noqa: BLE001 - recorded as this claim's outcome
                 if raise_errors:
                     raise
-                out = [_error_result(c, norm, exc)]
+                out = [_error_result(c, norm, format_exception(exc), _traceback(exc))]
             finally:
                 ctx.current = (None, None)
             for r in out:
-                r.seconds = round(time.perf_counter() - t0, 3)
+                r.seconds = round(time.perf_counter() - t0 + spent, 3)
             results.extend(r for r in out if keep is None or r.id in keep)
             if bar is not None:
                 bar.update(1)
+            judged[c.id] = judged.get(c.id, 0.0) + time.perf_counter() - t0
+            if thorough and not progress and norm == c.norms[-1]:
+                print(f"ngc-ref: {c.id}: judged in {format_seconds(judged[c.id])}",
+                      file=sys.stderr, flush=True)
     finally:
         if bar is not None:
             bar.close()
     return sort_results(results, claims)
 
 
-def _error_result(c, norm, exc):
+def _traceback(exc):
     tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
-    message = format_exception(exc)
-    return c.result(norm, "error", {"error": message, "traceback": "".join(tb[-3:]).strip()},
+    return "".join(tb[-3:]).strip()
+
+
+def _error_result(c, norm, message, tb):
+    return c.result(norm, "error", {"error": message, "traceback": tb},
                     f"could not run: {message}")
+
+
+# ---------------------------------------------------------------------------------- thorough
+
+@register_task(CHECK_TASK, {
+    "claim": Param(str, doc="claim id"),
+    "norm": Param(str, choices=("sym", "rw"), doc="normalisation"),
+    "run_seed": Param(int, 0, min=0, doc="the check's run seed (--seed)"),
+    "thorough": Param(bool, True, doc="the claim's thorough grid (False: its default one)"),
+    "data_root": Param(str, "", doc="NGC_REF_DATA of the run ('' : none)"),
+})
+def check_cell(params, seeds):
+    """One claim's whole check in one normalisation: its results, skips and figures."""
+    c = registry()[params["claim"]]
+    norm = params["norm"]
+    with tempfile.TemporaryDirectory(prefix="ngc-ref-check-") as tmp:
+        ctx = Context(seed=params["run_seed"], thorough=params["thorough"], out_dir=Path(tmp),
+                      data_root=Path(params["data_root"]) if params["data_root"] else None)
+        ctx.current = (c.id, norm)
+        results = c.run(ctx, norm)
+        figures = {name: base64.b64encode((Path(tmp) / name).read_bytes()).decode("ascii")
+                   for r in results for name in r.figures}
+    return {"results": [r.to_dict() for r in results], "skipped": list(ctx.skipped),
+            "figures": figures}
+
+
+def _from_check_cell(ctx, record):
+    """The results of a ``check`` cell's record; its figures are written to ``ctx.out_dir``
+    and its skips noted in ``ctx``."""
+    res = record["result"]
+    if ctx.out_dir is not None:
+        for name, data in res["figures"].items():
+            (Path(ctx.out_dir) / Path(name).name).write_bytes(base64.b64decode(data))
+    for entry in res["skipped"]:
+        if entry not in ctx.skipped:
+            ctx.skipped.append(entry)
+    return [Result(**r) for r in res["results"]]
+
+
+def thorough_plan(ctx, claims):
+    """``{claim id: {norm: [Cell, ...]}}``: every cell of a thorough run, claim by claim."""
+    plan = {}
+    for c in claims.values():
+        plan[c.id] = {}
+        for norm in c.norms:
+            if c.planned:
+                pairs = c.cells(ctx, norm)
+            else:
+                pairs = [(CHECK_TASK, {"claim": c.id, "norm": norm, "run_seed": ctx.seed,
+                                       "thorough": check_context(ctx, c).thorough,
+                                       "data_root": str(ctx.data_root or "")})]
+            plan[c.id][norm] = [make_cell(task, params, ctx.seed, f"{c.id} [{norm}]")
+                                for task, params in pairs]
+    return plan
+
+
+def estimate(cells):
+    """Estimated seconds of ``cells`` on one core (:func:`._thorough.cell_seconds`)."""
+    return sum(cell_seconds(c.task, c.params) for c in cells)
+
+
+def _unique(cells):
+    seen, out = set(), []
+    for c in cells:
+        if c.id not in seen:
+            seen.add(c.id)
+            out.append(c)
+    return out
+
+
+def run_thorough_cells(ctx, claims, progress=True, raise_errors=False, on_cell=None, log=None):
+    """Run the cells of every claim in ``claims`` into ``ctx.store``, claim by claim.
+
+    Returns ``{(claim id, norm): {"record", "error", "traceback", "seconds"}}``: a ``check``
+    cell's record, or the first error among the norm's cells, and the seconds its cells took.
+    Finished cells are read from the store, never run again. With ``progress`` each claim gets
+    a bar (cells done / total, ETA); without, one line per claim on stderr (``log``).
+    """
+    log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+    plan = thorough_plan(ctx, claims)
+    backend, scheduler = None, ctx.scheduler
+    if isinstance(scheduler, str):   # one connection for the whole run
+        backend = make_backend(ctx.n_jobs, scheduler).open()
+        scheduler = backend.client
+    store = Path(ctx.store)
+    store.parent.mkdir(parents=True, exist_ok=True)
+    before = set(finished(read_records(store)))
+    outcomes = {}
+    try:
+        for cid, by_norm in plan.items():
+            cells = _unique([cell for cs in by_norm.values() for cell in cs])
+            # Longest first, so the last cells of a claim do not leave cores idle.
+            order = sorted(cells, key=lambda cl: -cell_seconds(cl.task, cl.params))
+            t0 = time.perf_counter()
+            recs = run_sweep(order, store, n_jobs=ctx.n_jobs, scheduler=scheduler,
+                             seed=ctx.seed, progress=progress, desc=cid, raise_errors=False,
+                             on_record=on_cell)
+            by_id = {r["id"]: r for r in recs}
+            errors = [r for r in recs if "error" in r]
+            if errors and raise_errors:
+                first = errors[0]
+                raise RuntimeError(f"{cid}: cell {first['task']} {first['params']} failed: "
+                                   f"{first['error']}\n{first.get('traceback', '')}")
+            reused = sum(c.id in before for c in cells)
+            if not progress:
+                log(f"ngc-ref: {cid}: {len(cells)} cells"
+                    + (f" ({reused} from the store)" if reused else "")
+                    + f" in {format_seconds(time.perf_counter() - t0)}"
+                    + (f"; {len(errors)} failed" if errors else ""))
+            for norm, cs in by_norm.items():
+                norm_recs = [by_id[c.id] for c in cs]
+                bad = next((r for r in norm_recs if "error" in r), None)
+                single = len(cs) == 1 and cs[0].task == CHECK_TASK
+                outcomes[(cid, norm)] = {
+                    "record": norm_recs[0] if single and bad is None else None,
+                    "error": None if bad is None else (
+                        bad["error"] if single else
+                        f"{sum('error' in r for r in norm_recs)} of {len(cs)} cells failed "
+                        f"(first: {bad['task']} {bad['params']}: {bad['error']}); re-run the "
+                        "same command to retry them"),
+                    "traceback": None if bad is None else bad.get("traceback", ""),
+                    "seconds": sum(r.get("seconds", 0.0) for r in norm_recs
+                                   if "error" not in r)}
+    finally:
+        if backend is not None:
+            backend.close()
+    return outcomes
+
+
+def dry_run(ctx, claims, store=None):
+    """The lines ``--dry-run`` prints: per claim its cells, what they vary and the estimated
+    time, then the total on the run's workers; nothing runs."""
+    plan = thorough_plan(ctx, claims) if ctx.thorough else {
+        c.id: {norm: [make_cell(CHECK_TASK, {"claim": c.id, "norm": norm, "run_seed": ctx.seed,
+                                             "thorough": False})] for norm in c.norms}
+        for c in claims.values()}
+    done = set(finished(read_records(store))) if store is not None else set()
+    lines, total, total_left, longest, n_cells, n_done = [], 0.0, 0.0, 0.0, 0, 0
+    for cid, by_norm in plan.items():
+        cells = _unique([cell for cs in by_norm.values() for cell in cs])
+        est = estimate(cells)
+        left = estimate([c for c in cells if c.id not in done])
+        k_done = sum(c.id in done for c in cells)
+        total, total_left = total + est, total_left + left
+        longest = max([longest] + [cell_seconds(c.task, c.params) for c in cells])
+        n_cells, n_done = n_cells + len(cells), n_done + k_done
+        head = (f"{cid}: {len(cells)} cells"
+                + (f" ({k_done} finished in the store)" if k_done else "")
+                + f", ~{format_seconds(est)} on one core")
+        lines.append(head)
+        lines.extend(f"    {line}" for line in _vary(cells))
+    workers = _workers(ctx)
+    wall = max(total_left / workers, longest if total_left else 0.0)
+    lines.append(f"total: {n_cells} cells ({n_done} finished), ~{format_seconds(total)} of "
+                 f"compute; ~{format_seconds(wall)} left on {workers} worker(s)"
+                 + (" (Dask cluster: divide by its workers)" if ctx.scheduler else ""))
+    return lines
+
+
+def _workers(ctx):
+    if ctx.scheduler:
+        return 1
+    from joblib import effective_n_jobs
+    return max(1, effective_n_jobs(ctx.n_jobs))
+
+
+def _vary(cells):
+    """One line per task: its cell count and the values each varying parameter takes."""
+    out = []
+    for task in dict.fromkeys(c.task for c in cells):
+        mine = [c for c in cells if c.task == task]
+        keys = sorted({k for c in mine for k in c.params})
+        parts = []
+        for k in keys:
+            values = sorted({_key(c.params.get(k)) for c in mine}, key=_sort_key)
+            hidden = k in ("graph_seed", "eta_seed", "data_root", "run_seed")
+            if hidden or len(values) == 1 and k not in ("family", "n", "claim", "trials", "S",
+                                                        "lam", "d"):
+                continue
+            shown = values if len(values) <= 8 else values[:3] + ["…"] + values[-3:]
+            parts.append(f"{k}={','.join(map(str, shown))}")
+        out.append(f"{task} × {len(mine)}: " + "; ".join(parts))
+    return out
+
+
+def _key(v):
+    return v if isinstance(v, (int, float, str, bool)) or v is None else str(v)
+
+
+def _sort_key(v):
+    return (0, v, "") if isinstance(v, (int, float)) and not isinstance(v, bool) else (
+        1, 0, str(v))

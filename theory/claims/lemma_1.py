@@ -38,6 +38,8 @@ from .._figures import draws, legend_outside, log_axes, save_figure, subplots
 from .._proofs import LEMMA_1_CHAIN, first_failure, instance_from, random_instances, run_chain
 from .._graphs import family_graph
 from .._stats import CONFIDENCE, NOISES, bound_verdict, seed_of
+from .._thorough import scaled_count, scaled_sizes
+from ..sweep import run_planned
 
 ID = "lemma-1"
 STATEMENT = ("Under Assumption 1 (i.i.d. zero-mean sub-Gaussian η ∈ R^{n×d}, parameter σ), with "
@@ -115,12 +117,124 @@ def _proof_steps(ctx, norm, mc):
     return run_chain(LEMMA_1_CHAIN, inst)
 
 
+FAMILIES = ("ring", "random_regular_4", "er_avgdeg_2logn", "barabasi_albert_3")
+
+
 def _cases(ctx):
     sizes = (100, 300, 1000) if not ctx.thorough else (100, 300, 1000, 3000, 10000)
-    fams = ("ring", "random_regular_4", "er_avgdeg_2logn", "barabasi_albert_3")
-    cases = [(f, n) for f in fams for n in sizes]
+    cases = [(f, n) for f in FAMILIES for n in sizes]
     cases.append(("complete", 200))
     return cases
+
+
+#: ``--thorough``: (n, trials, d values) of each size (n × ``--scale``, trials × min(1, scale)).
+#: Draws go through Ã_S as columns (trials·d per (graph, d, noise)); at large n fewer draws
+#: still decide (all exceed Eq. 9's bound; a corrected bound's 0 exceedances out of ≥ 150
+#: put the 95% interval below 1/d for d ≤ 32), and the large d are dropped where a column
+#: costs most.
+THOROUGH_GRID = ((100, 2000, (2, 8, 32)), (300, 2000, (2, 8, 32)), (1000, 1000, (2, 8, 32)),
+                 (3000, 400, (2, 8, 32)), (10000, 200, (2, 8, 32)), (30000, 150, (2, 8)),
+                 (100000, 150, (8,)))
+#: ``--thorough``: the complete graph's size (no growth: it has τ ≈ 1 at every n).
+THOROUGH_COMPLETE = (200, 2000, (2, 8, 32))
+#: ``--thorough``: families stopped before the end of the grid (average degree 2 log n: a
+#: column costs 8× the ring's at 10⁵).
+THOROUGH_MAX_N = {"er_avgdeg_2logn": 30000}
+#: Draws per ``lemma1_trials`` cell.
+TRIAL_BLOCK = 500
+#: ``--thorough``: τ as in assumption-2 (exact while S·nnz·nodes ≤ 10¹⁰, else the bracket).
+ESTIMATOR = {"exact_max_cost": 1e10, "n_samples": 192, "max_candidates": 64, "confidence": 0.99}
+
+
+def thorough_cases(ctx):
+    """``[(family, n, trials, d values)]`` of ``--thorough`` (× ``ctx.scale``)."""
+    cases = []
+    for fam in FAMILIES + ("complete",):
+        grid = (THOROUGH_COMPLETE,) if fam == "complete" else THOROUGH_GRID
+        cap = THOROUGH_MAX_N.get(fam)
+        seen = set()
+        for n, trials, ds in grid:
+            if cap is not None and n > cap:
+                continue
+            m = scaled_sizes((n,), ctx.scale)[0]
+            if m not in seen:
+                seen.add(m)
+                cases.append((fam, m, scaled_count(trials, ctx.scale, minimum=20), ds))
+    return cases
+
+
+@CLAIM.plan
+def plan(ctx, norm):
+    """``--thorough``: per (graph, d, noise) the draws in blocks of ``lemma1_trials`` cells,
+    and one ``tau_large`` cell per graph for the bounds."""
+    cells = []
+    for fam, n, trials, ds in thorough_cases(ctx):
+        gseed = seed_of(ctx.rng(ID, "graph", fam, n))
+        graph = {"family": fam, "n": n, "graph_seed": gseed, "lam": LAM, "S": S, "norm": norm}
+        cells.append(("tau_large", dict(graph, **ESTIMATOR)))
+        for d in ds:
+            for noise in NOISES:
+                for block, start in enumerate(range(0, trials, TRIAL_BLOCK)):
+                    cells.append(("lemma1_trials", dict(
+                        graph, d=d, noise=noise, sigma=1.0, block=block,
+                        trials=min(TRIAL_BLOCK, trials - start))))
+    return cells
+
+
+def thorough_rows(ctx, norm):
+    """The rows of :func:`run_cases` from the planned cells' records: trial blocks pooled per
+    (graph, d, noise). Where τ is bracketed, every bound and count is given at both ends: at
+    τ (the bracket's lower end: ``paper_bound``, ``exceed_paper``, ...) and at its upper end
+    (``paper_bound_at_tau_upper``, ``exceed_paper_at_tau_upper``, ...)."""
+    cells = plan(ctx, norm)
+    recs = run_planned(ctx, cells)
+    taus, pooled, order = {}, {}, []
+    for (task, p), r in zip(cells, recs):
+        key = (p["family"], p["n"])
+        if task == "tau_large":
+            taus[key] = r["result"]
+            continue
+        k = key + (p["d"], p["noise"])
+        if k not in pooled:
+            pooled[k] = {"fro2": [], "max2": [], "graph_seed": p["graph_seed"], "cells": 0}
+            order.append(k)
+        pooled[k]["fro2"] += r["result"]["fro2"]
+        pooled[k]["max2"] += r["result"]["max2"]
+        pooled[k]["cells"] += 1
+    rows = []
+    sigma = 1.0
+    for fam, n_req, d, noise in order:
+        t, pl = taus[(fam, n_req)], pooled[(fam, n_req, d, noise)]
+        fro2, max2 = np.array(pl["fro2"]), np.array(pl["max2"])
+        nn = t["n"]
+        lo, hi = t["tau_lower"], t["tau_upper"]
+        b_lo, b_hi = (paper_bound(x, LAM, S, sigma, nn, d) for x in (lo, hi))
+        bm_lo, bm_hi = (max_entry_bound(x, LAM, S, sigma, nn, d) for x in (lo, hi))
+        bf_lo, bf_hi = (frobenius_bound(x, LAM, S, sigma, nn, d) for x in (lo, hi))
+        rows.append({
+            "family": fam, "graph_seed": pl["graph_seed"], "n": nn, "d": d, "noise": noise,
+            "sigma": sigma, "trials": len(fro2), "tau": t["tau"], "tau_upper": hi,
+            "tau_method": t["method"], "tau_log_n_over_n": t["tau_log_n_over_n"],
+            "expected_fro2": sigma**2 * d * t["mean_rho"] * nn,
+            "expected_fro2_method": t["mean_rho_method"],
+            "mean_fro2": float(fro2.mean()), "paper_bound": b_lo,
+            "exceed_paper": int((fro2 > b_lo).sum()), "paper_bound_at_tau_upper": b_hi,
+            "exceed_paper_at_tau_upper": int((fro2 > b_hi).sum()),
+            "mean_max2": float(max2.mean()), "max_entry_bound": bm_lo,
+            "exceed_max_entry": int((max2 > bm_lo).sum()), "max_entry_bound_at_tau_upper": bm_hi,
+            "exceed_max_entry_at_tau_upper": int((max2 > bm_hi).sum()),
+            "frobenius_bound": bf_lo, "exceed_frobenius": int((fro2 > bf_lo).sum()),
+            "frobenius_bound_at_tau_upper": bf_hi,
+            "exceed_frobenius_at_tau_upper": int((fro2 > bf_hi).sum()),
+            "trial_cells": pl["cells"], "requested_n": n_req, "A": None})
+    return rows
+
+
+def _graph(row):
+    """A row's graph (rebuilt when the row came from sweep cells)."""
+    if row.get("A") is not None:
+        return row["A"]
+    return family_graph(row["family"], row.get("requested_n", row["n"]), row["graph_seed"])
 
 
 def run_cases(ctx, norm, bound_scale=1.0):
@@ -160,11 +274,21 @@ def run_cases(ctx, norm, bound_scale=1.0):
 
 
 def judge(rows, key):
-    """Worst case of "P(exceed) ≤ 1/d" over rows: (verdict, worst row, its interval)."""
+    """Worst case of "P(exceed) ≤ 1/d" over rows: (verdict, worst row, its interval).
+
+    A row with τ bracketed (``--thorough``) holds on the count at the bracket's lower end (the
+    most exceedances) and fails on the count at its upper end (the fewest); else it is
+    inconclusive.
+    """
     order = {"fails": 2, "inconclusive": 1, "holds": 0}
     worst, worst_ci, verdict = None, None, "holds"
     for r in rows:
         v, ci = bound_verdict(r[key], r["trials"], 1.0 / r["d"])
+        upper = r.get(key + "_at_tau_upper")
+        if upper is not None and upper != r[key]:
+            v_hi, ci_hi = bound_verdict(upper, r["trials"], 1.0 / r["d"])
+            if v != "holds":
+                v, ci = ("fails", ci_hi) if v_hi == "fails" else ("inconclusive", ci)
         r[key + "_ci"] = ci
         if worst is None or (order[v], ci[0], r["n"]) > (order[verdict], worst_ci[0], worst["n"]):
             worst, worst_ci, verdict = r, ci, v
@@ -219,13 +343,26 @@ def _minimal_figures(ctx, norm, mc):
 
 @CLAIM.checker
 def check(ctx, norm):
-    rows = run_cases(ctx, norm)
+    rows = thorough_rows(ctx, norm) if ctx.thorough else run_cases(ctx, norm)
     figs = _figure(ctx, norm, rows)
     common = {"lam": LAM, "S": S, "sigma": "1 (standard deviation = sub-Gaussian parameter for "
               "all three noises; uniform on [-√3, √3])", "confidence": CONFIDENCE,
               "families_and_sizes": sorted({(r["family"], r["n"]) for r in rows}),
               "noises": list(NOISES), "d": sorted({r["d"] for r in rows}),
               "trials_per_case": rows[0]["trials"]}
+    if ctx.thorough:
+        common["trials_per_case"] = {f"{r['family']} n={r['n']} d={r['d']}": r["trials"]
+                                     for r in rows if r["noise"] == NOISES[0]}
+        common["thorough"] = {
+            "scale": ctx.scale, "largest_n": max(r["n"] for r in rows),
+            "cases": [{"family": f, "n": n, "trials": t, "d": list(ds)}
+                      for f, n, t, ds in thorough_cases(ctx)],
+            "draws": f"lemma1_trials sweep cells of ≤ {TRIAL_BLOCK} draws (η as the columns "
+                     "of one sparse × dense product per batch; streams from each cell's seed)",
+            "tau": ESTIMATOR, "tau_methods": sorted({r["tau_method"] for r in rows}),
+            "bracket": "where τ is estimated, exceed_* count against the bound at the "
+                       "bracket's lower end and exceed_*_at_tau_upper at its upper end; a "
+                       "statement holds on the former and fails on the latter"}
     results = []
 
     verdict, w, ci = judge(rows, "exceed_paper")
@@ -246,13 +383,15 @@ def check(ctx, norm):
     ce = None
     if verdict == "fails":
         name = f"{w['family']}-{w['n']}-seed{w['graph_seed']}"
-        ce = counterexample(ID, ctx, graph=(name, w["A"]),
+        ce = counterexample(ID, ctx, graph=(name, _graph(w)),
                             **{k: w[k] for k in ("family", "n", "graph_seed", "noise", "sigma", "d",
                                                  "trials", "tau", "paper_bound", "mean_fro2",
                                                  "expected_fro2", "exceed_paper")},
                             lam=LAM, S=S, norm=norm, exceed_probability_ci=ci,
                             noise_stream=f"ctx.rng('{ID}', '{norm}', '{w['family']}', {w['n']}, "
-                                         f"{w['d']}, '{w['noise']}')")
+                                         f"{w['d']}, '{w['noise']}')" if not ctx.thorough else
+                            "the seeds of the lemma1_trials cells of this graph, d and noise "
+                            "(OUT/.thorough/store.jsonl)")
     # The size of the violation: the lower end of the exceedance probability's interval
     # against the promised 1/d.
     atlas, mean, mc = _atlas_part(ctx, norm)
@@ -299,7 +438,7 @@ def check(ctx, norm):
         ce2 = None
         if v2 == "fails":
             ce2 = counterexample(st.id, ctx, graph=(
-                f"{w2['family']}-{w2['n']}", w2["A"]), noise=w2["noise"], d=w2["d"],
+                f"{w2['family']}-{w2['n']}", _graph(w2)), noise=w2["noise"], d=w2["d"],
                 exceed=w2[key], trials=w2["trials"], ci=ci2, bound=w2[bkey], norm=norm)
         results.append(st.result(
             norm, v2, ev2,

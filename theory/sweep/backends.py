@@ -11,6 +11,7 @@ import os
 import platform
 import threading
 import time
+import traceback
 
 from .._core import format_exception
 from .._provenance import versions
@@ -24,15 +25,17 @@ def execute_cell(fn, cell):
     ``KeyboardInterrupt`` and ``SystemExit`` still propagate.
     """
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         result = fn(dict(cell.params), CellSeeds(cell.sweep_seed, cell.seed))
     except Exception as exc:  # noqa: BLE001 - reported per cell, the sweep goes on
+        tb = traceback.format_exception(type(exc), exc, exc.__traceback__)
         return {"id": cell.id, "task": cell.task, "params": cell.params,
-                "error": format_exception(exc)}
+                "error": format_exception(exc), "traceback": "".join(tb[-3:]).strip()}
     return {"id": cell.id, "task": cell.task, "params": cell.params,
             "sweep_seed": cell.sweep_seed, "seed": cell.seed, "result": result,
-            "seconds": round(time.perf_counter() - t0, 6), "started": started,
+            "seconds": round(time.perf_counter() - t0, 6),
+            "cpu_seconds": round(time.process_time() - c0, 6), "started": started,
             "host": platform.node(), "pid": os.getpid(), "versions": versions()}
 
 

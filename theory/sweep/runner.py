@@ -22,7 +22,7 @@ class SweepError(RuntimeError):
 
 
 def run_sweep(spec, out=None, *, n_jobs=-1, scheduler=None, progress=False, seed=0,
-              raise_errors=True):
+              raise_errors=True, desc=None, on_record=None):
     """Run a sweep; returns one record per cell, **in cell order**.
 
     Parameters
@@ -43,6 +43,10 @@ def run_sweep(spec, out=None, *, n_jobs=-1, scheduler=None, progress=False, seed
     raise_errors : bool
         After all other cells finished, raise :class:`SweepError` if any cell raised; if
         False, their entries in the returned list are the error records (key ``"error"``).
+    desc : str, optional
+        The progress bar's label (default: ``sweep TASK``).
+    on_record : callable, optional
+        Called with each record (or error record) as it lands, after it is stored.
 
     Returns
     -------
@@ -60,7 +64,12 @@ def run_sweep(spec, out=None, *, n_jobs=-1, scheduler=None, progress=False, seed
     if out is not None:
         out = Path(out)
         check_writable(out)
-        read_records(out)  # an unreadable store fails here, before anything is started
+        # An unreadable store fails here, before anything is started; a store that holds every
+        # cell already needs no backend, no lock and no cluster connection.
+        stored = finished(read_records(out))
+        # (a store whose last record lacks its newline goes through Store, which repairs it)
+        if all(c.id in stored for c in cells) and _ends_with_newline(out):
+            return [stored[c.id] for c in cells]
     backend = make_backend(n_jobs, scheduler)
     backend.open()   # a bad scheduler address fails here, before the store is created
     store = None
@@ -80,7 +89,7 @@ def run_sweep(spec, out=None, *, n_jobs=-1, scheduler=None, progress=False, seed
         if progress:
             from tqdm.auto import tqdm
             bar = tqdm(total=len(wanted), initial=len(done), unit="cell", dynamic_ncols=True,
-                       desc=f"sweep {'/'.join(sorted(jobs_fn))}", smoothing=0.1)
+                       desc=desc or f"sweep {'/'.join(sorted(jobs_fn))}", smoothing=0.1)
         failures = {}
         commit = source()["commit"]
         for rec in backend.run(todo):
@@ -101,6 +110,8 @@ def run_sweep(spec, out=None, *, n_jobs=-1, scheduler=None, progress=False, seed
                 bar.update(1)
                 if failures:
                     bar.set_postfix(failed=len(failures))
+            if on_record is not None:
+                on_record(rec)
     finally:
         if bar is not None:
             bar.close()
@@ -110,3 +121,27 @@ def run_sweep(spec, out=None, *, n_jobs=-1, scheduler=None, progress=False, seed
     if failures and raise_errors:
         raise SweepError(list(failures.values()), len(wanted))
     return [done.get(c.id) or failures[c.id] for c in cells]
+
+
+def run_planned(ctx, cells):
+    """The records of a claim's planned cells (:meth:`ngc_ref_theory.Claim.plan`), in order.
+
+    In a thorough run the runner has already run them into ``ctx.store``, so they are read
+    back; cells not there (a check run on its own, a cell that failed earlier) run now, on
+    the run's workers or cluster (``ctx.n_jobs``, ``ctx.scheduler``), into the same store.
+    """
+    return run_sweep(cells, ctx.store, n_jobs=ctx.n_jobs, scheduler=ctx.scheduler,
+                     seed=ctx.seed)
+
+
+def _ends_with_newline(path):
+    """Whether the store at ``path`` is absent, empty or ends with a newline."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, 2)
+            if f.tell() == 0:
+                return True
+            f.seek(-1, 2)
+            return f.read(1) == b"\n"
+    except FileNotFoundError:
+        return True

@@ -27,7 +27,7 @@ from .corrected import corrected_result
 from .families import hyp_problem
 from .figures import fixed_figure, hypotheses_figure
 from .fixed_lambda import common_evidence, run_rows
-from .inside import hyp_results
+from .inside import hyp_cells, hyp_results
 from .part_a import optimisation_step_result
 from .part_b import decay_result
 from .part_c import floor_result
@@ -36,6 +36,11 @@ from .statements import CLAIM, READINGS
 
 #: ``hyp_problem`` is named here for the ``rebuild`` line of a reading's counterexample.
 __all__ = ["CLAIM", "check", "hyp_problem"]
+
+
+#: ``--thorough``: the λ = √n runs (the half whose asymptotics need n up to 10⁵) as sweep cells;
+#: the fixed-λ runs stay in the check.
+CLAIM.plan(hyp_cells)
 
 
 @CLAIM.checker

@@ -1,5 +1,6 @@
 """The graph families of the in-hypotheses half (λ = √n, S = ⌈2λ⌉), their features and targets,
-and their exact τ.
+and their exact τ. The graphs are built by :func:`ngc_ref_theory._graphs.hyp_problem` and τ by
+:func:`ngc_ref_theory.sweep.thorough_tasks.hyp_tau` (the ``--thorough`` sweep cells use both).
 
 The families judged: the ring and the 2-D torus (vertex-transitive, X* = the four slowest
 Fourier modes, Y = one-hot quarter / quadrant: not realisable, g(W_g*) ∝ n), and four disjoint
@@ -13,15 +14,8 @@ family and lists it as outside.
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
-import scipy.sparse as sp
-
-from ngc_ref import connectivity_factor, graphs
-
-from ..._stats import seed_of
-from .fixed_lambda import draw_graph
+from ..._graphs import HYP_K, hyp_problem, torus
+from ...sweep.thorough_tasks import hyp_tau
 
 #: Families judged inside Assumptions 1-4, and the one probed (fixed-degree contextual SBM)
 #: whose ‖W_g*‖_F grows at λ = √n: listed as outside Assumption 3.
@@ -29,8 +23,9 @@ HYP_FAMILIES = ("ring", "torus", "rr-blocks", "ba-blocks")
 HYP_PROBES = ("csbm-fixed-degree",)
 #: One graph per n, whose runs differ only in the noise.
 DETERMINISTIC = ("ring", "torus")
-#: Feature columns = classes = blocks.
-HYP_K = 4
+
+__all__ = ["DETERMINISTIC", "FAMILY_WORDS", "HYP_FAMILIES", "HYP_K", "HYP_PROBES", "hyp_problem",
+           "hyp_tau", "torus"]
 
 FAMILY_WORDS = {
     "ring": "ring C_n (vertex-transitive); X* = √2[cos θ, sin θ, cos 2θ, sin 2θ], θ_i = 2πi/n; "
@@ -44,56 +39,3 @@ FAMILY_WORDS = {
     "csbm-fixed-degree": "the contextual SBM of part (c) (expected degree 16 in / 4 out of the "
                          "class, X* = Y = one-hot class): probed for Assumption 3 only",
 }
-
-
-def torus(p):
-    """The p×p torus (2-D grid with wrap-around): C_p □ C_p, 4-regular, vertex-transitive."""
-    C = sp.csr_array(graphs.ring(p))
-    Id = sp.identity(p, format="csr")
-    return sp.csr_array(sp.kron(C, Id) + sp.kron(Id, C))
-
-
-def _fourier(a, b):
-    return math.sqrt(2.0) * np.stack([np.cos(a), np.sin(a), np.cos(b), np.sin(b)], axis=1)
-
-
-def hyp_problem(family, n, seed):
-    """(graph, its blocks or None, X*, Y, vertex-transitive?) of ``family`` at about n nodes."""
-    if family == "ring":
-        th = 2 * np.pi * np.arange(n) / n
-        lab = (HYP_K * np.arange(n)) // n
-        return graphs.ring(n), None, _fourier(th, 2 * th), np.eye(HYP_K)[lab], True
-    if family == "torus":
-        p = int(round(math.sqrt(n)))
-        x, y = np.divmod(np.arange(p * p), p)
-        lab = 2 * (x < p / 2) + (y < p / 2)
-        return (torus(p), None, _fourier(2 * np.pi * x / p, 2 * np.pi * y / p),
-                np.eye(HYP_K)[lab], True)
-    if family == "csbm-fixed-degree":
-        data = draw_graph(n, seed)
-        return data.adjacency, None, data.X_clean, data.Y, False
-    build = {"rr-blocks": lambda m, s: graphs.random_regular(m, 6, seed=s),
-             "ba-blocks": lambda m, s: graphs.barabasi_albert(m, 3, seed=s)}[family]
-    rng = np.random.default_rng(seed)
-    size = n // HYP_K
-    blocks = [sp.csr_array(build(size, seed_of(rng))) for _ in range(HYP_K)]
-    lab = np.repeat(np.arange(HYP_K), size)
-    onehot = np.eye(HYP_K)[lab]
-    return sp.csr_array(sp.block_diag(blocks, format="csr")), blocks, onehot, onehot, False
-
-
-def hyp_tau(A, blocks, transitive, lam, S_, norm):
-    """Exact τ of A, through :func:`ngc_ref.connectivity_factor` (sparse, never n×n).
-
-    On a vertex-transitive graph every τ_i is equal (an automorphism maps Ã_S to itself in
-    either normalisation), so one node gives τ; on a disjoint union τ_i = n·ρ_i/m² with ρ_i the
-    row of the node's own block, so τ = max_B (n/n_B)·τ_B; else every node. Both shortcuts are
-    checked against the full computation in the tests.
-    """
-    n = A.shape[0]
-    if transitive:
-        return connectivity_factor(A, lam, S_, norm=norm, nodes=np.array([0])).tau
-    if blocks is not None:
-        return max(connectivity_factor(B, lam, S_, norm=norm).tau * n / B.shape[0]
-                   for B in blocks)
-    return connectivity_factor(A, lam, S_, norm=norm).tau

@@ -86,7 +86,8 @@ def hypotheses_figure(path, norm, fams):
     axes[1].set_title("floor/(τ log n/n): median (line) and 90% quantile (▲);\n"
                       "sum reading solid, mean reading dashed", fontsize=9)
     axes[2].set_title("Assumption 3: largest ‖W‖_F per n", fontsize=9)
-    ticks = [n for n in (400, 800, 1600, 3200, 6400, 12800) if ns[0] <= n <= ns[-1] * 1.01]
+    ticks = [n for n in (64, 128, 256, 400, 800, 1600, 3200, 6400, 12800, 25600, 51200, 102400)
+             if ns[0] <= n <= ns[-1] * 1.01]
     for ax in axes:
         ax.set_xlabel("n")
         ax.set_xticks(ticks, [str(n) for n in ticks], minor=False)

@@ -17,24 +17,19 @@ import math
 import numpy as np
 
 from ngc_ref import connectivity_factor, series_mass
-from ngc_ref.graphs import contextual_sbm
 from ngc_ref.training import theory_trajectory
 
+from ..._graphs import (CSBM_D, CSBM_DEG_IN, CSBM_DEG_OUT, CSBM_K, CSBM_SIGNAL, csbm_params,
+                        draw_csbm)
 from ..._stats import CONFIDENCE, seed_of
+from ..._thorough import scaled_count, scaled_sizes
 from .statements import EXACT_RTOL, ID, LAM, SIGMA, S
 
-#: Contextual SBM: classes, feature dimension, expected in/out-class degree, clean row norm.
-K_CLASSES, D, DEG_IN, DEG_OUT, SIGNAL = 4, 4, 16.0, 4.0, 1.0
+#: Contextual SBM (:func:`ngc_ref_theory._graphs.csbm_params`): classes, feature dimension,
+#: expected in/out-class degree, clean row norm.
+K_CLASSES, D, DEG_IN, DEG_OUT, SIGNAL = CSBM_K, CSBM_D, CSBM_DEG_IN, CSBM_DEG_OUT, CSBM_SIGNAL
 #: GD steps (default, thorough); E(k) reaches rounding by k ≈ 250 on these graphs (cond(Z) ≤ 4).
 STEPS, STEPS_THOROUGH = 600, 3000
-
-
-def csbm_params(n):
-    """Contextual-SBM parameters at n nodes (fixed expected degrees, so τ/n does not vanish)."""
-    size = n // K_CLASSES
-    return dict(n=n, k=K_CLASSES, p_in=min(1.0, DEG_IN / max(size - 1, 1)),
-                p_out=min(1.0, DEG_OUT / max(n - size, 1)), d=D, signal=SIGNAL,
-                noise_std=0.0, means="onehot")
 
 
 def design(ctx):
@@ -43,6 +38,12 @@ def design(ctx):
     τ of one graph costs O(S·nnz·n), so the large sizes get fewer graphs; every graph is one
     point of the floor-vs-n regression (its noise draws are averaged).
     """
+    if ctx.thorough and ctx.scale < 1:   # --scale shrinks the thorough grid
+        # At least 1/16 of the sizes: part (c) fits a trend over three sizes or more.
+        sizes = scaled_sizes((200, 400, 800, 1600, 3200, 6400), max(ctx.scale, 1 / 16),
+                             minimum=100)
+        return (sizes, tuple(scaled_count(g, ctx.scale, minimum=2) for g in (6, 6, 6, 4, 3, 2)
+                             )[:len(sizes)], 2, STEPS)
     if ctx.thorough:
         return (200, 400, 800, 1600, 3200, 6400), (6, 6, 6, 4, 3, 2), 6, STEPS_THOROUGH
     return (200, 400, 800, 1600, 3200), (3, 3, 2, 2, 1), 2, STEPS
@@ -69,7 +70,7 @@ def noise_term_N(noise_fro, W_norm, resid):
 
 def draw_graph(n, graph_seed):
     """The contextual SBM (graph, X*, Y) at n nodes from an integer seed (η is drawn apart)."""
-    return contextual_sbm(**csbm_params(n), seed=graph_seed)
+    return draw_csbm(n, graph_seed)
 
 
 def draw_noise(n, noise_seed):

@@ -26,10 +26,11 @@ import math
 
 import numpy as np
 
-from ngc_ref.training import theory_trajectory
-
 from ..._bounds import floor_tau_over_n, grown_lam_S
 from ..._stats import CONFIDENCE, quantile_trend, seed_of
+from ..._thorough import scaled_count, scaled_sizes
+from ...sweep import run_planned
+from ...sweep.thorough_tasks import hyp_run
 from .assumptions import check_a2, check_a3, check_a4
 from .families import (DETERMINISTIC, FAMILY_WORDS, HYP_FAMILIES, HYP_PROBES, hyp_problem,
                        hyp_tau)
@@ -68,8 +69,80 @@ def hyp_design(ctx):
     return sizes, (3,) * (len(sizes) - 1) + (2,), 6, 16, HYP_STEPS
 
 
+#: ``--thorough``: the n grid (× ``--scale``): √2 steps from 400 to 12800, then 2× steps to
+#: 102400; each family stops at its largest n (blocks: τ of each block is estimated above
+#: n ≈ 9000 and costs most; the probe's ‖W‖ growth shows early).
+THOROUGH_SIZES = geometric_sizes(400, 12800) + (25600, 51200, 102400)
+THOROUGH_MAX_N = {"rr-blocks": 25600, "ba-blocks": 25600, "csbm-fixed-degree": 12800}
+#: ``--thorough``: τ exactly while S·nnz·nodes ≤ 10¹⁰ per graph or block, else the estimator's
+#: 99% bracket per block (192 probes, 64 likeliest maximisers exact).
+THOROUGH_TAU = {"exact_max_cost": 1e10, "n_samples": 192, "max_candidates": 64}
+
+
+def thorough_design(ctx, family):
+    """``[(requested n, graphs, draws per graph)]`` of ``--thorough`` for one family (n ×
+    ``--scale``, at least 64; graphs and draws × min(1, scale), at least 2): four graphs of
+    eight draws per n up to 6400, two from there (random families); one graph of 24 draws per
+    n up to 12800, 8 draws above (ring, torus); the probe one graph of PROBE_DRAWS."""
+    cap = THOROUGH_MAX_N.get(family, THOROUGH_SIZES[-1])
+    out, seen = [], set()
+    for n0 in THOROUGH_SIZES:
+        if n0 > cap:
+            break
+        n = scaled_sizes((n0,), ctx.scale, minimum=64)[0]
+        if n in seen:
+            continue
+        seen.add(n)
+        if family in DETERMINISTIC:
+            graphs, draws = 1, scaled_count(24 if n0 <= 12800 else 8, ctx.scale, minimum=2)
+        elif family in HYP_PROBES:
+            graphs, draws = 1, PROBE_DRAWS
+        else:
+            graphs = scaled_count(4 if n0 <= 6400 else 2, ctx.scale, minimum=2)
+            draws = scaled_count(8, ctx.scale, minimum=2)
+        out.append((n, graphs, draws))
+    return out
+
+
+def hyp_cells(ctx, norm):
+    """``--thorough``: one ``theorem1_hyp`` cell per (family, n, graph): τ (not for the probe)
+    and the graph's GD runs. The graph and its noise draws come from the same streams in both
+    normalisations."""
+    cells = []
+    for family in HYP_FAMILIES + HYP_PROBES:
+        for n, graphs, draws in thorough_design(ctx, family):
+            for g in range(graphs):
+                cells.append(("theorem1_hyp", {
+                    "family": family, "n": n, "draws": draws, "norm": norm,
+                    "graph_seed": seed_of(ctx.rng(ID, "hyp-graph", family, n, g)),
+                    "eta_seed": seed_of(ctx.rng(ID, "hyp-eta", family, n, g)),
+                    "sigma": SIGMA, "steps": HYP_STEPS, "tau": family not in HYP_PROBES,
+                    **THOROUGH_TAU}))
+    return cells
+
+
+def thorough_families(ctx, norm):
+    """``{family: (graph rows, runs)}`` of ``--thorough`` from the planned cells' records (as
+    :func:`hyp_family`'s; graph rows carry τ, its bracket and how it was computed, and no
+    adjacency)."""
+    cells = hyp_cells(ctx, norm)
+    out = {f: ([], []) for f in HYP_FAMILIES + HYP_PROBES}
+    for (_, p), rec in zip(cells, run_planned(ctx, cells)):
+        graph_rows, runs = out[p["family"]]
+        g = len([gr for gr in graph_rows if gr["requested_n"] == p["n"]])
+        gr = dict(rec["result"]["graph"], graph=g, A=None, blocks=None)
+        if "tau" not in gr:
+            gr.update(tau=float("nan"), tau_lower=float("nan"), tau_upper=float("nan"),
+                      method="not computed (probe)")
+        graph_rows.append(gr)
+        runs.extend(dict(r, graph=g) for r in rec["result"]["runs"])
+    return out
+
+
 def searched(ctx, norm):
     """What the in-hypotheses half searched, for the evidence of both readings."""
+    if ctx.thorough:
+        return _searched_thorough(ctx, norm)
     sizes, per_size, draws, draws_det, steps = hyp_design(ctx)
     return {"families": {f: FAMILY_WORDS[f] for f in HYP_FAMILIES + HYP_PROBES},
             "sizes_requested": list(sizes),
@@ -88,6 +161,29 @@ def searched(ctx, norm):
                             f"ctx.rng('{ID}', 'hyp-eta', family, n, g, r)"}
 
 
+def _searched_thorough(ctx, norm):
+    design = {f: [{"n": n, "graphs": g, "draws": d} for n, g, d in thorough_design(ctx, f)]
+              for f in HYP_FAMILIES + HYP_PROBES}
+    sizes = sorted({row["n"] for rows in design.values() for row in rows})
+    return {"families": {f: FAMILY_WORDS[f] for f in HYP_FAMILIES + HYP_PROBES},
+            "sizes_requested": sizes, "design_per_family": design,
+            "lam_of_n": "λ = √n", "S_of_n": "S = ⌈2λ⌉ (1 − r^{S+1} ≈ 1 − e⁻²)",
+            "noise": f"η i.i.d. N(0, {SIGMA:g}²) (Assumption 1, σ = {SIGMA:g})",
+            "steps": HYP_STEPS, "W0": "zeros", "alpha": "1/L", "norm": norm,
+            "tau": "exact (one node on ring and torus, block by block on the unions) while "
+                   f"S·nnz·nodes ≤ {THOROUGH_TAU['exact_max_cost']:g}, else the estimator's "
+                   "bracket per block; the ratio uses its lower end (an exact τ_i), and a "
+                   "verdict that changes at the upper end becomes inconclusive",
+            "tau_estimator": THOROUGH_TAU, "scale": ctx.scale,
+            "confidence": CONFIDENCE, "bootstrap_resamples": BOOTSTRAP,
+            "quantiles": list(QUANTILES),
+            "cells": "theorem1_hyp sweep cells, one per (family, n, graph), in "
+                     "OUT/.thorough/store.jsonl",
+            "seed_streams": f"graph: ctx.rng('{ID}', 'hyp-graph', family, n, g); η of draw r: "
+                            f"default_rng([seed_of(ctx.rng('{ID}', 'hyp-eta', family, n, g)), "
+                            "r])"}
+
+
 def bound_term(tau, n):
     """τ log n / n, the second term of Eq. 10 (the reference of the ratio)."""
     return tau * math.log(n) / n
@@ -96,33 +192,6 @@ def bound_term(tau, n):
 def loss_scale(reading, n):
     """What the reading multiplies ‖·‖_F² by: 1 (sum, Eq. 8 as written) or 1/n (mean)."""
     return 1.0 if reading == "sum" else 1.0 / n
-
-
-def hyp_run(A, X, Y, eta, norm, lam, S_, steps):
-    """One GD trajectory inside the hypotheses; what the readings and the hypotheses need.
-
-    τ is computed apart (per graph, :func:`.families.hyp_tau`): the trajectory's own τ is not
-    used.
-    """
-    tr = theory_trajectory(A, X, eta, Y, lam, S_, norm=norm, steps=steps, tau=1.0,
-                           tau_norm=norm, seed=0)
-    g_star = tr.lstsq_g.objective
-    floor = tr.g_gap_limit
-    scale = max(1.0, float(np.max(np.abs(tr.f))), float(np.max(tr.g_gap)) + g_star)
-    # Assumption 4 as the proof uses it: f(W⁺) ≤ f(W) − (α/2)‖∇f(W)‖² at every step.
-    descent = tr.f[1:] - tr.f[:-1] + 0.5 * tr.alpha * tr.grad_norm[:-1] ** 2
-    dist0 = float(np.sum(tr.W_g_star ** 2))
-    e = np.abs(tr.g_gap[1:] - floor)
-    return {"n": int(A.shape[0]), "floor": floor, "g_star": g_star,
-            "W_g_norm": float(np.linalg.norm(tr.W_g_star)),
-            "W_f_norm": float(np.linalg.norm(tr.W_f_star)),
-            "W_max_norm": float(np.max(tr.W_norm)), "L": tr.L, "alpha": tr.alpha,
-            "alpha_L": tr.alpha * tr.L,
-            "descent_max_slack": float(np.max(descent)) / scale if descent.size else 0.0,
-            "C1_needed": float(np.max(e * 2 * tr.k[1:] * tr.alpha / dist0)) if dist0 else 0.0,
-            "converged_rel": abs(float(tr.g_gap[-1]) - floor) / max(abs(floor), 1e-300),
-            "cond_Z": tr.lstsq_f.cond, "rank_Z": tr.lstsq_f.rank, "steps": tr.n_steps,
-            "noise_norm_sq": tr.noise_norm_sq}
 
 
 def hyp_family(ctx, family, norm):
@@ -191,8 +260,9 @@ def hyp_results(ctx, norm):
     """Every family's record: its runs and graphs, the assumptions verified on them, and, for a
     family inside Assumption 3, τ per graph and each reading's ratio trends and verdict."""
     fams = {}
+    planned = thorough_families(ctx, norm) if ctx.thorough else {}
     for family in HYP_FAMILIES + HYP_PROBES:
-        graph_rows, runs = hyp_family(ctx, family, norm)
+        graph_rows, runs = planned.get(family) or hyp_family(ctx, family, norm)
         a3_ok, a3 = check_a3(runs)
         rec = {"family": family, "words": FAMILY_WORDS[family], "runs": runs,
                "graphs": graph_rows, "A3": a3, "judged": family not in HYP_PROBES}
@@ -204,8 +274,9 @@ def hyp_results(ctx, norm):
             fams[family] = rec
             continue
         for gr in graph_rows:
-            gr["tau"] = hyp_tau(gr["A"], gr["blocks"], gr["transitive"], gr["lam"], gr["S"],
-                                norm)
+            if "tau" not in gr:   # the thorough cells computed it already
+                gr["tau"] = hyp_tau(gr["A"], gr["blocks"], gr["transitive"], gr["lam"],
+                                    gr["S"], norm)
             gr["tau_over_n"] = gr["tau"] / gr["n"]
             gr["tau_log_n_over_n"] = bound_term(gr["tau"], gr["n"])
         if not rec["judged"]:
@@ -221,8 +292,16 @@ def hyp_results(ctx, norm):
                                                    (a4_ok, "Assumption 4 not verified"))
                                    if not ok)
         taus = {(gr["n"], gr["graph_seed"]): gr["tau"] for gr in graph_rows}
+        upper = {(gr["n"], gr["graph_seed"]): gr.get("tau_upper", gr["tau"])
+                 for gr in graph_rows}
         for reading in READINGS:
+            if upper != taus:   # τ bracketed somewhere: the verdict must survive its upper end
+                at_upper = ratio_trends(ctx, family, [dict(r) for r in runs], upper, reading)
             rec[reading] = ratio_trends(ctx, family, runs, taus, reading)
+            if upper != taus:
+                rec[f"{reading}_at_tau_upper"] = at_upper
+                if at_upper[0] != rec[reading][0]:
+                    rec[reading] = ("inconclusive", rec[reading][1])
         fams[family] = rec
     return fams
 

@@ -11,7 +11,7 @@ from ..._common import counterexample
 from ..._proofs import THEOREM_1_LAST, first_failure, random_instances, run_chain
 from ..._stats import loglog_slope_ci
 from .assumptions import per_n
-from .families import HYP_FAMILIES, HYP_K, HYP_PROBES
+from .families import HYP_FAMILIES, HYP_K, HYP_PROBES, hyp_problem
 from .inside import loss_scale, searched
 from .statements import EQ8_WORDS, ID, MSE_WORDS, PART_READING, PROOF_WORDS, SIGMA
 
@@ -67,8 +67,13 @@ def _hyp_family_evidence(rec, reading):
         out["runs_per_n"] = {n: sum(r["n"] == n for r in rec["runs"]) for n in ns}
         out["worst_convergence_rel"] = max(r["converged_rel"] for r in rec["runs"])
         out["tau_per_graph"] = [{k: g[k] for k in ("n", "graph_seed", "lam", "S", "tau",
-                                                   "tau_over_n", "tau_log_n_over_n")}
+                                                   "tau_over_n", "tau_log_n_over_n",
+                                                   "tau_upper", "method") if k in g}
                                 for g in rec["graphs"]]
+        if f"{reading}_at_tau_upper" in rec:   # --thorough: τ bracketed at some n
+            v_up, t_up = rec[f"{reading}_at_tau_upper"]
+            out["at_tau_upper"] = {"verdict": v_up, "ratio_trends": {
+                f"q{int(100 * q)}": _trend_public(t) for q, t in t_up.items()}}
         out["runs"] = [{k: r[k] for k in RUN_FIELDS + (f"ratio_{reading}",)}
                        for r in rec["runs"]]
     return out
@@ -194,7 +199,9 @@ def _counterexample(ctx, part, norm, family, rec, reading):
     top = max(r["n"] for r in rec["runs"])
     run = max((r for r in rec["runs"] if r["n"] == top), key=lambda r: r[f"ratio_{reading}"])
     gr = next(g for g in rec["graphs"] if g["n"] == top and g["graph_seed"] == run["graph_seed"])
-    return counterexample(part.id, ctx, graph=(f"{family}-n{top}-seed{gr['graph_seed']}", gr["A"]),
+    A = gr["A"] if gr.get("A") is not None else hyp_problem(family, gr["requested_n"],
+                                                             gr["graph_seed"])[0]
+    return counterexample(part.id, ctx, graph=(f"{family}-n{top}-seed{gr['graph_seed']}", A),
                           **_hyp_where(family, gr, norm), noise_seed=run["noise_seed"],
                           median_ratio_per_n=dict(zip((int(x) for x in t["x"]), t["quantile"])),
                           median_ratio_slope=t["slope"], median_ratio_slope_ci=t["ci"],

@@ -1,0 +1,323 @@
+"""``ngc-ref reproduce``: verdicts, the plan, the command's errors, a --runs 1 smoke run on the
+real data, resuming after an interruption, and the cell against ``run_experiment``."""
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ngc_ref_theory.cli import main
+from ngc_ref_theory.reproduce import cells as cells_mod
+from ngc_ref_theory.reproduce import run as run_mod
+from ngc_ref_theory.reproduce.judge import compare, judge_cell, mark, top_two
+from ngc_ref_theory.reproduce.run import STORE, cells_for
+from ngc_ref_theory.reproduce.targets import TARGETS, parse_only, plan, resolve
+from ngc_ref_theory.reproduce.verdicts import rngc_over_ngc
+from ngc_ref_theory.sweep import get_task, read_records
+
+DATA = os.environ.get("NGC_REF_DATA")
+needs_data = pytest.mark.skipif(not DATA, reason="NGC_REF_DATA is not set")
+
+
+# ------------------------------------------------------------------------------ verdicts
+
+def test_a_planted_paper_value_far_from_ours_is_below_or_above():
+    ours = [80.0, 81.0, 79.5, 80.5, 80.2]
+    below = judge_cell(ours, 95.0, 0.5, 10)
+    assert below["verdict"] == "below" and below["gap"] < -14
+    assert mark(below["verdict"], below["gap"]).startswith("▼14.")
+    above = judge_cell(ours, 60.0, 0.5, 10)
+    assert above["verdict"] == "above" and above["gap"] > 19
+    inside = judge_cell(ours, 80.6, 0.5, 10)
+    assert inside["verdict"] == "reproduced"
+    lo, hi = inside["interval"]
+    assert lo < 80.6 < hi
+
+
+def test_the_interval_is_widened_by_the_papers_own_standard_error():
+    ours = [80.0, 80.0, 80.0, 80.0]          # no spread of our own: a zero-width t-interval
+    assert judge_cell(ours, 81.0)["verdict"] == "above" or \
+        judge_cell(ours, 81.0)["verdict"] == "below"
+    # the paper's 10 runs with std 2: its 95 % half-width 2.26·2/√10 = 1.43 covers 1 point
+    assert judge_cell(ours, 81.0, 2.0, 10)["verdict"] == "reproduced"
+    assert judge_cell(ours, 82.0, 2.0, 10)["verdict"] == "below"
+
+
+def test_one_run_uses_the_papers_spread_or_is_inconclusive():
+    assert judge_cell([70.0], 75.0, 8.0, 10)["verdict"] == "reproduced"
+    assert judge_cell([50.0], 75.0, 1.0, 10)["verdict"] == "below"
+    assert judge_cell([70.0], 75.0)["verdict"] == "inconclusive"
+    assert judge_cell([70.0], None)["verdict"] is None
+
+
+def test_failed_runs_are_left_out():
+    r = judge_cell([None, 80.0, 81.0], 80.5)
+    assert r["verdict"] == "reproduced"
+    assert judge_cell([None, None], 80.0)["verdict"] is None
+
+
+def test_paired_comparisons_and_claims():
+    rng = np.random.default_rng(0)
+    base = rng.normal(70, 3, size=10)
+    assert compare(base + 2.0 - base, 1)["reading"] == "holds"
+    assert compare(base - 2.0 - base, 1)["reading"] == "fails"
+    acc = {("cora", 0.1, "paper"): {"ngc": list(base), "rngc": list(base + 0.5)},
+           ("cora", 0.2, "paper"): {"ngc": list(base), "rngc": list(base + 0.4)}}
+    assert rngc_over_ngc(acc, list(acc))["verdict"] == "holds"
+    acc2 = {c: {"ngc": v["rngc"], "rngc": v["ngc"]} for c, v in acc.items()}
+    assert rngc_over_ngc(acc2, list(acc2))["verdict"] == "fails"
+
+
+def test_first_or_second_by_means():
+    runs = np.arange(5, dtype=float)
+    col = ("texas", 0.01, "paper")
+    acc = {col: {"ngc": list(70 + runs), "rngc": list(71 + runs), "mlp": list(72 + runs),
+                 "gcn": list(50 + runs)}}
+    assert top_two(acc, [col], ("ngc", "rngc"), ("mlp", "gcn"))[0]["reading"] == "holds"
+    acc[col]["s2gc"] = list(80 + runs)
+    row = top_two(acc, [col], ("ngc", "rngc"), ("mlp", "gcn", "s2gc"))[0]
+    assert row["reading"] == "fails" and row["rank_of_best_ours"] == 3
+
+
+# ------------------------------------------------------------------------------ the plan
+
+def test_targets_and_only():
+    assert resolve("fig:depth_rngc") == "fig:depth"
+    assert resolve("tab:row-normalization") == "tab:row normalization"
+    assert parse_only(["tab:heterophily:Texas", "tab:heterophily:film"]) == {
+        "tab:heterophily": {"texas", "actor"}}
+    assert parse_only(["tab:flip", "tab:flip:cora"]) == {"tab:flip": None}
+    with pytest.raises(ValueError, match="unknown target"):
+        parse_only(["tab:nope"])
+    with pytest.raises(ValueError, match="runs on"):
+        parse_only(["tab:heterophily:cora"])
+    with pytest.raises(ValueError, match="not run"):
+        parse_only(["tab:ogb:cora"])
+
+
+def test_plan_counts_and_order():
+    cells = plan({"tab:flip": {"cora"}}, runs=2)
+    # 3 levels x 2 readings x 2 runs, every model plus the control in each cell
+    assert len(cells) == 12
+    assert all(c.params()["models"].endswith("ngc/control") for c in cells)
+    full = plan({"tab:heterophily": {"texas"}}, full=True)
+    assert len(full) == 2 * 10
+    everything = plan({k: None for k in TARGETS})
+    assert [c.cost for c in everything] == sorted((c.cost for c in everything), reverse=True)
+
+
+def test_cell_ids_do_not_depend_on_the_run_count():
+    a = {cell.id for _, cell in cells_for({"tab:flip": {"cora"}}, runs=2)}
+    b = {cell.id for _, cell in cells_for({"tab:flip": {"cora"}}, runs=3)}
+    assert a < b and len(b) == 18
+
+
+# ------------------------------------------------------------------------------ the command
+
+@pytest.mark.parametrize("argv, message", [
+    (["--runs", "0"], "--runs"),
+    (["--only", "tab:nope"], "unknown target"),
+    (["-j", "0"], "jobs"),
+    (["--seed", "-1"], "--seed"),
+])
+def test_bad_arguments_exit_2_and_create_nothing(tmp_path, capsys, monkeypatch, argv, message):
+    monkeypatch.setenv("NGC_REF_DATA", str(tmp_path))
+    out = tmp_path / "out"
+    assert main(["reproduce", "--out", str(out), *argv]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_without_data_it_says_what_to_set(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("NGC_REF_DATA", raising=False)
+    out = tmp_path / "out"
+    assert main(["reproduce", "--only", "tab:flip", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "NGC_REF_DATA" in err and "planetoid/" in err
+    assert not out.exists()
+
+
+def test_the_help_lists_targets_and_run_counts(capsys):
+    with pytest.raises(SystemExit):
+        main(["reproduce", "--help"])
+    text = capsys.readouterr().out
+    assert "tab:heterophily" in text and "tab:ogb" in text and "--scale-run" in text
+
+
+# ------------------------------------------------------------------------------ resume
+
+def _fake_task(calls, stop_after=None):
+    """A stand-in for the cell: deterministic accuracies from the cell's seed, no data."""
+    def fn(params, seeds):
+        calls.append((params["dataset"], params["level"], params["reading"], params["run"]))
+        if stop_after is not None and len(calls) > stop_after:
+            raise KeyboardInterrupt
+        rng = np.random.default_rng(seeds.derived("fake", params["level"], params["run"]))
+        models = {m: {"test_acc": float(rng.uniform(0.3, 0.8)), "val_acc": None,
+                      "seconds": 0.0, "cpu_seconds": 0.0, "config": {"kind": "fake"}}
+                  for m in params["models"].split(",")}
+        return {"models": models, "split": 0, "n": 10, "features": [10, 2], "dtype": "float64",
+                "rownorm": True, "noise_seconds": 0.0, "init_seed": 0, "cpu_seconds": 0.0}
+    return fn
+
+
+def _cells_of(out):
+    rep = json.loads((out / "reproduce.json").read_text())
+    return [(c["dataset"], c["level"], c["model"], c["runs"]) for c in rep["cells"]]
+
+
+def test_an_interrupted_run_resumes_without_repeating_cells(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("NGC_REF_DATA", str(tmp_path))
+    monkeypatch.setattr(run_mod, "dataset", lambda *a: None)   # the fake cells need no data
+    task = get_task("reproduce")
+    argv = ["reproduce", "--only", "tab:heterophily:texas", "--runs", "3", "-j", "1",
+            "--no-progress"]
+    calls = []
+    monkeypatch.setattr(task, "fn", _fake_task(calls))
+    whole = tmp_path / "whole"
+    assert main([*argv, "--out", str(whole)]) == 0
+    assert len(calls) == 6
+
+    calls.clear()
+    monkeypatch.setattr(task, "fn", _fake_task(calls, stop_after=4))
+    part = tmp_path / "part"
+    assert main([*argv, "--out", str(part)]) == 130          # Ctrl-C during the 5th cell
+    assert "resume" in capsys.readouterr().err
+    assert len(read_records(part / STORE)) == 4
+    assert not (part / "reproduce.json").exists()             # no half-written report
+    # a crash in the middle of a line leaves a partial last line: it is dropped, not trusted
+    with open(part / STORE, "ab") as fh:
+        fh.write(b'{"id": "truncated')
+    calls.clear()
+    monkeypatch.setattr(task, "fn", _fake_task(calls))
+    assert main([*argv, "--out", str(part)]) == 0
+    assert len(calls) == 2                                    # only the cells not finished
+    assert _cells_of(part) == _cells_of(whole)
+    calls.clear()
+    assert main([*argv, "--out", str(part)]) == 0             # everything done: nothing runs
+    assert calls == []
+
+
+# ------------------------------------------------------------------------------ real data
+
+@needs_data
+def test_smoke_run_of_one_target_on_the_real_data(tmp_path, capsys):
+    out = tmp_path / "rep"
+    assert main(["reproduce", "--only", "tab:heterophily:texas", "--runs", "1", "--out",
+                 str(out), "-j", "1", "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "paper 73.9±6.9" in printed                      # NGC, Texas, ξ = 0.01
+    assert "not run: tab:ogb" in printed and "GAT" in printed
+    rep = json.loads((out / "reproduce.json").read_text())
+    cells = {(c["level"], c["model"]): c for c in rep["cells"]}
+    assert set(cells) == {(lv, m) for lv in (0.01, 1.0) for m in
+                          (*TARGETS["tab:heterophily"].models, "ngc/control")}
+    ngc = cells[(0.01, "ngc")]
+    assert ngc["paper"] == {"mean": 73.9, "std": 6.9, "bold": True, "runs": 10, "row": "NGC"}
+    assert ngc["n_runs"] == 1 and ngc["verdict"] in ("reproduced", "below", "above")
+    assert ngc["config"]["propagation_params"] == {"lam": 1.0, "S": 16, "norm": "sym"}
+    assert ngc["config"]["classifier"]["hidden"] == 16
+    assert ngc["control"]["runs"] == 1
+    assert cells[(0.01, "ngc-rw")]["config"]["propagation_params"]["norm"] == "rw"
+    assert {r["model"] for r in rep["not_run_rows"]} == {"GAT", "GLP", "IRLS"}
+    assert rep["claims"] and all(c["verdict"] in ("holds", "fails", "inconclusive")
+                                 for c in rep["claims"])
+    md = (out / "reproduce.md").read_text()
+    assert "| NGC | **72.8±8.7** │" in md or "Texas 0.01" in md
+    assert "73.9±6.9" in md and "not run" in md
+
+
+@needs_data
+def test_a_cell_computes_what_run_experiment_computes():
+    """Reference beside fast: the cell's NGC/RNGC/MLP/S²GC/GCN accuracies are run_experiment's on
+    the same noisy features with the same initialisation seed (RNGC through the cell's own
+    series evaluator against the library's robust_propagate)."""
+    from ngc_ref.training import model_spec, run_experiment
+    from ngc_ref.noise import corrupt
+    data = cells_mod.dataset("texas", 3)
+    Xn = corrupt(data.features, "gaussian", 0.01, seed=5, normalize=True)
+    seed = 11
+    # run_experiment's initialisation seed for run 0 (its module docstring: each run's child
+    # of SeedSequence(seed) spawns the noise stream, then the initialisation stream)
+    init = int(np.random.SeedSequence(seed).spawn(1)[0].spawn(2)[1].generate_state(1)[0])
+    from threadpoolctl import threadpool_limits
+    with threadpool_limits(1):      # as the cells run (tiny matrices: threads only cost)
+        for m in ("ngc", "rngc", "mlp", "s2gc", "gcn"):
+            ref = run_experiment(data, noise="gaussian", levels=(0.01,), runs=1, seed=seed,
+                                 models={m: model_spec(m, "texas", "gaussian", 0.01)},
+                                 noise_fn=lambda *a, **k: Xn)
+            cfg = cells_mod.model_config("tab:heterophily", m, "texas", 0.01)
+            acc, _ = cells_mod._fit(cfg, data, Xn, np.asarray(data.labels), init)
+            assert acc == ref.records[0]["test_acc"], m
+
+
+@needs_data
+def test_pubmed_is_binarised_for_flipping_only():
+    data = cells_mod.dataset("pubmed")
+    B = cells_mod.clean_features("tab:flip", data)
+    assert set(np.unique(B.data)) == {1.0} and B.nnz == (data.features != 0).sum()
+    assert cells_mod.clean_features("fig:noise", data) is data.features
+
+
+def test_the_scale_run_measures_time_and_memory_in_a_subprocess():
+    from ngc_ref_theory.reproduce.scale import run_scale
+    res = run_scale(nodes=3000, edges=15000, features=8, S=4, timeout=120)
+    assert "error" not in res, res
+    assert res["nodes"] == 3000 and abs(res["edges"] - 15000) < 1000
+    assert [s["step"].split(":")[0] for s in res["steps"]] == [
+        "graph", "features", "NGC", "RNGC, edge-masked (λ=32, S=4, ε=0.01)".split(":")[0]]
+    assert res["peak_rss_gib"] > 0
+
+
+def test_no_stale_report_files(tmp_path):
+    # the staging folder never stays behind
+    assert not list(Path(tmp_path).glob(".ngc-ref-staging-*"))
+    shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+# ------------------------------------------------------------------------------ depth series
+
+@pytest.mark.parametrize("shape, density, path", [
+    ((80, 120), 0.005, "sparse"),      # clean bag of words: X stays sparse
+    ((80, 120), 0.5, "gram"),          # n < d, dense enough: (XXᵀ)V
+    ((80, 30), None, "lowrank"),       # n > d: X(XᵀV)
+])
+def test_partial_sums_agree_with_the_library_at_every_S(shape, density, path):
+    import scipy.sparse as sp
+
+    from ngc_ref.graphs import erdos_renyi
+    from ngc_ref_theory.reproduce.depth import (partial_sums, partial_sums_reference,
+                                                xxt_product)
+    A = erdos_renyi(shape[0], 0.06, seed=3)
+    if density is None:
+        X = np.random.default_rng(1).standard_normal(shape)
+    else:
+        X = sp.random(*shape, density=density, random_state=2, format="csr")
+    nnz = X.nnz if sp.issparse(X) else None
+    assert xxt_product(*shape, nnz, 8) == path
+    Xd = X.toarray() if sp.issparse(X) else X
+    for eps in (None, 1.0):
+        fast = partial_sums(A, X, 32.0, (0, 1, 3, 8), eps=eps, norm="sym")
+        ref = partial_sums_reference(A, Xd, 32.0, (0, 1, 3, 8), eps=eps, norm="sym")
+        for S in ref:
+            np.testing.assert_allclose(fast[S], ref[S], rtol=1e-10, atol=1e-14)
+
+
+def test_a_diverging_series_is_refused():
+    from ngc_ref.graphs import erdos_renyi
+    from ngc_ref_theory.reproduce.depth import partial_sums
+    X = np.random.default_rng(0).standard_normal((40, 5))
+    with pytest.raises(ValueError, match="not representable"):
+        partial_sums(erdos_renyi(40, 0.2, seed=0), X, 32.0, (5000,), eps=1e6)
+
+
+def test_a_missing_data_file_stops_the_run_before_anything_is_created(tmp_path, capsys,
+                                                                         monkeypatch):
+    monkeypatch.setenv("NGC_REF_DATA", str(tmp_path))          # a folder without the files
+    out = tmp_path / "out"
+    assert main(["reproduce", "--only", "tab:heterophily:texas", "--out", str(out)]) == 2
+    assert "cannot load 'texas'" in capsys.readouterr().err
+    assert not out.exists()

@@ -1,0 +1,242 @@
+"""``ngc-ref check --thorough`` on its tiny profile (``--scale 0.01``): the whole pipeline end to
+end through the sweep runner (plan → cells in the store → checks judging the records → report),
+its plan's cell count, interruption and resume, and the tasks it adds."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from ngc_ref import connectivity_factor
+from ngc_ref.graphs import complete
+from ngc_ref_theory import cli, runner
+from ngc_ref_theory._core import Context, registry
+from ngc_ref_theory._thorough import parse_scale, scaled_count, scaled_sizes
+from ngc_ref_theory.sweep import make_cell, read_records, run_sweep
+from ngc_ref_theory.sweep.thorough_tasks import CompleteFilter, complete_rho, hyp_tau_bracket
+
+#: The planned claims (their cells run on the sweep runner) and one claim without a plan (its
+#: check runs in one cell per norm).
+CLAIMS = ["assumption-2", "lemma-1", "theorem-1", "neumann-identity"]
+TINY = ["--thorough", "--scale", "0.01", "--no-progress", "--only", *CLAIMS]
+
+
+def _check(out, *extra):
+    return cli.main(["check", *TINY, "--out", str(out), *extra])
+
+
+def _timeless(doc):
+    """A report without what depends on when and how fast it ran."""
+    doc = json.loads(json.dumps(doc))
+    for k in ("started", "seconds"):
+        doc["meta"].pop(k)
+    for r in doc["results"]:
+        r.pop("seconds")
+    return doc
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    out = tmp_path_factory.mktemp("thorough") / "report"
+    code = _check(out)
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    return code, out, doc
+
+
+def test_tiny_profile_runs_end_to_end(tiny):
+    code, out, doc = tiny
+    assert code == 0
+    assert doc["meta"]["thorough"] is True and doc["meta"]["scale"] == 0.01
+    assert {r["claim"] for r in doc["results"]} == set(CLAIMS)
+    assert all(r["verdict"] != "error" for r in doc["results"]), [
+        r["summary"] for r in doc["results"] if r["verdict"] == "error"]
+    for r in doc["results"]:
+        for f in r["figures"]:
+            assert (out / f).is_file()
+    # The same ids and statements as a default run, and each planned result says what it ran.
+    ids = {(r["id"], r["norm"]) for r in doc["results"]}
+    want = {(sid, n) for c in CLAIMS for sid in registry()[c].statements
+            for n in registry()[c].norms}
+    # theorem-1's own statement has no result of its own (its parts do), as in a default run.
+    assert ids == {(sid, n) for sid, n in want if sid != "theorem-1"}
+    by = {(r["id"], r["norm"]): r for r in doc["results"]}
+    sizes = by[("assumption-2", "rw")]["evidence"]["thorough"]["sizes_per_family"]
+    assert sizes["ring"]["sqrt_n"] == [16, 32, 100, 300, 1000]       # 100 … 10⁵ × 0.01
+    assert by[("lemma-1", "rw")]["evidence"]["thorough"]["cases"]
+    assert by[("theorem-1:sum", "rw")]["evidence"]["searched"]["design_per_family"]
+    # The store stays beside the report (hidden), one record per cell.
+    recs = read_records(out / ".thorough" / "store.jsonl")
+    assert len(recs) == len({r["id"] for r in recs})
+    assert {r["task"] for r in recs} == {"tau_large", "lemma1_trials", "theorem1_hyp", "check"}
+
+
+def test_plan_cell_count_equals_cells_run(tiny, capsys):
+    _, out, _ = tiny
+    assert _check(out, "--dry-run") == 0
+    text = capsys.readouterr().out
+    total = int(re.search(r"^total: (\d+) cells \((\d+) finished\)", text, re.M).group(1))
+    done = int(re.search(r"^total: \d+ cells \((\d+) finished\)", text, re.M).group(1))
+    recs = read_records(out / ".thorough" / "store.jsonl")
+    assert total == done == len(recs)
+    per_claim = dict(re.findall(r"^([a-z0-9-]+): (\d+) cells", text, re.M))
+    assert per_claim.pop("total") == str(total)
+    assert per_claim["neumann-identity"] == "2"          # one check cell per norm
+    assert sum(map(int, per_claim.values())) == total
+
+
+def test_dry_run_creates_nothing(tmp_path, capsys):
+    out = tmp_path / "never"
+    assert _check(out, "--dry-run") == 0
+    assert not out.exists()
+    assert "~" in capsys.readouterr().out
+
+
+def test_rerun_runs_nothing_and_gives_the_same_report(tiny, monkeypatch):
+    _, out, doc = tiny
+    ran = []
+    real = runner.run_sweep
+
+    def counting(*a, on_record=None, **kw):
+        return real(*a, on_record=lambda rec: ran.append(rec["id"]), **kw)
+
+    monkeypatch.setattr(runner, "run_sweep", counting)
+    assert _check(out) == 0
+    assert ran == []
+    again = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert _timeless(again) == _timeless(doc)
+
+
+def test_interrupted_and_resumed_report_equals_uninterrupted(tiny, tmp_path, monkeypatch, capsys):
+    _, _, doc = tiny
+    out = tmp_path / "resumed"
+    real = runner.run_sweep
+    landed = []
+
+    def interrupt_after(k):
+        def run(*a, on_record=None, **kw):
+            def hook(rec):
+                landed.append(rec["id"])
+                if len(landed) >= k:
+                    raise KeyboardInterrupt
+            return real(*a, on_record=hook, **kw)
+        return run
+
+    monkeypatch.setattr(runner, "run_sweep", interrupt_after(60))
+    assert _check(out) == 130
+    assert "re-run the same command to resume" in capsys.readouterr().err
+    store = out / ".thorough" / "store.jsonl"
+    first = [r["id"] for r in read_records(store)]
+    assert len(first) == 60 and not (out / "report.json").exists()
+    landed.clear()
+    monkeypatch.setattr(runner, "run_sweep", interrupt_after(10**9))
+    assert _check(out) == 0
+    recs = read_records(store)
+    ids = [r["id"] for r in recs]
+    assert len(ids) == len(set(ids))                     # no cell ran twice
+    assert not set(landed) & set(first)                  # the finished ones were not re-run
+    resumed = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert _timeless(resumed) == _timeless(doc)
+
+
+def test_thorough_options_need_thorough(tmp_path, capsys):
+    for extra in (["--scale", "0.5"], ["--scheduler", "tcp://127.0.0.1:1"], ["-j", "1"]):
+        assert cli.main(["check", "--only", "neumann-identity", "--out", str(tmp_path / "o"),
+                         "--no-progress", *extra]) == 2
+        assert "--thorough" in capsys.readouterr().err
+    assert cli.main(["check", "--thorough", "--scale", "-1", "--only", "neumann-identity",
+                     "--out", str(tmp_path / "o")]) == 2
+    assert not (tmp_path / "o").exists()
+
+
+def test_default_run_has_no_store(tmp_path):
+    out = tmp_path / "d"
+    assert cli.main(["check", "--only", "neumann-identity", "--out", str(out),
+                     "--no-progress"]) == 0
+    assert not (out / ".thorough").exists()
+
+
+def test_dask_cluster_runs_the_cells(tiny, tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    _, _, doc = tiny
+    out = tmp_path / "dask"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  protocol="tcp", host="127.0.0.1",
+                                  dashboard_address=None) as cluster:
+        code = cli.main(["check", "--thorough", "--scale", "0.01", "--no-progress", "--only",
+                         "assumption-2", "--out", str(out), "--scheduler",
+                         cluster.scheduler_address])
+    assert code == 0
+    got = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    mine = [r for r in _timeless(doc)["results"] if r["claim"] == "assumption-2"]
+    assert _timeless(got)["results"] == mine
+
+
+# ------------------------------------------------------------------ the pieces
+
+def test_scale_helpers():
+    assert scaled_sizes((100, 1000, 100000), 0.01) == (16, 1000)
+    assert scaled_sizes((100, 200), 10) == (1000, 2000)
+    assert scaled_count(2000, 0.01, minimum=20) == 20 and scaled_count(8, 4) == 8
+    assert parse_scale("0.5") == 0.5
+    for bad in ("0", "-1", "nan", "inf", "x"):
+        with pytest.raises(ValueError, match="--scale"):
+            parse_scale(bad)
+
+
+def test_thorough_plan_counts_are_what_runs():
+    ctx = Context(thorough=True, scale=0.01)
+    claims = {k: c for k, c in registry().items() if k in CLAIMS}
+    plan = runner.thorough_plan(ctx, claims)
+    assert len(plan["neumann-identity"]["rw"]) == 1
+    assert plan["neumann-identity"]["rw"][0].params["thorough"] is False   # default grid < 1
+    lines = runner.dry_run(ctx, claims)
+    total = sum(len({c.id for cs in v.values() for c in cs}) for v in plan.values())
+    assert lines[-1].startswith(f"total: {total} cells")
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_tau_large_agrees_with_the_tau_task(norm):
+    for fam, n in (("ring", 60), ("er_avgdeg_2logn", 80), ("complete", 40)):
+        p = {"family": fam, "n": n, "graph_seed": 3, "norm": norm, "schedule": "sqrt_n"}
+        exact, large, est = run_sweep([("tau", p), ("tau_large", p),
+                                       ("tau_large", dict(p, exact_max_cost=0.0))], n_jobs=1)
+        assert np.isclose(large["result"]["tau"], exact["result"]["tau"], rtol=1e-12)
+        lo, hi = est["result"]["tau_lower"], est["result"]["tau_upper"]
+        assert lo * (1 - 1e-12) <= exact["result"]["tau"] <= hi * (1 + 1e-12)
+
+
+def test_complete_graph_closed_forms():
+    A = complete(30)
+    X = np.random.default_rng(0).standard_normal((30, 5))
+    from ngc_ref import NeumannFilter
+    for norm in ("sym", "rw"):
+        assert np.allclose(NeumannFilter(A, 32.0, 16, norm=norm) @ X,
+                           CompleteFilter(30, 32.0, 16) @ X, atol=1e-15)
+        res = connectivity_factor(A, 32.0, 16, norm=norm)
+        assert np.isclose(res.row_square_sums[0], complete_rho(30, 32.0, 16), rtol=1e-12)
+
+
+def test_lemma1_trials_are_the_simulation_of_the_check():
+    from ngc_ref import NeumannFilter
+    from ngc_ref_theory._bounds import simulate
+    from ngc_ref_theory._graphs import family_graph
+    from ngc_ref_theory.sweep.tasks import CellSeeds
+    cell = make_cell("lemma1_trials", {"family": "random_regular_4", "n": 50, "graph_seed": 2,
+                                       "d": 3, "noise": "rademacher", "trials": 70})
+    rec = run_sweep([cell], n_jobs=1)[0]["result"]
+    filt = NeumannFilter(family_graph("random_regular_4", 50, 2), 32.0, 16, norm="rw")
+    fro2, max2 = simulate(filt, "rademacher", 1.0, 3, 70,
+                          CellSeeds(cell.sweep_seed, cell.seed).rng())
+    assert np.allclose(rec["fro2"], fro2, rtol=1e-5) and np.allclose(rec["max2"], max2, rtol=1e-5)
+
+
+def test_block_tau_bracket_contains_the_exact_tau():
+    from ngc_ref_theory._graphs import hyp_problem
+    from ngc_ref_theory.sweep.thorough_tasks import hyp_tau
+    A, blocks, _, _, transitive = hyp_problem("ba-blocks", 160, 4)
+    exact = hyp_tau(A, blocks, transitive, 12.6, 26, "rw")
+    br = hyp_tau_bracket(A, blocks, transitive, 12.6, 26, "rw", exact_max_cost=0.0,
+                         rng=np.random.default_rng(0))
+    assert br["method"] == "estimate per block"
+    assert br["tau_lower"] * (1 - 1e-12) <= exact <= br["tau_upper"] * (1 + 1e-12)

@@ -1,0 +1,158 @@
+"""The size knob and the cost model of ``ngc-ref check --thorough``.
+
+``--scale`` (or ``NGC_REF_THOROUGH_SCALE``) multiplies every planned grid's sizes, and below 1
+its trial and draw counts too (:func:`scaled_sizes`, :func:`scaled_count`); 0.01 is the tiny
+profile the tests run end to end, above 1 the grids reach sizes meant for a cluster.
+
+The cost model (:func:`cell_seconds`) is what ``--dry-run`` prints before anything runs: a
+sparse × dense product costs about :data:`SECONDS_PER_ENTRY` per stored entry of Ã, per column
+and per step of the series; a cell of the ``check`` task (a claim without a plan) costs what
+its check measured here (:data:`CHECK_SECONDS`). Both are CPU seconds on one core of the
+2-core machine of the README: the time on an idle core. Other work on the machine stretches
+the wall time by its load.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+SCALE_ENV = "NGC_REF_THOROUGH_SCALE"
+
+#: CPU seconds per (stored entry of Ã + I) × column × series step of a sparse × dense product
+#: (SciPy CSR, float64), measured here as the cells' ``cpu_seconds`` on 10⁴-10⁵-node graphs:
+#: about 4e-10 on banded graphs (ring, path, grid, torus, star: the rows' neighbours sit close
+#: in memory), 1-2e-9 on random ones (every neighbour a cache miss). Under load the wall time
+#: is several times that.
+SECONDS_PER_ENTRY = 1.1e-9
+SECONDS_PER_ENTRY_BANDED = 4e-10
+BANDED = ("ring", "path", "grid_2d", "torus", "star", "complete")
+#: Seconds per node to build a family's graph (networkx-based generators dominate).
+BUILD_SECONDS_PER_NODE = {"random_regular_4": 8e-5, "barabasi_albert_3": 1e-4,
+                          "rr-blocks": 8e-5, "ba-blocks": 1e-4}
+#: Fixed cost of any cell (process hop, graph normalisation, the record).
+CELL_OVERHEAD = 0.05
+
+#: Seconds per norm of each claim's check run in one cell (claims without a plan): (default
+#: grid, thorough grid), measured here with ``ngc-ref check [--thorough] --only CLAIM``.
+CHECK_SECONDS = {
+    "gsd-closed-form": (0.5, 3.0), "gsd-trace": (0.1, 0.3), "neumann-identity": (0.1, 0.5),
+    "neumann-truncation": (1.6, 6.0), "row-sum": (0.6, 3.0), "row-square-bounds": (0.2, 1.5),
+    "tau-range": (0.5, 3.0), "case-study": (0.4, 1.0), "assumption-2": (1.9, 60.0),
+    "isolated-tau": (1.4, 30.0), "lemma-1": (3.2, 900.0), "noise-vanishing": (1.2, 20.0),
+    "theorem-1": (29.0, 300.0), "tau-linearity": (1.0, 10.0), "inner-max": (0.1, 0.5),
+    "agsd-stationarity": (0.1, 0.3), "rngc-approximation": (1.2, 10.0),
+    "rngc-convergence": (10.0, 60.0), "rngc-tau": (0.9, 20.0), "rngc-edge-cost": (3.3, 5.0),
+    "depth-denoising": (1.7, 20.0), "row-normalization": (8.0, 60.0),
+    "denoising-accuracy": (9.2, 60.0), "flip-noise": (1.4, 3.0),
+}
+
+
+def parse_scale(value, name="--scale"):
+    """A positive, finite scale factor from a number or a string; ValueError naming ``name``."""
+    try:
+        scale = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a positive number, got {value!r}") from None
+    if not math.isfinite(scale) or scale <= 0:
+        raise ValueError(f"{name} must be a positive number, got {value!r}")
+    return scale
+
+
+def scale_from_env(default=1.0):
+    """The scale of ``NGC_REF_THOROUGH_SCALE``, or ``default`` when it is not set."""
+    raw = os.environ.get(SCALE_ENV)
+    return default if raw in (None, "") else parse_scale(raw, SCALE_ENV)
+
+
+def scaled_sizes(sizes, scale, minimum=16):
+    """``sizes`` × ``scale``, rounded, at least ``minimum``, without repeats, in order."""
+    out = []
+    for n in sizes:
+        m = max(int(minimum), int(round(n * scale)))
+        if m not in out:
+            out.append(m)
+    return tuple(out)
+
+
+def scaled_count(k, scale, minimum=1):
+    """A trial or draw count under ``scale``: shrunk below 1 (at least ``minimum``), kept
+    above (a larger scale buys larger graphs, not more draws)."""
+    return max(int(minimum), int(round(k * min(1.0, scale))))
+
+
+def avg_degree(family, n):
+    """Expected average degree of a checker family's graph at n (for the cost model)."""
+    table = {"ring": 2.0, "path": 2.0, "grid_2d": 4.0, "torus": 4.0, "star": 2.0,
+             "er_avgdeg_3": 3.0, "random_regular_4": 4.0, "barabasi_albert_3": 6.0,
+             "sbm_4_blocks_deg8": 8.0, "rr-blocks": 6.0, "ba-blocks": 6.0,
+             "csbm-fixed-degree": 20.0}
+    if family == "complete":
+        return float(n - 1)
+    if family == "er_avgdeg_2logn":
+        return 2.0 * math.log(max(n, 2))
+    return table.get(family, 8.0)
+
+
+def product_seconds(family, n, S, columns):
+    """Seconds of ``columns`` columns through S steps of Ã_S on the family's graph at n."""
+    entries = n * (avg_degree(family, n) + 1.0)
+    rate = SECONDS_PER_ENTRY_BANDED if family in BANDED else SECONDS_PER_ENTRY
+    return rate * entries * columns * max(int(S), 1)
+
+
+def build_seconds(family, n):
+    return BUILD_SECONDS_PER_NODE.get(family, 2e-6) * n
+
+
+def cell_seconds(task, params):
+    """Estimated seconds of one cell of ``task`` with (coerced) ``params`` on one core."""
+    p = params
+    if task == "check":
+        default, thorough = CHECK_SECONDS.get(p["claim"], (5.0, 30.0))
+        return thorough if p["thorough"] else default
+    if task == "tau_large":
+        fam, n, S = p["family"], p["n"], p["S"]
+        if fam == "complete":
+            return CELL_OVERHEAD
+        transitive = fam in ("ring",)
+        nodes = 1 if transitive else n
+        entries = n * (avg_degree(fam, n) + 1.0)
+        if S * entries * nodes <= p["exact_max_cost"]:
+            columns = nodes
+        else:
+            columns = p["n_samples"] + p["max_candidates"]
+        return (CELL_OVERHEAD + build_seconds(fam, n)
+                + product_seconds(fam, n, S, columns + 1))
+    if task == "lemma1_trials":
+        fam, n = p["family"], p["n"]
+        if fam == "complete":
+            return CELL_OVERHEAD + 2e-8 * n * p["trials"] * p["d"]
+        return (CELL_OVERHEAD + build_seconds(fam, n)
+                + product_seconds(fam, n, p["S"], p["trials"] * p["d"]) * 0.95)
+    if task == "theorem1_hyp":
+        fam, n = p["family"], p["n"]
+        S = math.ceil(2 * math.sqrt(n))
+        # Each run: Ã_S [X*, η] (8 columns) and 200 GD steps on n × 4 (about 2 columns' worth);
+        # the blocks' graphs are local (block-diagonal), so their columns cost about half.
+        runs = product_seconds(fam, n, S, 10 * p["draws"]) * 0.5
+        tau = 0.0
+        if p["tau"] and fam in ("ring", "torus"):
+            tau = product_seconds(fam, n, S, 1)
+        elif p["tau"]:
+            block = n // 4
+            entries = block * (avg_degree(fam, block) + 1.0)
+            columns = block if S * entries * block <= p["exact_max_cost"] else (
+                p["n_samples"] + p["max_candidates"])
+            tau = 4 * product_seconds(fam, block, S, columns) * 0.5
+        return CELL_OVERHEAD + build_seconds(fam, n) + runs + tau
+    return 1.0
+
+
+def format_seconds(s):
+    """``42 s``, ``3.5 min``, ``1.2 h``."""
+    if s < 90:
+        return f"{s:.0f} s"
+    if s < 5400:
+        return f"{s / 60:.1f} min"
+    return f"{s / 3600:.1f} h"

@@ -1,0 +1,259 @@
+"""One cell of ``ngc-ref reproduce``: one run of one noise setting, every model of the target
+trained on the same noisy features (the paper's protocol), registered as the sweep task
+``reproduce`` so that the crash-safe store resumes a run at cell granularity.
+
+Per cell: load the data set (cached per process) with the run's split, corrupt the features
+once (``ngc_ref.noise.corrupt``, with or without row normalisation as the reading says), then
+for every model build its configuration (:func:`model_config`: the appendix hyper-parameters
+through ``ngc_ref.training.model_spec``), propagate, train and read the test accuracy after the
+last epoch (the depth figures' S grid from one pass of the series, :mod:`.depth`). The
+structure-only control (``ngc/control``) is NGC on signal-free features of the
+same shape and Frobenius norm (``ngc_ref.training.controls.signal_free_features``).
+
+Seeds (from the sweep seed and the cell's coordinates, never from the order cells run in):
+the noise of (data set, noise, level, run) is the same in every reading and target, so
+readings are paired run by run; the initialisation seed is shared by every model of the cell;
+the control's Z is one draw per (data set, run), shared by the levels.
+
+This module computes what :func:`ngc_ref.training.run_experiment` computes for one run (the
+same corrupt → propagate → train → test steps, the same init seed for every model of a run);
+``tests/test_reproduce.py`` checks that both give the same accuracies on the same features.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
+
+from ngc_ref.datasets import load_dataset
+from ngc_ref.noise import corrupt, row_normalize
+from ngc_ref.training import get_propagation, model_spec, train_classifier
+from ngc_ref.training.controls import signal_free_features
+from ngc_ref.training.gcn import GCN_KEYS, train_gcn
+
+from ..sweep import Param, register_task
+from .depth import partial_sums
+from .targets import DEPTH_S, MODEL_HELP, TARGETS
+
+_DATA: dict = {}
+
+
+def split_for(target, run):
+    """The data split of run ``run``: Geom-GCN split k for run k, the random 60/20/20 split
+    of seed k for Coauthor, the one fixed split otherwise."""
+    splits = TARGETS[target].options.get("splits")
+    if splits == "geom-gcn":
+        return run % 10
+    if splits == "random":
+        return run
+    return 0
+
+
+def dataset(name, split=0):
+    """``load_dataset(name, split=split)`` from ``NGC_REF_DATA``, cached in this process (the
+    Pubmed warning about its missing ``allx`` is the target's note, not repeated per cell)."""
+    key = (os.environ.get("NGC_REF_DATA"), name, split)
+    if key not in _DATA:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Pubmed features are incomplete")
+            _DATA[key] = load_dataset(name, split=split)
+    return _DATA[key]
+
+
+def adjacency(data, dtype):
+    """The adjacency in the features' float dtype (cached): float32 features then propagate
+    in float32 in every model (SciPy would otherwise promote A @ H to float64)."""
+    key = ("adjacency", id(data), np.dtype(dtype).str)
+    if key not in _DATA:
+        A = data.adjacency
+        _DATA[key] = A.astype(dtype) if np.dtype(dtype) == np.float32 else A
+    return _DATA[key]
+
+
+def clean_features(target, data):
+    """The features the noise is applied to: binarised (X > 0) for flipping when they are not
+    0/1 (Pubmed's TF-IDF weights), else as loaded."""
+    X = data.features
+    if TARGETS[target].noise != "flip":
+        return X
+    values = X.data if sp.issparse(X) else np.asarray(X)
+    if np.all((values == 0) | (values == 1)):
+        return X
+    if sp.issparse(X):
+        B = X.copy()
+        B.data = (B.data > 0).astype(B.dtype)
+        B.eliminate_zeros()
+        return B
+    return (np.asarray(X) > 0).astype(np.asarray(X).dtype)
+
+
+def rownorm(target, reading):
+    """Whether the features are row-normalised after the noise in this reading."""
+    per = TARGETS[target].options.get("rownorm")
+    return True if per is None else bool(per[reading])
+
+
+def parse_model(model):
+    """``"rngc-rw@S=4/control"`` -> (base, norm or None, S or None, control)."""
+    control = model.endswith("/control")
+    core = model[:-len("/control")] if control else model
+    core, _, depth = core.partition("@")
+    base, _, norm = core.partition("-")
+    S = int(depth.split("=", 1)[1]) if depth else None
+    return base, (norm or None), S, control
+
+
+def model_config(target, model, dataset_name, level):
+    """What ``model`` runs in ``target`` at ``level``: a JSON-able dict (the record's config).
+
+    ``kind`` is ``"propagation"`` (a propagation, then ``train_classifier``) or ``"gcn"``.
+    """
+    t = TARGETS[target]
+    base, norm, S, _ = parse_model(model)
+    spec = model_spec(base, dataset_name, t.noise, level)
+    if base == "gcn":     # ModelSpec(trainer="gcn"): pygcn's settings, Ã_sym
+        return {"kind": "gcn", **{k: spec.classifier_params[k] for k in GCN_KEYS
+                                  if k in spec.classifier_params}, "source": spec.source}
+    prop = dict(spec.propagation_params)
+    if norm is not None:
+        prop["norm"] = norm
+    if S is not None:
+        prop["S"] = S
+    out = {"kind": "propagation", "propagation": spec.propagation,
+           "propagation_params": prop, "classifier": dict(spec.classifier_params),
+           "source": spec.source}
+    if base == "rngc":
+        mode = t.options.get("rngc_mode")
+        if mode is not None:
+            prop["mode"] = mode
+        else:
+            out["evaluator"] = RNGC_EVALUATOR
+    return out
+
+
+#: How the exact ('full') RNGC series is evaluated here: the same series as
+#: ngc_ref.robust_propagate(mode="full"), summed forward with the XXᵀ term applied at the
+#: cheapest cost (sparse X; (XXᵀ)V when n < d); tests/test_reproduce.py checks both agree.
+RNGC_EVALUATOR = "ngc_ref_theory.reproduce.depth.partial_sums"
+
+
+def _fit(cfg, data, X, labels, init_seed, H=None):
+    """(test accuracy, validation accuracy) of one model on features X (or on its
+    precomputed propagation ``H``)."""
+    train, val, test = data.train_mask, data.val_mask, data.test_mask
+    A = adjacency(data, X.dtype)
+    if cfg["kind"] == "gcn":
+        kw = {k: cfg[k] for k in GCN_KEYS if k in cfg}
+        res = train_gcn(A, X, labels, train, data.num_classes, seed=init_seed, **kw)
+        return res.accuracy(labels, test), (res.accuracy(labels, val) if val.any()
+                                            else math.nan)
+    if H is None and cfg.get("evaluator") == RNGC_EVALUATOR:
+        p = cfg["propagation_params"]
+        H = partial_sums(A, X, p["lam"], (p["S"],), eps=p["eps"], norm=p["norm"])[p["S"]]
+    if H is None:
+        H = get_propagation(cfg["propagation"])(A, X, **cfg["propagation_params"])
+    H = np.asarray(H)
+    res = train_classifier(H[train], labels[train], data.num_classes, seed=init_seed,
+                           **cfg["classifier"])
+    return (res.accuracy(H[test], labels[test]),
+            res.accuracy(H[val], labels[val]) if val.any() else math.nan)
+
+
+def _validate(params):
+    t = TARGETS[params["target"]]
+    if params["dataset"] not in t.levels:
+        raise ValueError(f"{t.key} runs on {list(t.datasets)}, not {params['dataset']!r}")
+    if not any(math.isclose(params["level"], lv) for lv in t.levels[params["dataset"]]):
+        raise ValueError(f"{t.key} on {params['dataset']} runs the levels "
+                         f"{list(t.levels[params['dataset']])}, not {params['level']}")
+    if params["reading"] not in t.readings:
+        raise ValueError(f"{t.key} has the readings {list(t.readings)}, not "
+                         f"{params['reading']!r}")
+    for m in params["models"].split(","):
+        base, norm, S, control = parse_model(m)
+        if base not in MODEL_HELP or norm not in (None, "rw") or (S is not None and S < 0):
+            raise ValueError(f"unknown model {m!r} in models={params['models']!r}")
+
+
+#: Data sets whose cells use every core in BLAS; the others run BLAS on one thread (their
+#: matrices are small: OpenBLAS's threads then cost more than they save, and spin when the
+#: cores are shared, e.g. by the other cells running in parallel). Fixed per data set, so the
+#: numbers do not depend on -j.
+MULTITHREADED = ("coauthor-cs", "coauthor-physics")
+
+
+@register_task("reproduce", {
+    "target": Param(str, choices=tuple(TARGETS), doc="experiment (paper label)"),
+    "dataset": Param(str, doc="canonical data set name"),
+    "level": Param(float, min=0.0, doc="ξ (Gaussian) or p (flip); 0 = clean"),
+    "reading": Param(str, "paper", doc="which reading of an unstated choice"),
+    "run": Param(int, 0, min=0, doc="run number (split and seeds)"),
+    "models": Param(str, doc="comma-separated model keys, in order"),
+}, validate=_validate)
+def reproduce_task(params, seeds):
+    """One run of one noise setting of a paper experiment, every model on the same features."""
+    with threadpool_limits(limits=None if params["dataset"] in MULTITHREADED else 1):
+        return _run_cell(params, seeds)
+
+
+def _run_cell(params, seeds):
+    target, name, level = params["target"], params["dataset"], params["level"]
+    run, reading = params["run"], params["reading"]
+    t = TARGETS[target]
+    split = split_for(target, run)
+    data = dataset(name, split)
+    labels = np.asarray(data.labels)
+    t0, c0 = time.perf_counter(), time.process_time()
+    noise_rng = np.random.default_rng(seeds.derived("noise", name, t.noise, level, run))
+    if level == 0.0:   # clean features, kept sparse (corrupt at level 0 would densify them)
+        X0 = clean_features(target, data)
+        Xn = row_normalize(X0) if rownorm(target, reading) else X0
+    else:
+        Xn = corrupt(clean_features(target, data), t.noise, level, seed=noise_rng,
+                     normalize=rownorm(target, reading))
+    init_seed = seeds.derived("init", name, t.noise, level, run)
+    noise_seconds = time.perf_counter() - t0
+    models = {}
+    Z = None
+    depth = {}
+    for m in params["models"].split(","):
+        base, _, S, control = parse_model(m)
+        cfg = model_config(target, m, name, level)
+        t1, c1 = time.perf_counter(), time.process_time()
+        rec = {"config": cfg}
+        try:
+            if control:
+                if Z is None:
+                    Z = signal_free_features(Xn, seed=seeds.derived("control", name, run))
+                X = Z
+            else:
+                X = Xn
+            H = None
+            if S is not None:   # the depth figures: every S of the grid from one pass
+                if base not in depth:
+                    p = cfg["propagation_params"]
+                    depth[base] = partial_sums(adjacency(data, Xn.dtype), Xn, p["lam"],
+                                               DEPTH_S, eps=p.get("eps"), norm=p["norm"])
+                H = depth[base][S]
+            test_acc, val_acc = _fit(cfg, data, X, labels, init_seed, H)
+            rec.update(test_acc=float(test_acc),
+                       val_acc=None if math.isnan(val_acc) else float(val_acc))
+        except ValueError as exc:   # a diverging training or series: recorded, not fatal
+            rec.update(test_acc=None, val_acc=None, error=str(exc).splitlines()[0])
+        rec["seconds"] = round(time.perf_counter() - t1, 3)
+        rec["cpu_seconds"] = round(time.process_time() - c1, 3)
+        models[m] = rec
+    return {"models": models, "split": split, "n": int(labels.shape[0]),
+            "features": list(Xn.shape), "dtype": str(Xn.dtype),
+            "rownorm": rownorm(target, reading), "noise_seconds": round(noise_seconds, 3),
+            "init_seed": int(init_seed), "cpu_seconds": round(time.process_time() - c0, 3)}
+
+
+__all__ = ["clean_features", "dataset", "model_config", "parse_model", "reproduce_task",
+           "rownorm", "split_for"]

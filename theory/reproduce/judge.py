@@ -1,0 +1,217 @@
+"""Verdicts: each cell's mean against the paper's number, and the paper's claims per table.
+
+**A cell** (one model in one column of a table) gets
+
+* ``reproduced`` when the paper's mean lies inside our interval: the 95 % t-interval of our
+  mean over runs, widened on each side by the paper's own 95 % half-width t·s_p/√n_p where
+  the paper gives a std s_p over n_p runs (so a cell is not called off because the paper's
+  own mean is uncertain). With a single run of ours there is no spread of our own: the
+  interval is then our value ± t·s_p·√(1 + 1/n_p) (a prediction interval for one new run,
+  from the paper's per-run spread), and without a paper std the cell is ``inconclusive``;
+* ``below`` / ``above`` when the paper's mean lies above / below that interval, with the gap
+  (ours − paper) in points;
+* no verdict where the paper has no number (figures, models the table lacks).
+
+**A claim** of the paper (a quoted sentence) is judged from paired per-run differences (the
+models of one run share the noisy features): ``holds`` when every comparison it needs has its
+95 % interval on the claimed side, ``fails`` when some comparison's Bonferroni-corrected
+interval (over the comparisons of the claim) lies on the other side, ``inconclusive``
+otherwise. Claims that speak of ranks ("first or second") or of "most" are decided on means,
+as the paper's bold marks are, and say so. Thresholds that turn words into numbers ("close to
+random guessing", "barely changes", "matches") are stated in the evidence.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.stats import t as t_dist
+
+from .._stats import CONFIDENCE, mean_ci
+
+VERDICTS = ("reproduced", "below", "above", "inconclusive")
+CLAIM_VERDICTS = ("holds", "fails", "inconclusive")
+
+#: Margin (points) within which "matches" / "better or matches" counts as matching.
+MATCH_MARGIN = 2.0
+#: "close to random guessing": the mean accuracy within this many points above chance.
+CHANCE_MARGIN = 10.0
+#: Depth: "barely changes" = the range of the means over S at most this (points) ...
+BARELY = 3.0
+#: ... and "changes greatly" = at least this.
+GREATLY = 6.0
+
+
+def _t(df, conf=CONFIDENCE):
+    return float(t_dist.ppf(0.5 + conf / 2, df))
+
+
+def summarize(values):
+    """``{runs, mean, std, ci}`` of accuracies (in points); std with ddof = 0 (the runner's
+    and, presumably, the paper's), the interval a t-interval (ddof = 1)."""
+    v = np.asarray([x for x in values if x is not None], dtype=float)
+    if v.size == 0:
+        return {"runs": 0, "mean": None, "std": None, "ci": None}
+    mu, ci = mean_ci(v)
+    return {"runs": int(v.size), "mean": float(mu), "std": float(np.std(v)),
+            "ci": None if math.isnan(ci[0]) else [float(ci[0]), float(ci[1])]}
+
+
+def judge_cell(values, paper_mean=None, paper_std=None, paper_runs=None):
+    """Our values (points) against the paper's mean: ``{interval, verdict, gap}``.
+
+    Examples
+    --------
+    >>> judge_cell([70.0, 71.0, 72.0], 71.5)["verdict"]
+    'reproduced'
+    >>> r = judge_cell([50.0, 51.0, 52.0], 75.0, 2.0, 10)
+    >>> r["verdict"], round(r["gap"], 1)
+    ('below', -24.0)
+    >>> judge_cell([90.0], 75.0)["verdict"]          # one run, no std in the paper
+    'inconclusive'
+    """
+    s = summarize(values)
+    out = {"interval": None, "verdict": None, "gap": None}
+    if paper_mean is None or s["runs"] == 0:
+        return out
+    mean = s["mean"]
+    out["gap"] = mean - paper_mean
+    widen = 0.0
+    if paper_std is not None and paper_runs and paper_runs > 1:
+        widen = _t(paper_runs - 1) * paper_std / math.sqrt(paper_runs)
+    if s["ci"] is not None:
+        lo, hi = s["ci"][0] - widen, s["ci"][1] + widen
+    elif paper_std is not None:
+        df = (paper_runs - 1) if paper_runs and paper_runs > 1 else math.inf
+        half = (_t(df) if math.isfinite(df) else 1.959963984540054) * paper_std * math.sqrt(
+            1.0 + (1.0 / paper_runs if paper_runs else 0.0))
+        lo, hi = mean - half, mean + half
+    else:
+        out["verdict"] = "inconclusive"
+        return out
+    out["interval"] = [lo, hi]
+    out["verdict"] = ("reproduced" if lo <= paper_mean <= hi
+                      else "below" if hi < paper_mean else "above")
+    return out
+
+
+def mark(verdict, gap):
+    """The verdict as the report prints it: ✓, ▼ gap, ▲ gap, ?."""
+    if verdict == "reproduced":
+        return "✓"
+    if verdict == "below":
+        return f"▼{abs(gap):.1f}"
+    if verdict == "above":
+        return f"▲{abs(gap):.1f}"
+    if verdict == "inconclusive":
+        return "?"
+    return ""
+
+
+# ------------------------------------------------------------------------------ claims
+
+def paired(a, b):
+    """Per-run differences a − b over the runs where both exist (None = a failed run)."""
+    pairs = [(x, y) for x, y in zip(a, b) if x is not None and y is not None]
+    return np.array([x - y for x, y in pairs], dtype=float)
+
+
+def compare(delta, m, threshold=0.0, conf=CONFIDENCE):
+    """One comparison "mean Δ > threshold" among ``m``: its row and its three-way reading."""
+    mu, ci = mean_ci(delta, conf) if delta.size else (float("nan"), (math.nan, math.nan))
+    conf_b = 1.0 - (1.0 - conf) / max(m, 1)
+    _, ci_b = mean_ci(delta, conf_b) if delta.size else (None, (math.nan, math.nan))
+    if not math.isnan(ci[0]) and ci[0] > threshold:
+        side = "holds"
+    elif not math.isnan(ci_b[1]) and ci_b[1] < threshold:
+        side = "fails"
+    else:
+        side = "inconclusive"
+    return {"mean": float(mu), "ci": [float(ci[0]), float(ci[1])],
+            "ci_bonferroni": [float(ci_b[0]), float(ci_b[1])], "runs": int(delta.size),
+            "reading": side}
+
+
+def combine(rows):
+    """All hold -> holds; any fails -> fails; else inconclusive."""
+    sides = [r["reading"] for r in rows]
+    if not sides:
+        return "inconclusive"
+    if "fails" in sides:
+        return "fails"
+    return "holds" if all(s == "holds" for s in sides) else "inconclusive"
+
+
+def claim(key, quote, verdict, evidence, summary, rule):
+    return {"claim": key, "quote": quote, "verdict": verdict, "rule": rule,
+            "summary": summary, "evidence": evidence}
+
+
+def interval_text(row, digits=1):
+    """``+1.2 [+0.3, +2.1]``, or the mean alone where there is no interval (one run)."""
+    if math.isnan(row["ci"][0]):
+        return f"{row['mean']:+.{digits}f} (no interval from {row['runs']} run(s))"
+    return (f"{row['mean']:+.{digits}f} [{row['ci'][0]:+.{digits}f}, "
+            f"{row['ci'][1]:+.{digits}f}]")
+
+
+_fmt = interval_text
+
+
+def beats_all(acc, columns, ours, baselines, *, threshold=0.0):
+    """Comparisons "ours − baseline > threshold" for every column, model, baseline present.
+
+    ``acc[column][model]`` is the per-run list of accuracies (points)."""
+    todo = [(c, m, b) for c in columns for m in ours for b in baselines
+            if m in acc[c] and b in acc[c]]
+    rows = []
+    for c, m, b in todo:
+        row = compare(paired(acc[c][m], acc[c][b]), len(todo), threshold)
+        row.update(column=list(c), model=m, baseline=b)
+        rows.append(row)
+    return rows
+
+
+def worst(rows):
+    """The row furthest from holding (lowest interval bound)."""
+    finite = [r for r in rows if not math.isnan(r["ci"][0])]
+    return min(finite, key=lambda r: r["ci"][0]) if finite else (rows[0] if rows else None)
+
+
+def describe(row):
+    if row is None:
+        return "no comparison could be made"
+    col = " ".join(f"{x:g}" if isinstance(x, float) else str(x) for x in row["column"])
+    return f"{row['model']} − {row['baseline']} on {col}: {_fmt(row)} points ({row['runs']} runs)"
+
+
+def top_two(acc, columns, ours, others):
+    """Per column: are the best of ``ours`` first or second by means among ours + others?
+    ``fails`` where two others each beat every one of ours (paired, Bonferroni)."""
+    rows = []
+    m_tests = len(columns) * len(others) * len(ours)
+    for c in columns:
+        present = [m for m in (*ours, *others) if m in acc[c]]
+        means = {m: summarize(acc[c][m])["mean"] for m in present}
+        means = {m: v for m, v in means.items() if v is not None}
+        best_ours = max((means[m] for m in ours if m in means), default=None)
+        if best_ours is None:
+            continue
+        ahead = sorted(b for b in others if b in means and means[b] > best_ours)
+        significant = [b for b in ahead
+                       if all(compare(paired(acc[c][b], acc[c][m]), m_tests)["ci_bonferroni"][0]
+                              > 0 for m in ours if m in acc[c])]
+        reading = ("holds" if len(ahead) <= 1 else
+                   "fails" if len(significant) >= 2 else "inconclusive")
+        rank = 1 + len(ahead)
+        rows.append({"column": list(c), "rank_of_best_ours": rank, "ahead": ahead,
+                     "significantly_ahead": significant,
+                     "means": {m: round(v, 2) for m, v in means.items()}, "reading": reading})
+    return rows
+
+
+__all__ = ["BARELY", "CHANCE_MARGIN", "CLAIM_VERDICTS", "GREATLY", "MATCH_MARGIN", "VERDICTS",
+           "beats_all", "claim", "combine", "compare", "describe", "interval_text", "judge_cell",
+           "mark",
+           "paired", "summarize", "top_two", "worst"]

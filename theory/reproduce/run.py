@@ -1,0 +1,201 @@
+"""The run of ``ngc-ref reproduce``: plan the cells, run them through the sweep store, judge,
+write ``reproduce.json`` and ``reproduce.md``.
+
+The store is ``OUT/reproduce.jsonl`` (the crash-safe JSON-lines store of :mod:`..sweep`): an
+interrupted run keeps its finished cells and the same command resumes without repeating them.
+Cells of the two Coauthor data sets (dense noisy 18,333 x 6,805 and 34,493 x 8,415 float32
+features, a few GB each while they run) go first and one at a time in this process, using
+every core through BLAS and the threaded sparse kernel; the other cells follow on ``jobs``
+joblib workers, longest first. With a Dask scheduler every cell goes to the cluster.
+
+The report is written into a staging folder inside OUT and moved into place by atomic renames
+(figures, then ``reproduce.json``, then ``reproduce.md``), so it is never half-written.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import shutil
+import signal
+import tempfile
+import time
+from pathlib import Path
+
+from .._provenance import machine, source, versions
+from ..sweep import make_cell, run_sweep
+from ..sweep.store import encode
+from .cells import dataset
+from .report import build, figures, markdown, terminal_lines
+from .scale import run_scale
+from .targets import NOT_RUN, TARGETS, parse_only, plan, run_counts
+
+#: Data sets whose cells run one at a time, first (memory and all cores).
+LARGE = ("coauthor-physics", "coauthor-cs")
+STORE = "reproduce.jsonl"
+SCALE = "scale.json"
+
+
+def data_root():
+    """``NGC_REF_DATA`` as a folder, or ValueError saying what to set."""
+    root = os.environ.get("NGC_REF_DATA") or None
+    if root is None:
+        raise ValueError("ngc-ref reproduce needs the paper's data sets: set NGC_REF_DATA to the "
+                         "folder that holds planetoid/, geom-gcn/ and coauthor/ (see "
+                         "data/README.md), e.g. NGC_REF_DATA=/path/to/data ngc-ref reproduce")
+    if not os.path.isdir(root):
+        raise ValueError(f"NGC_REF_DATA={root!r} is not a folder; set it to the folder that "
+                         "holds planetoid/, geom-gcn/ and coauthor/ (see data/README.md)")
+    return root
+
+
+def select(only):
+    """``{target: datasets or None}`` for ``--only`` (None: every runnable target)."""
+    if not only:
+        return {k: None for k in TARGETS}
+    return parse_only(only)
+
+
+def cells_for(selection, *, runs=None, full=False, seed=0):
+    return [(c, make_cell("reproduce", c.params(), seed, f"{c.target} {c.dataset}"))
+            for c in plan(selection, runs=runs, full=full)]
+
+
+def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs=-1,
+              scheduler=None, seed=0, progress=True, scale=False, command="ngc-ref reproduce",
+              echo=print):
+    """Run (or resume) the selected experiments and write the report; returns (report, meta).
+
+    Raises ValueError before anything is created for bad arguments or missing data.
+    """
+    if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
+        raise ValueError(f"--runs must be a positive integer, got {runs!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"--seed must be a non-negative integer, got {seed!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0:
+        raise ValueError(f"-j/--jobs must be a non-zero integer (-1: all cores), got {jobs!r}")
+    selection = select(only)
+    scale = scale or "scale" in selection
+    runnable = {k: v for k, v in selection.items() if k in TARGETS}
+    root = data_root() if runnable else os.environ.get("NGC_REF_DATA")
+    pairs = cells_for(runnable, runs=runs, full=full, seed=seed)
+    for name in sorted({c.dataset for c, _ in pairs}):
+        # a missing or damaged file stops the run here, with the loader's message, before
+        # anything is created (the cells would otherwise each fail with it)
+        try:
+            dataset(name, 0)
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"cannot load {name!r} from NGC_REF_DATA={root!r}: "
+                             f"{exc}") from None
+    out = Path(out)
+    created = not out.exists()
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.mkdtemp(prefix=".ngc-ref-staging-", dir=out)
+    except OSError as exc:
+        raise ValueError(f"--out {str(out)!r} is not a writable directory: "
+                         f"{exc.strerror}") from None
+    stage = Path(probe)
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    committed = False
+    try:
+        records = []
+        if pairs:
+            large = [cell for c, cell in pairs if c.dataset in LARGE]
+            rest = [cell for c, cell in pairs if c.dataset not in LARGE]
+            if scheduler is not None:
+                records = run_sweep(large + rest, out / STORE, scheduler=scheduler,
+                                    progress=progress, raise_errors=False)
+            else:
+                if large:
+                    records += run_sweep(large, out / STORE, n_jobs=1, progress=progress,
+                                         raise_errors=False)
+                if rest:
+                    records += run_sweep(rest, out / STORE, n_jobs=jobs, progress=progress,
+                                         raise_errors=False)
+        scale_result = None
+        if scale:
+            scale_result = _scale(out, echo)
+        failures = [r for r in records if r is not None and "error" in r]
+        report = build([r for r in records if r is not None and "error" not in r])
+        counts = []
+        timing = report["timing"]
+        for key, chosen in runnable.items():
+            for ds, n in run_counts(key, runs=runs, full=full).items():
+                if chosen is None or ds in chosen:
+                    counts.append({"target": key, "dataset": ds, "runs": n,
+                                   "paper_runs": TARGETS[key].paper_runs,
+                                   "seconds": timing.get(f"{key} | {ds}", {}).get("seconds",
+                                                                                   0.0),
+                                   "cpu_seconds": timing.get(f"{key} | {ds}", {}).get(
+                                       "cpu_seconds", 0.0)})
+        meta = {"command": command, "started": started,
+                "seconds": round(time.perf_counter() - t0, 1), "seed": seed,
+                "only": only, "runs": runs, "full": full, "source": source(), **versions(),
+                **machine(), "data_root": root, "run_counts": counts,
+                "not_run": [{"target": k, "reason": v} for k, v in NOT_RUN.items()],
+                "cell_failures": [{"params": f["params"], "error": f["error"]}
+                                  for f in failures], "scale": scale_result}
+        if not scale:
+            meta["skipped_targets"] = ["the synthetic ogbn-products-size scale run was not run "
+                                       "(it takes several minutes: add --scale-run)"]
+        figs = figures(report, stage)
+        payload = {"schema_version": 1, "meta": meta, **report}
+        # strict JSON (NaN -> null, as the store writes it), indented for reading
+        text = json.dumps(json.loads(encode(payload)), indent=1, ensure_ascii=False)
+        (stage / "reproduce.json").write_text(text + "\n", encoding="utf-8")
+        (stage / "reproduce.md").write_text(markdown(report, meta, figs), encoding="utf-8")
+        _commit(stage, out, [f for fs in figs.values() for f in fs])
+        committed = True
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+        if created and not committed and not any(out.iterdir()):
+            out.rmdir()
+    for line in terminal_lines(report):
+        echo(line)
+    for c in report["claims"]:
+        rd = f" [{c['reading']}]" if c.get("reading") and len(
+            TARGETS[c["target"]].readings) > 1 else ""
+        echo(f"claim {c['target']} {c['claim']}{rd}: {c['verdict']} — {c['summary']}")
+    for r in report["readings"]:
+        echo(f"unstated choice in {r['target']} ({r['choice']}): closer to the paper: "
+             f"{r['matches_paper']}")
+    for k, v in NOT_RUN.items():
+        echo(f"not run: {k}: {v}")
+    return report, meta
+
+
+def _scale(out, echo):
+    """The scale run, cached in OUT/scale.json (it is the same every time)."""
+    path = out / SCALE
+    try:
+        cached = json.loads(path.read_text(encoding="utf-8"))
+        if "error" not in cached:
+            return cached
+    except (OSError, ValueError):
+        pass
+    echo("scale run: NGC/RNGC on a synthetic graph of ogbn-products' size (a few minutes)")
+    result = run_scale()
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_bytes(encode(result))
+    os.replace(tmp, path)
+    return result
+
+
+def _commit(stage, out, figure_names):
+    blocked = hasattr(signal, "pthread_sigmask")
+    if blocked:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for name in figure_names:
+            os.replace(stage / name, out / name)
+        os.replace(stage / "reproduce.json", out / "reproduce.json")
+        os.replace(stage / "reproduce.md", out / "reproduce.md")
+    finally:
+        if blocked:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+__all__ = ["LARGE", "STORE", "cells_for", "data_root", "reproduce", "select"]

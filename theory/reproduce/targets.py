@@ -1,0 +1,272 @@
+"""What ``ngc-ref reproduce`` runs: the paper's experiments, one :class:`Target` per table or
+figure, and the plan of cells they expand to.
+
+A *cell* is one run of one noise setting: (target, data set, noise level, reading, run). It
+draws the noisy features once and trains every model of the target on them (the paper's
+protocol, ``QUOTES["protocol"]``), so the sweep store resumes at run granularity. A *reading*
+is one answer to a choice the paper leaves open, run side by side (row normalisation after
+flipping or not); the Ã normalisation (sym, the paper's footnote, against rw) is a pair of
+extra models (``ngc-rw``, ``rngc-rw``) inside the heterophily cells, where it is cheap.
+
+Run counts: ``paper_runs`` is the paper's (its captions and appendix tables), used by
+``--full``; ``default_runs`` is what the default run affords on a 2-core machine within
+45 minutes (measured per-run costs in :data:`COST`; see the README); ``--runs N`` overrides
+both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Models: our key -> what it is (the report's legend).
+MODEL_HELP = {
+    "ngc": "NGC: Ã_S X (appendix S, λ; Ã_sym) + the appendix classifier (linear, or '+MLP')",
+    "rngc": "RNGC (Eq. 12) with the appendix ε, same classifier; mode 'full' (exact XXᵀ term) "
+            "except where noted",
+    "ngc-rw": "NGC with Ã = D̃⁻¹Ã (rw) instead of the experiments' D̃^{-1/2}ÃD̃^{-1/2}",
+    "rngc-rw": "RNGC with Ã = D̃⁻¹Ã (rw)",
+    "mlp": "2-layer ReLU MLP on X, no graph (pygcn settings: hidden 16, dropout 0.5, Adam lr "
+           "0.01, 200 epochs, wd 5e-4)",
+    "gcn": "2-layer GCN (Kipf & Welling), pygcn settings, full batch (ngc_ref.training.train_gcn)",
+    "sgc": "SGC: Ã²X + the NGC classifier",
+    "s2gc": "S²GC (K = 16, α = 0.05) + the NGC classifier",
+    "appnp": "APPNP-style low-pass (K = 10, α = 0.1) + the NGC classifier (not GLP; Fig. 2 only)",
+    "ngc/control": "structure-only control: NGC's propagation and classifier on signal-free "
+                   "features Z ~ N(0, 1) rescaled to ‖X_noisy‖_F (what the graph alone gives)",
+}
+
+#: The structure-only control, run in every cell.
+CONTROL = "ngc/control"
+
+#: The depth figures' expansion orders S (the paper's figures print no axis values).
+DEPTH_S = (1, 2, 4, 8, 16, 32)
+
+
+def depth_models():
+    return tuple(f"{m}@S={s}" for m in ("ngc", "rngc") for s in DEPTH_S)
+
+
+@dataclass(frozen=True)
+class Target:
+    """One experiment of the paper.
+
+    ``levels`` maps each data set to its noise levels (ξ, or p for flipping; 0 = clean);
+    ``readings`` maps a reading key to its description; ``options`` holds per-target settings
+    (``rownorm`` per reading, RNGC ``mode`` per data set, ``splits``).
+    """
+
+    key: str
+    title: str
+    kind: str                       # "table" or "figure"
+    paper_label: str | None         # label of the paper table with numbers (None: a figure)
+    noise: str
+    levels: dict
+    models: tuple
+    readings: dict
+    paper_runs: int | None
+    default_runs: dict
+    quotes: tuple = ()
+    options: dict = field(default_factory=dict)
+    notes: tuple = ()
+
+    @property
+    def datasets(self):
+        return tuple(self.levels)
+
+
+CITATION = ("cora", "citeseer", "pubmed")
+_PUBMED_NOTE = ("Pubmed: ind.pubmed.allx is not in the data folder, so only the 60 training "
+                "and 1000 test nodes have features (the other 18,657 rows are zero): Pubmed "
+                "numbers are not comparable with the paper's.")
+_GAUSSIAN_RN = {"paper": "row-normalised after the Gaussian noise (Sec. 5: 'By default, we "
+                         "apply row normalization for data after adding the Gaussian noise')"}
+
+TARGETS = {t.key: t for t in (
+    Target("fig:noise", "Fig. 2: accuracy vs Gaussian noise level (semi-supervised, citation "
+           "graphs)", "figure", None, "gaussian",
+           {"cora": (0.1, 0.2, 0.3, 0.4, 0.5), "citeseer": (0.1, 0.2, 0.3, 0.4, 0.5),
+            "pubmed": (0.01, 0.02, 0.03, 0.04, 0.05)},
+           ("ngc", "rngc", "mlp", "gcn", "sgc", "s2gc", "appnp"), _GAUSSIAN_RN, 100,
+           {"cora": 3, "citeseer": 3, "pubmed": 3},
+           quotes=("mlp-random-guess", "ngc-best-fig", "rngc-over-ngc", "gcn-pubmed"),
+           notes=(_PUBMED_NOTE,)),
+    Target("tab:heterophily", "Table 1: heterophily graphs, Gaussian noise (10 runs, the 10 "
+           "Geom-GCN splits)", "table", "tab:heterophily", "gaussian",
+           {d: (0.01, 1.0) for d in ("cornell", "texas", "wisconsin", "actor")},
+           ("ngc", "rngc", "mlp", "gcn", "s2gc", "ngc-rw", "rngc-rw"), _GAUSSIAN_RN, 10,
+           {"cornell": 10, "texas": 10, "wisconsin": 10, "actor": 3},
+           quotes=("bold", "heterophily-rngc", "heterophily-mlp", "rngc-over-ngc"),
+           options={"splits": "geom-gcn"},
+           notes=("Run k uses Geom-GCN split k (k = 0..9); NGC/RNGC are the appendix's '+MLP' "
+                  "variant (hidden 16, dropout 0.5).",)),
+    Target("tab:coauthor", "Table 2: Coauthor-CS and Coauthor-Phy, Gaussian noise (10 runs, "
+           "60/20/20)", "table", "tab:coauthor", "gaussian",
+           {"coauthor-cs": (0.1, 1.0), "coauthor-physics": (0.1, 1.0)},
+           ("ngc", "rngc", "mlp", "gcn", "s2gc"), _GAUSSIAN_RN, 10,
+           {"coauthor-cs": 1, "coauthor-physics": 1},
+           quotes=("bold", "coauthor-mlp", "coauthor-gcn", "rngc-over-ngc"),
+           options={"splits": "random", "rngc_mode": "edges"},
+           notes=("Run k uses the random 60/20/20 split drawn from seed k "
+                  "(ngc_ref.datasets.load_dataset(split=k)).",
+                  "RNGC runs the paper's scalable edge-masked variant (mode 'edges', Sec. 4.2): "
+                  "the exact XXᵀ term of a dense noisy 18,333 x 6,805 (34,493 x 8,415) X costs "
+                  "n·d² per step, out of reach here; the paper states the acceleration only "
+                  "for ogbn-products.",
+                  "Gaussian noise densifies the features: float32 throughout (the loader's "
+                  "dtype), 1.2 GB per dense copy for Coauthor-Phy; the row normalisation after "
+                  "the noise divides each row by its noisy sum, so Ã_S D⁻¹X changes with every "
+                  "draw and cannot be propagated once per data set (linearity is used for the "
+                  "control, NGC(cZ) = c·NGC(Z)).")),
+    Target("tab:flip", "Table 4: Bernoulli feature flipping (100 runs)", "table", "tab:flip",
+           "flip", {d: (0.1, 0.2, 0.4) for d in CITATION},
+           ("ngc", "rngc", "mlp", "gcn", "s2gc"),
+           {"raw": "flipped 0/1 features, not row-normalised (PAPER_ROW_NORMALIZE['flip'])",
+            "rn": "row-normalised after flipping (the Gaussian experiments' default)"}, 100,
+           {"cora": 3, "citeseer": 3, "pubmed": 3},
+           quotes=("bold", "flip-rngc", "rngc-over-ngc"),
+           options={"rownorm": {"raw": False, "rn": True}},
+           notes=("The paper does not say whether the flipped features are row-normalised: "
+                  "both readings are run on the same flips.",
+                  "Pubmed's features are TF-IDF weights, not binary as the paper says "
+                  "('three citation datasets with binary features'): they are binarised "
+                  "(X > 0) before flipping.", _PUBMED_NOTE)),
+    Target("tab:row normalization", "Appendix table: NGC with and without row normalisation "
+           "(Gaussian ξ = 1, 10, 100)", "table", "tab:row normalization", "gaussian",
+           {d: (1.0, 10.0, 100.0) for d in CITATION}, ("ngc",),
+           {"rn": "w RN: row-normalised after the noise", "raw": "w/o RN: X + ξη as it is"},
+           None, {"cora": 5, "citeseer": 5, "pubmed": 5},
+           quotes=("row-norm",), options={"rownorm": {"rn": True, "raw": False}},
+           notes=("The table states no run count; --full runs 100 (tab:citation_hyper).",
+                  _PUBMED_NOTE)),
+    Target("fig:depth", "Appendix Figs. depth_ngc and depth_rngc: accuracy vs S, clean and "
+           "noisy (ξ = 1)", "figure", None, "gaussian", {d: (0.0, 1.0) for d in CITATION},
+           depth_models(), _GAUSSIAN_RN, 100, {"cora": 3, "citeseer": 3, "pubmed": 3},
+           quotes=("depth-clean", "depth-noisy"),
+           notes=("λ = 32, ε = 1 (tab:citation_hyper) at every S; clean = ξ = 0, still "
+                  "row-normalised; S ∈ {" + ", ".join(map(str, DEPTH_S)) + "} (the figures "
+                  "print no axis values).", _PUBMED_NOTE)),
+)}
+
+#: Labels and names accepted for the targets besides their keys.
+ALIASES = {"fig:depth_ngc": "fig:depth", "fig:depth_rngc": "fig:depth",
+           "tab:row-normalization": "tab:row normalization",
+           "tab:row_normalization": "tab:row normalization", "row-normalization":
+           "tab:row normalization", "depth": "fig:depth", "noise": "fig:noise",
+           "heterophily": "tab:heterophily", "coauthor": "tab:coauthor", "flip": "tab:flip"}
+
+#: Experiments of the paper that are not run, and why (listed in every output).
+NOT_RUN = {
+    "tab:ogb": "ogbn-products (2,449,029 nodes) is not available offline; instead NGC/RNGC run "
+               "on a synthetic graph of its size (--scale-run) to show the pipeline scales",
+    "tab:attack": "the Metattack-perturbed Cora/Citeseer/Pubmed graphs (ptb rate 25 %) are not "
+                  "available offline (and RobustGCN, GCN-Jaccard, GCN-SVD are not implemented)",
+}
+
+#: Measured CPU seconds of one cell (one run of one level and reading) per (target, data set)
+#: on the 2-core development machine (CPU time: the machine was shared, which inflates wall
+#: time); the plan orders cells by it (longest first) and the default run counts come from it.
+COST = {
+    ("fig:noise", "cora"): 6.0, ("fig:noise", "citeseer"): 24.0, ("fig:noise", "pubmed"): 11.0,
+    ("tab:heterophily", "cornell"): 2.3, ("tab:heterophily", "texas"): 2.3,
+    ("tab:heterophily", "wisconsin"): 3.4, ("tab:heterophily", "actor"): 63.0,
+    ("tab:coauthor", "coauthor-cs"): 626.0, ("tab:coauthor", "coauthor-physics"): 667.0,
+    ("tab:flip", "cora"): 9.0, ("tab:flip", "citeseer"): 20.0, ("tab:flip", "pubmed"): 8.5,
+    ("tab:row normalization", "cora"): 0.4, ("tab:row normalization", "citeseer"): 1.4,
+    ("tab:row normalization", "pubmed"): 1.2,
+    ("fig:depth", "cora"): 10.0, ("fig:depth", "citeseer"): 21.0, ("fig:depth", "pubmed"): 10.0,
+}
+
+
+def resolve(name):
+    """The target key for a key, a LaTeX label or an alias; ValueError lists the valid ones."""
+    if not isinstance(name, str):
+        raise TypeError(f"target must be a str, got {type(name).__name__}")
+    key = ALIASES.get(name, name)
+    if key in TARGETS or key in NOT_RUN or key == "scale":
+        return key
+    raise ValueError(f"unknown target {name!r}; valid: {', '.join(map(repr, TARGETS))}, "
+                     f"{', '.join(map(repr, NOT_RUN))} (not run: listed with the reason), "
+                     f"'scale' (the synthetic ogbn-products-size run), or TARGET:DATASET "
+                     f"(e.g. 'tab:heterophily:texas')")
+
+
+def parse_only(items):
+    """``{target key: set of data sets or None (all)}`` from ``--only`` arguments.
+
+    Each item is a target (key, LaTeX label or alias) or ``TARGET:DATASET``.
+    """
+    from ngc_ref.datasets import canonical_name
+    out = {}
+    for item in items:
+        try:
+            key, ds = resolve(item), None
+        except ValueError:
+            head, sep, tail = item.rpartition(":")
+            if not sep or not head:
+                raise
+            key = resolve(head)
+            if key not in TARGETS:
+                raise ValueError(f"{item!r}: {key!r} is not run, so it has no data sets to "
+                                 "choose from") from None
+            ds = canonical_name(tail)
+            if ds not in TARGETS[key].levels:
+                raise ValueError(f"{item!r}: {key} runs on {', '.join(TARGETS[key].datasets)}, "
+                                 f"not {ds!r}") from None
+        if ds is None:
+            out[key] = None
+        elif out.get(key, set()) is not None:
+            out.setdefault(key, set()).add(ds)
+    return out
+
+
+@dataclass(frozen=True)
+class CellPlan:
+    """One cell to run (before it becomes a sweep cell)."""
+
+    target: str
+    dataset: str
+    level: float
+    reading: str
+    run: int
+    cost: float
+
+    def params(self):
+        t = TARGETS[self.target]
+        return {"target": self.target, "dataset": self.dataset, "level": self.level,
+                "reading": self.reading, "run": self.run,
+                "models": ",".join((*t.models, CONTROL))}
+
+
+def run_counts(target, *, runs=None, full=False):
+    """``{dataset: runs}`` for one target: ``runs`` if given, the paper's with ``full``, else
+    the default."""
+    t = TARGETS[target]
+    if runs is not None:
+        return {d: runs for d in t.datasets}
+    if full:
+        return {d: t.paper_runs or 100 for d in t.datasets}
+    return dict(t.default_runs)
+
+
+def plan(selection, *, runs=None, full=False):
+    """The cells of the selected targets (``{key: datasets or None}``), longest first."""
+    cells = []
+    for key, chosen in selection.items():
+        if key not in TARGETS:
+            continue
+        t = TARGETS[key]
+        counts = run_counts(key, runs=runs, full=full)
+        for ds in t.datasets:
+            if chosen is not None and ds not in chosen:
+                continue
+            for lv in t.levels[ds]:
+                for reading in t.readings:
+                    for r in range(counts[ds]):
+                        cells.append(CellPlan(key, ds, float(lv), reading, r,
+                                              COST.get((key, ds), 10.0)))
+    cells.sort(key=lambda c: -c.cost)
+    return cells
+
+
+__all__ = ["ALIASES", "CITATION", "COST", "CellPlan", "DEPTH_S", "MODEL_HELP", "NOT_RUN",
+           "TARGETS", "Target", "depth_models", "parse_only", "plan", "resolve", "run_counts"]

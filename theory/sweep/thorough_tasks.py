@@ -1,0 +1,302 @@
+"""Sweep tasks of ``ngc-ref check --thorough`` at the sizes where the asymptotic claims show.
+
+``tau_large``      τ (Eq. 5) and the mean row energy Σ_iρ_i/n of a family's graph at n: exact
+                   while the cost S·nnz·(nodes computed) stays within ``exact_max_cost`` (one
+                   node for a vertex-transitive family, a closed form for the complete graph),
+                   else :func:`ngc_ref.connectivity_factor`'s estimator and its bracket
+                   [``tau_lower``, ``tau_upper``] (``tau_lower`` is an exact τ_i; τ ≤
+                   ``tau_upper`` with probability ``confidence``).
+``lemma1_trials``  one block of Lemma 1's noise trials: ``trials`` draws of η (n × d) pushed
+                   through Ã_S as the columns of a few sparse × dense products; returns every
+                   draw's ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij², so the claim judges them against
+                   bounds computed from τ (a ``tau_large`` cell of the same graph).
+``theorem1_hyp``   one graph of Theorem 1's λ = √n families: its τ (exact, or the bracket) and
+                   the gradient-descent runs of its noise draws (:func:`hyp_run`).
+
+A worker process keeps the last few graphs it built (:func:`_graph`), so the cells of one graph
+(noises, d, trial blocks, normalisations) build it once per worker.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import numpy as np
+
+from ngc_ref import NeumannFilter, connectivity_factor, series_mass, series_ratio
+from ngc_ref.training import theory_trajectory
+
+from .._bounds import floor_tau_over_n, grown_lam_S, simulate
+from .._graphs import build_graph, graph_family, hyp_problem
+from .._stats import NOISES, max_degree_share, seed_of
+from .tasks import FILTER_PARAMS, GRAPH_PARAMS, Param, register_task
+
+#: Exact τ while S·nnz·(nodes computed) stays below this (about 20 s on one core here).
+EXACT_MAX_COST = 1e10
+#: Elements of one block of noise columns (n × d × draws), 32 MB of float64.
+TRIAL_BLOCK_ELEMENTS = 2**22
+
+
+@lru_cache(maxsize=4)
+def _graph(family, n, seed, graph_params_json):
+    return build_graph(family, n, seed, json.loads(graph_params_json))
+
+
+def graph_of(params, seeds):
+    """``(A, vertex_transitive, graph seed)`` of a cell (the seed derived as the ``tau`` task
+    derives it when the cell gives none)."""
+    gseed = params.get("graph_seed")
+    if gseed is None:
+        gseed = seeds.derived("graph", params["family"], params["n"],
+                              params.get("graph_params", {}), params["rep"])
+    gp = json.dumps(params.get("graph_params") or {}, sort_keys=True)
+    A, transitive = _graph(params["family"], params["n"], int(gseed), gp)
+    return A, transitive, int(gseed)
+
+
+def _schedule(params):
+    """``sqrt_n``: λ = √n, S = ⌈2λ⌉ of the requested n (as the ``tau`` task records them)."""
+    if params["schedule"] == "sqrt_n":
+        params["lam"], params["S"] = grown_lam_S(params["n"])
+    return params
+
+
+def _check_family(params):
+    graph_family(params["family"], params.get("graph_params"))
+
+
+def complete_coefficients(n, lam, S):
+    """(a, b) with Ã_S = aI + bJ on the complete graph K_n: Ã = J/n in both normalisations
+    (every degree of A + I is n), so a = 1/(λ+1) and b = a·Σ_{s=1..S} r^s / n."""
+    r = series_ratio(lam)
+    a = 1.0 / (lam + 1.0)
+    geo = r * (1.0 - r ** S) / (1.0 - r) if S else 0.0
+    return a, a * geo / n
+
+
+def complete_rho(n, lam, S):
+    """Σ_j [Ã_S]_ij² of K_n (every row alike)."""
+    a, b = complete_coefficients(n, lam, S)
+    return (a + b) ** 2 + (n - 1) * b ** 2
+
+
+class CompleteFilter:
+    """Ã_S of K_n applied in closed form, aη + b·1(1ᵀη): O(n) per column instead of S·n²."""
+
+    def __init__(self, n, lam, S):
+        self.n = n
+        self.a, self.b = complete_coefficients(n, lam, S)
+
+    def __matmul__(self, X):
+        return self.a * X + self.b * X.sum(axis=0, keepdims=True)
+
+
+@register_task("tau_large", {
+    **GRAPH_PARAMS, **FILTER_PARAMS,
+    "schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
+                      doc="'sqrt_n': λ = √n (given n), S = ⌈2λ⌉; the record's lam and S are "
+                          "those"),
+    "exact_max_cost": Param(float, EXACT_MAX_COST, min=0.0,
+                            doc="exact τ while S·nnz·(nodes computed) ≤ this, else the estimator"),
+    "n_samples": Param(int, 256, min=1, doc="estimator: Gaussian probes"),
+    "max_candidates": Param(int, 256, min=1, doc="estimator: τ_i recomputed exactly"),
+    "confidence": Param(float, 0.99, min=0.0, exclusive_min=True,
+                        doc="estimator: P(τ ≤ tau_upper)"),
+}, validate=_check_family, resolve=_schedule)
+def tau_large_task(params, seeds):
+    """τ, its bracket and Σ_iρ_i/n of a family's graph at n (exact where affordable)."""
+    lam, S, norm, n_req = params["lam"], params["S"], params["norm"], params["n"]
+    base = {"lam": float(lam), "S": int(S), "floor": floor_tau_over_n(lam, S)}
+    if params["family"] == "complete" and not params["graph_params"]:
+        # K_n in closed form: its S·n² per row buys nothing (every row alike).
+        rho = complete_rho(n_req, lam, S)
+        tau = n_req * rho / series_mass(lam, S) ** 2
+        return {**base, "n": n_req, "tau": tau, "tau_lower": tau, "tau_upper": tau,
+                "method": "closed-form", "confidence": 1.0, "n_exact": n_req,
+                "tau_over_n": tau / n_req, "tau_upper_over_n": tau / n_req,
+                "tau_log_n_over_n": tau * np.log(n_req) / n_req, "mean_rho": rho,
+                "mean_rho_method": "closed-form", "argmax_node": 0,
+                "argmax_degree": float(n_req - 1), "isolated_nodes": 0,
+                "max_degree_share": 1.0 / n_req, "edges": n_req * (n_req - 1) // 2,
+                "graph_seed": params.get("graph_seed")}
+    A, transitive, gseed = graph_of(params, seeds)
+    n = A.shape[0]
+    nnz = A.nnz + n
+    nodes = np.array([0]) if transitive else None
+    computed = 1 if transitive else n
+    if S * nnz * computed <= params["exact_max_cost"]:
+        res = connectivity_factor(A, lam, S, norm=norm, nodes=nodes)
+        method = "one-node (vertex-transitive)" if transitive else "exact"
+        rho_method = "exact"
+    else:
+        res = connectivity_factor(A, lam, S, norm=norm, method="estimate", nodes=nodes,
+                                  n_samples=params["n_samples"],
+                                  max_candidates=params["max_candidates"],
+                                  confidence=params["confidence"], seed=seeds.rng())
+        method, rho_method = "estimate", "sketch (exact for the candidates)"
+    deg = np.asarray(A.sum(axis=1)).ravel()
+    tau_lo = float(res.tau_lower) if res.method == "estimate" else float(res.tau)
+    tau_hi = float(res.tau_upper) if res.method == "estimate" else float(res.tau)
+    return {**base, "n": int(n), "tau": float(res.tau), "tau_lower": tau_lo, "tau_upper": tau_hi,
+            "method": method, "confidence": float(res.confidence),
+            "n_exact": int(res.n_exact if res.n_exact >= 0 else len(res.nodes)),
+            "tau_over_n": float(res.tau / n), "tau_upper_over_n": tau_hi / n,
+            "tau_log_n_over_n": float(res.tau_log_n_over_n),
+            "mean_rho": float(np.mean(res.row_square_sums)), "mean_rho_method": rho_method,
+            "argmax_node": int(res.argmax), "argmax_degree": float(deg[res.argmax]),
+            "isolated_nodes": int((deg == 0).sum()),
+            "max_degree_share": max_degree_share(deg) if len(deg) else 0.0,
+            "edges": int(A.nnz // 2), "graph_seed": gseed}
+
+
+def _short(x):
+    """Six significant digits: the draws are compared with bounds, not summed again."""
+    return [float(f"{v:.6e}") for v in np.asarray(x, dtype=float)]
+
+
+@register_task("lemma1_trials", {
+    **GRAPH_PARAMS, **FILTER_PARAMS,
+    "d": Param(int, 8, min=1, doc="noise columns; the bound's 1/d"),
+    "noise": Param(str, "gaussian", choices=NOISES),
+    "sigma": Param(float, 1.0, min=0.0, doc="sub-Gaussian parameter σ"),
+    "trials": Param(int, 200, min=1, doc="independent draws of η in this cell"),
+    "block": Param(int, 0, min=0, doc="trial block (only changes the draws' seed)"),
+}, validate=_check_family)
+def lemma1_trials_task(params, seeds):
+    """One block of Lemma 1 trials: ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij² of every draw of η."""
+    d = params["d"]
+    if params["family"] == "complete" and not params["graph_params"]:
+        n, gseed = params["n"], params.get("graph_seed")
+        filt = CompleteFilter(n, params["lam"], params["S"])
+    else:
+        A, _, gseed = graph_of(params, seeds)
+        n = A.shape[0]
+        filt = NeumannFilter(A, params["lam"], params["S"], norm=params["norm"])
+    batch = int(max(1, min(64, TRIAL_BLOCK_ELEMENTS // (n * d))))
+    fro2, max2 = simulate(filt, params["noise"], params["sigma"], d, params["trials"],
+                          seeds.rng(), batch=batch)
+    return {"n": int(n), "graph_seed": gseed, "trials": int(params["trials"]),
+            "draws_per_product": batch, "mean_fro2": float(fro2.mean()),
+            "mean_max2": float(max2.mean()), "fro2": _short(fro2), "max2": _short(max2)}
+
+
+# ------------------------------------------------------------------ Theorem 1, λ = √n
+
+def hyp_tau(A, blocks, transitive, lam, S_, norm):
+    """Exact τ of A, through :func:`ngc_ref.connectivity_factor` (sparse, never n×n).
+
+    On a vertex-transitive graph every τ_i is equal (an automorphism maps Ã_S to itself in
+    either normalisation), so one node gives τ; on a disjoint union τ_i = n·ρ_i/m² with ρ_i the
+    row of the node's own block, so τ = max_B (n/n_B)·τ_B; else every node. Both shortcuts are
+    checked against the full computation in the tests.
+    """
+    return hyp_tau_bracket(A, blocks, transitive, lam, S_, norm)["tau"]
+
+
+def hyp_tau_bracket(A, blocks, transitive, lam, S_, norm, *, exact_max_cost=float("inf"),
+                    n_samples=192, max_candidates=64, confidence=0.99, rng=None):
+    """τ of :func:`hyp_tau` and its bracket: exact while S·nnz·(nodes computed) ≤
+    ``exact_max_cost`` per graph or block, else the estimator of
+    :func:`ngc_ref.connectivity_factor` per block (the union's bracket is the max of the
+    blocks' ends; each block at confidence ``confidence``)."""
+    n = A.shape[0]
+    if transitive:
+        t = float(connectivity_factor(A, lam, S_, norm=norm, nodes=np.array([0])).tau)
+        return {"tau": t, "tau_lower": t, "tau_upper": t, "method": "one-node"}
+    parts = blocks if blocks is not None else [A]
+    lo, hi, methods = 0.0, 0.0, set()
+    for B in parts:
+        m = B.shape[0]
+        if S_ * (B.nnz + m) * m <= exact_max_cost:
+            t = float(connectivity_factor(B, lam, S_, norm=norm).tau)
+            t_lo = t_hi = t
+            methods.add("exact")
+        else:
+            res = connectivity_factor(B, lam, S_, norm=norm, method="estimate",
+                                      n_samples=n_samples, max_candidates=max_candidates,
+                                      confidence=confidence, seed=rng)
+            t_lo, t_hi = float(res.tau_lower), float(res.tau_upper)
+            methods.add("estimate")
+        if blocks is not None:   # a node of block B in the union: τ_i = τ_B,i · n/m
+            t_lo, t_hi = t_lo * n / m, t_hi * n / m
+        lo, hi = max(lo, t_lo), max(hi, t_hi)
+    method = ("estimate" if "estimate" in methods else "exact") + (
+        " per block" if blocks is not None else "")
+    return {"tau": lo, "tau_lower": lo, "tau_upper": hi, "method": method}
+
+
+def hyp_run(A, X, Y, eta, norm, lam, S_, steps):
+    """One GD trajectory inside the hypotheses; what the readings and the hypotheses need.
+
+    τ is computed apart (per graph, :func:`hyp_tau`): the trajectory's own τ is not used.
+    """
+    tr = theory_trajectory(A, X, eta, Y, lam, S_, norm=norm, steps=steps, tau=1.0,
+                           tau_norm=norm, seed=0)
+    g_star = tr.lstsq_g.objective
+    floor = tr.g_gap_limit
+    scale = max(1.0, float(np.max(np.abs(tr.f))), float(np.max(tr.g_gap)) + g_star)
+    # Assumption 4 as the proof uses it: f(W⁺) ≤ f(W) − (α/2)‖∇f(W)‖² at every step.
+    descent = tr.f[1:] - tr.f[:-1] + 0.5 * tr.alpha * tr.grad_norm[:-1] ** 2
+    dist0 = float(np.sum(tr.W_g_star ** 2))
+    e = np.abs(tr.g_gap[1:] - floor)
+    return {"n": int(A.shape[0]), "floor": floor, "g_star": g_star,
+            "W_g_norm": float(np.linalg.norm(tr.W_g_star)),
+            "W_f_norm": float(np.linalg.norm(tr.W_f_star)),
+            "W_max_norm": float(np.max(tr.W_norm)), "L": tr.L, "alpha": tr.alpha,
+            "alpha_L": tr.alpha * tr.L,
+            "descent_max_slack": float(np.max(descent)) / scale if descent.size else 0.0,
+            "C1_needed": float(np.max(e * 2 * tr.k[1:] * tr.alpha / dist0)) if dist0 else 0.0,
+            "converged_rel": abs(float(tr.g_gap[-1]) - floor) / max(abs(floor), 1e-300),
+            "cond_Z": tr.lstsq_f.cond, "rank_Z": tr.lstsq_f.rank, "steps": tr.n_steps,
+            "noise_norm_sq": tr.noise_norm_sq}
+
+
+def hyp_noise_seed(eta_seed, draw):
+    """The integer seed of noise draw ``draw`` of a graph whose draws derive from ``eta_seed``
+    (the same in both normalisations)."""
+    return seed_of(np.random.default_rng([int(eta_seed), int(draw)]))
+
+
+@register_task("theorem1_hyp", {
+    "family": Param(str, choices=("ring", "torus", "rr-blocks", "ba-blocks",
+                                  "csbm-fixed-degree"), doc="Theorem 1's λ = √n family"),
+    "n": Param(int, min=8, doc="requested nodes (λ = √n and S = ⌈2λ⌉ of the graph's n)"),
+    "graph_seed": Param(int, min=0, doc="the graph's seed"),
+    "eta_seed": Param(int, min=0, doc="draw r's noise seed derives from (eta_seed, r)"),
+    "draws": Param(int, min=1, doc="noise draws (one GD run each)"),
+    "sigma": Param(float, 1.0, min=0.0, doc="σ of the Gaussian noise"),
+    "steps": Param(int, 200, min=0, doc="gradient-descent steps"),
+    "norm": Param(str, "rw", choices=("rw", "sym"), doc="normalisation of Ã"),
+    "tau": Param(bool, True, doc="compute τ (False for a probe family)"),
+    "exact_max_cost": Param(float, 1e10, min=0.0, doc="τ exact while S·nnz·nodes ≤ this per "
+                                                      "graph or block, else its bracket"),
+    "n_samples": Param(int, 192, min=1, doc="estimator: Gaussian probes"),
+    "max_candidates": Param(int, 64, min=1, doc="estimator: τ_i recomputed exactly"),
+})
+def theorem1_hyp_task(params, seeds):
+    """One graph of Theorem 1's λ = √n runs: the graph's record (τ and its bracket) and one
+    GD run per noise draw."""
+    family, n_req, gseed = params["family"], params["n"], params["graph_seed"]
+    A, blocks, X, Y, transitive = hyp_problem(family, n_req, gseed)
+    m = A.shape[0]
+    lam, S_ = grown_lam_S(m)
+    deg = np.asarray(A.sum(axis=1)).ravel()
+    graph = {"family": family, "n": m, "requested_n": n_req, "graph_seed": gseed, "lam": lam,
+             "S": S_, "floor_tau_over_n": floor_tau_over_n(lam, S_),
+             "isolated_nodes": int(np.sum(deg == 0)),
+             "max_degree_share": float((deg + 1).max() / (deg + 1).sum()),
+             "transitive": transitive}
+    if params["tau"]:
+        graph.update(hyp_tau_bracket(A, blocks, transitive, lam, S_, params["norm"],
+                                     exact_max_cost=params["exact_max_cost"],
+                                     n_samples=params["n_samples"],
+                                     max_candidates=params["max_candidates"], rng=seeds.rng()))
+    runs = []
+    for r in range(params["draws"]):
+        nseed = hyp_noise_seed(params["eta_seed"], r)
+        eta = params["sigma"] * np.random.default_rng(nseed).standard_normal(X.shape)
+        row = hyp_run(A, X, Y, eta, params["norm"], lam, S_, params["steps"])
+        row.update(family=family, graph_seed=gseed, draw=r, noise_seed=nseed, lam=lam, S=S_)
+        runs.append(row)
+    return {"graph": graph, "runs": runs}
