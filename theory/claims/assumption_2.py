@@ -129,6 +129,19 @@ def tau_grid(ctx, norm):
     return {fam: tuple(v) for fam, v in series.items()}
 
 
+#: A counterexample carries its graph (edges or their hash): a complete graph measured in closed
+#: form beyond this size (``--thorough``) is not built; the largest buildable one stands in.
+WITNESS_MAX_DENSE = 5000
+
+
+def _witness(series):
+    """The row of a series a counterexample is built on: the largest n whose graph can be
+    built (every row, except a closed-form complete graph above WITNESS_MAX_DENSE nodes)."""
+    ok = [r for r in series
+          if r.get("method") != "closed-form" or r["n"] <= WITNESS_MAX_DENSE]
+    return ok[-1] if ok else series[-1]
+
+
 def _graph_of(family, row):
     if row.get("A") is not None:
         return row["A"]
@@ -286,7 +299,7 @@ def _fixed_result(ctx, norm, rows, floor, sizes, figs):
         # The family that comes closest to the assumption (smallest τ/n at the largest n):
         # even it stays above the floor.
         best = min(failing, key=lambda r: r["series"][-1]["tau_over_n"])
-        w = best["series"][-1]
+        w = _witness(best["series"])
         ce = counterexample(ID, ctx, graph=(f"{best['family']}-{w['n']}-seed{w['graph_seed']}",
                                             _graph_of(best["family"], w)),
                             family=best["family"], n=w["n"], lam=LAM, S=S, norm=norm,
@@ -327,7 +340,7 @@ def _grown_result(ctx, norm, all_rows, figs):
     ce = None
     if by["fails"]:
         r = next(r for r in rows if r["verdict"] == "fails")
-        last = r["series"][-1]
+        last = _witness(r["series"])
         ce = counterexample(CORRECTED.id, ctx, graph=(
             f"{r['family']}-{last['n']}-seed{last['graph_seed']}", _graph_of(r["family"], last)),
             family=r["family"],
