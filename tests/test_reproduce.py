@@ -106,7 +106,11 @@ def test_plan_counts_and_order():
     full = plan({"tab:heterophily": {"texas"}}, full=True)
     assert len(full) == 2 * 10
     everything = plan({k: None for k in TARGETS})
-    assert [c.cost for c in everything] == sorted((c.cost for c in everything), reverse=True)
+    # the Coauthor cells first, one Physics and one CS cell side by side; then longest first
+    assert [c.dataset for c in everything[:4]] == ["coauthor-physics", "coauthor-cs"] * 2
+    rest = [c.cost for c in everything[4:]]
+    assert rest == sorted(rest, reverse=True) and max(rest) < min(c.cost for c in
+                                                                 everything[:4])
 
 
 def test_cell_ids_do_not_depend_on_the_run_count():

@@ -181,13 +181,6 @@ def _validate(params):
             raise ValueError(f"unknown model {m!r} in models={params['models']!r}")
 
 
-#: Data sets whose cells use every core in BLAS; the others run BLAS on one thread (their
-#: matrices are small: OpenBLAS's threads then cost more than they save, and spin when the
-#: cores are shared, e.g. by the other cells running in parallel). Fixed per data set, so the
-#: numbers do not depend on -j.
-MULTITHREADED = ("coauthor-cs", "coauthor-physics")
-
-
 @register_task("reproduce", {
     "target": Param(str, choices=tuple(TARGETS), doc="experiment (paper label)"),
     "dataset": Param(str, doc="canonical data set name"),
@@ -197,8 +190,14 @@ MULTITHREADED = ("coauthor-cs", "coauthor-physics")
     "models": Param(str, doc="comma-separated model keys, in order"),
 }, validate=_validate)
 def reproduce_task(params, seeds):
-    """One run of one noise setting of a paper experiment, every model on the same features."""
-    with threadpool_limits(limits=None if params["dataset"] in MULTITHREADED else 1):
+    """One run of one noise setting of a paper experiment, every model on the same features.
+
+    BLAS runs on one thread: the cells themselves run in parallel (one per core), the small
+    data sets' matrices gain nothing from threads (OpenBLAS's threads spin when the cores are
+    shared), and even a Coauthor cell measured no faster with two (most of its time is in
+    memory-bound products). Fixed here, so the numbers do not depend on ``-j``.
+    """
+    with threadpool_limits(limits=1):
         return _run_cell(params, seeds)
 
 

@@ -307,7 +307,11 @@ def markdown(report, meta, figures):
     L.append(f"Code: {code}; "
              f"NumPy {meta['numpy']}, SciPy {meta['scipy']}, Python {meta['python']}; "
              f"{meta['cpus']} CPUs; seed {meta['seed']}; {meta['seconds']:.0f} s "
-             f"(this invocation), data `{meta['data_root']}`.")
+             f"(this invocation), data `{meta['data_root']}`."
+             + (f" The cells ran from {meta['cells_span']['first_start']} to "
+                f"{meta['cells_span']['last_end']} ({meta['cells_span']['seconds'] / 60:.1f} "
+                f"min, {meta['cells_span']['cpu_seconds'] / 60:.1f} CPU-min in the cells)."
+                if meta.get("cells_span") else ""))
     L += ["", "Each cell: **paper │ ours** — the paper's mean ± std (bold as in the paper) and "
           "ours (mean ± std over our runs, std with ddof = 0), then the verdict: ✓ reproduced "
           "(the paper's mean inside our 95 % t-interval widened by the paper's own 95 % "
@@ -336,13 +340,17 @@ def markdown(report, meta, figures):
         for item in meta["skipped_targets"]:
             L.append(f"* {item}")
     summary = verdict_counts(report)
-    L += ["", "## Summary", "", "| target | reproduced | below | above | inconclusive | "
-          "claims holding |", "|---|---:|---:|---:|---:|---|"]
-    for key, c in summary.items():
-        cl = [x for x in report["claims"] if x["target"] == key]
-        L.append(f"| {key} | {c['reproduced']} | {c['below']} | {c['above']} | "
-                 f"{c['inconclusive']} | {sum(x['verdict'] == 'holds' for x in cl)} of "
-                 f"{len(cl)} |")
+    L += ["", "## Summary", "", "Cells with a paper number, by verdict, and the paper's claims "
+          "(holds / fails / inconclusive; the figures have claims only).", "",
+          "| target | reproduced | below | above | inconclusive | claims: holds | fails | "
+          "inconclusive |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for key in [k for k in TARGETS if any(c["target"] == k for c in report["cells"])]:
+        c = summary.get(key)
+        cl = [x["verdict"] for x in report["claims"] if x["target"] == key]
+        counts = (" | ".join(str(c[v]) for v in ("reproduced", "below", "above",
+                                                  "inconclusive")) if c else "— | — | — | —")
+        L.append(f"| {key} | {counts} | {cl.count('holds')} | {cl.count('fails')} | "
+                 f"{cl.count('inconclusive')} |")
     for key, t in TARGETS.items():
         lines = table_markdown(key, report)
         if not lines:

@@ -3,10 +3,10 @@ write ``reproduce.json`` and ``reproduce.md``.
 
 The store is ``OUT/reproduce.jsonl`` (the crash-safe JSON-lines store of :mod:`..sweep`): an
 interrupted run keeps its finished cells and the same command resumes without repeating them.
-Cells of the two Coauthor data sets (dense noisy 18,333 x 6,805 and 34,493 x 8,415 float32
-features, a few GB each while they run) go first and one at a time in this process, using
-every core through BLAS and the threaded sparse kernel; the other cells follow on ``jobs``
-joblib workers, longest first. With a Dask scheduler every cell goes to the cluster.
+The cells run on ``jobs`` joblib workers (or a Dask cluster), longest first (see
+:func:`.targets.plan`): the Coauthor cells (dense noisy 18,333 x 6,805 and 34,493 x 8,415
+float32 features, a few GB each while they run) start first, one of each data set side by
+side, and the small cells fill the cores around them.
 
 The report is written into a staging folder inside OUT and moved into place by atomic renames
 (figures, then ``reproduce.json``, then ``reproduce.md``), so it is never half-written.
@@ -31,8 +31,6 @@ from .report import build, figures, markdown, terminal_lines
 from .scale import run_scale
 from .targets import NOT_RUN, TARGETS, parse_only, plan, run_counts
 
-#: Data sets whose cells run one at a time, first (memory and all cores).
-LARGE = ("coauthor-physics", "coauthor-cs")
 STORE = "reproduce.jsonl"
 SCALE = "scale.json"
 
@@ -103,22 +101,13 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
     try:
         records = []
         if pairs:
-            large = [cell for c, cell in pairs if c.dataset in LARGE]
-            rest = [cell for c, cell in pairs if c.dataset not in LARGE]
-            if scheduler is not None:
-                records = run_sweep(large + rest, out / STORE, scheduler=scheduler,
-                                    progress=progress, raise_errors=False)
-            else:
-                if large:
-                    records += run_sweep(large, out / STORE, n_jobs=1, progress=progress,
-                                         raise_errors=False)
-                if rest:
-                    records += run_sweep(rest, out / STORE, n_jobs=jobs, progress=progress,
-                                         raise_errors=False)
+            records = run_sweep([cell for _, cell in pairs], out / STORE, n_jobs=jobs,
+                                scheduler=scheduler, progress=progress, raise_errors=False)
         scale_result = None
         if scale:
             scale_result = _scale(out, echo)
         failures = [r for r in records if r is not None and "error" in r]
+        span = _span([r for r in records if r is not None and "error" not in r])
         report = build([r for r in records if r is not None and "error" not in r])
         counts = []
         timing = report["timing"]
@@ -137,7 +126,8 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
                 **machine(), "data_root": root, "run_counts": counts,
                 "not_run": [{"target": k, "reason": v} for k, v in NOT_RUN.items()],
                 "cell_failures": [{"params": f["params"], "error": f["error"]}
-                                  for f in failures], "scale": scale_result}
+                                  for f in failures], "scale": scale_result,
+                "cells_span": span}
         if not scale:
             meta["skipped_targets"] = ["the synthetic ogbn-products-size scale run was not run "
                                        "(it takes several minutes: add --scale-run)"]
@@ -165,6 +155,18 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
     for k, v in NOT_RUN.items():
         echo(f"not run: {k}: {v}")
     return report, meta
+
+
+def _span(records):
+    """When the cells of this report ran: first start, last end, wall and CPU seconds."""
+    if not records:
+        return None
+    starts = [datetime.datetime.fromisoformat(r["started"]) for r in records]
+    ends = [t + datetime.timedelta(seconds=r["seconds"]) for t, r in zip(starts, records)]
+    return {"first_start": min(starts).isoformat(timespec="seconds"),
+            "last_end": max(ends).isoformat(timespec="seconds"),
+            "seconds": round((max(ends) - min(starts)).total_seconds(), 1),
+            "cpu_seconds": round(sum(r["result"].get("cpu_seconds", 0.0) for r in records), 1)}
 
 
 def _scale(out, echo):
@@ -198,4 +200,4 @@ def _commit(stage, out, figure_names):
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
-__all__ = ["LARGE", "STORE", "cells_for", "data_root", "reproduce", "select"]
+__all__ = ["STORE", "cells_for", "data_root", "reproduce", "select"]

@@ -17,6 +17,7 @@ both.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import zip_longest
 
 #: Models: our key -> what it is (the report's legend).
 MODEL_HELP = {
@@ -248,8 +249,14 @@ def run_counts(target, *, runs=None, full=False):
     return dict(t.default_runs)
 
 
+#: Data sets whose cells hold several GB while they run: the plan alternates them, so that
+#: two workers starting on the longest cells hold one of each, not two of the largest.
+LARGE = ("coauthor-physics", "coauthor-cs")
+
+
 def plan(selection, *, runs=None, full=False):
-    """The cells of the selected targets (``{key: datasets or None}``), longest first."""
+    """The cells of the selected targets (``{key: datasets or None}``), longest first, the
+    :data:`LARGE` data sets' cells alternating."""
     cells = []
     for key, chosen in selection.items():
         if key not in TARGETS:
@@ -265,8 +272,11 @@ def plan(selection, *, runs=None, full=False):
                         cells.append(CellPlan(key, ds, float(lv), reading, r,
                                               COST.get((key, ds), 10.0)))
     cells.sort(key=lambda c: -c.cost)
-    return cells
+    large = [c for c in cells if c.dataset in LARGE]
+    by_ds = [[c for c in large if c.dataset == d] for d in LARGE]
+    mixed = [c for group in zip_longest(*by_ds) for c in group if c is not None]
+    return mixed + [c for c in cells if c.dataset not in LARGE]
 
 
-__all__ = ["ALIASES", "CITATION", "COST", "CellPlan", "DEPTH_S", "MODEL_HELP", "NOT_RUN",
+__all__ = ["ALIASES", "CITATION", "COST", "CellPlan", "DEPTH_S", "LARGE", "MODEL_HELP", "NOT_RUN",
            "TARGETS", "Target", "depth_models", "parse_only", "plan", "resolve", "run_counts"]

@@ -36,10 +36,14 @@ def _highest(columns):
 def _beats(key, quote, acc, columns, ours, baselines, rule_words, threshold=0.0):
     rows = beats_all(acc, columns, ours, baselines, threshold=threshold)
     verdict = combine(rows)
-    w = worst(rows)
-    return claim(key, quote, verdict, rows,
-                 f"{len(rows)} paired comparisons; weakest: {describe(w)}",
-                 rule_words)
+    failing = [r for r in rows if r["reading"] == "fails"]
+    if failing:
+        w = min(failing, key=lambda r: r["ci_bonferroni"][1])
+        text = (f"{len(failing)} of {len(rows)} paired comparisons on the other side "
+                f"(Bonferroni); most: {describe(w)}")
+    else:
+        text = f"{len(rows)} paired comparisons; weakest: {describe(worst(rows))}"
+    return claim(key, quote, verdict, rows, text, rule_words)
 
 
 def rngc_over_ngc(acc, columns, key="rngc-over-ngc"):
