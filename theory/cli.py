@@ -333,7 +333,7 @@ def build_parser():
     rep.add_argument("--out", default="ngc_ref_reproduce",
                      help="output folder (default ngc_ref_reproduce)")
     rep.add_argument("-j", "--jobs", type=int, default=-1,
-                     help="local joblib workers for the smaller cells (default -1: all cores)")
+                     help="local joblib workers running the cells (default -1: all cores)")
     rep.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                      help="run the cells on this dask.distributed scheduler")
     rep.add_argument("--seed", type=int, default=0, help="sweep seed (default 0)")
