@@ -310,7 +310,9 @@ def markdown(report, meta, figures):
              f"(this invocation), data `{meta['data_root']}`."
              + (f" The cells ran from {meta['cells_span']['first_start']} to "
                 f"{meta['cells_span']['last_end']} ({meta['cells_span']['seconds'] / 60:.1f} "
-                f"min, {meta['cells_span']['cpu_seconds'] / 60:.1f} CPU-min in the cells)."
+                f"min from first start to last end, pauses between resumed invocations "
+                f"included; {meta['cells_span']['cpu_seconds'] / 60:.1f} CPU-min in the "
+                f"cells)."
                 if meta.get("cells_span") else ""))
     L += ["", "Each cell: **paper │ ours** — the paper's mean ± std (bold as in the paper) and "
           "ours (mean ± std over our runs, std with ddof = 0), then the verdict: ✓ reproduced "
