@@ -20,11 +20,12 @@ import os
 SCALE_ENV = "NGC_REF_THOROUGH_SCALE"
 
 #: CPU seconds per (stored entry of Ã + I) × column × series step of a sparse × dense product
-#: (SciPy CSR, float64), measured here as the cells' ``cpu_seconds`` on 10⁴-10⁵-node graphs:
-#: about 4e-10 on banded graphs (ring, path, grid, torus, star: the rows' neighbours sit close
-#: in memory), 1-2e-9 on random ones (every neighbour a cache miss). Under load the wall time
-#: is several times that.
-SECONDS_PER_ENTRY = 1.1e-9
+#: (SciPy CSR, float64), measured here as the cells' ``cpu_seconds`` on 10⁴-10⁵-node graphs
+#: of the idle machine (one full thorough run: the random families' cells summed to 0.74 of
+#: the previous 1.1e-9's estimate): about 4e-10 on banded graphs (ring, path, grid, torus,
+#: star: the rows' neighbours sit close in memory), 8e-10 on random ones (every neighbour a
+#: cache miss). Under load the wall time is several times that.
+SECONDS_PER_ENTRY = 8e-10
 SECONDS_PER_ENTRY_BANDED = 4e-10
 BANDED = ("ring", "path", "grid_2d", "torus", "star", "complete")
 #: Seconds per node to build a family's graph (networkx-based generators dominate).
@@ -35,18 +36,19 @@ CELL_OVERHEAD = 0.05
 
 #: CPU seconds per norm of each claim's check run in one cell (claims without a plan): (default
 #: grid, thorough grid), measured here (``ngc-ref check [--thorough]``; a cell's
-#: ``cpu_seconds``, the first cell of a worker including its imports). The planned claims'
+#: ``cpu_seconds``, the first cell of a worker including its imports; the thorough column is
+#: the slower norm's cell of one thorough run on the idle machine). The planned claims'
 #: entries are for their default grid only (their thorough work is their cells).
 CHECK_SECONDS = {
-    "gsd-closed-form": (0.5, 4.0), "gsd-trace": (0.1, 0.1), "neumann-identity": (0.1, 6.0),
-    "neumann-truncation": (1.6, 46.0), "row-sum": (0.6, 1.5), "row-square-bounds": (0.2, 1.5),
-    "tau-range": (0.5, 1.5), "case-study": (0.4, 0.4), "assumption-2": (1.9, 0.0),
-    "isolated-tau": (1.4, 168.0), "lemma-1": (3.2, 0.0), "noise-vanishing": (1.2, 60.0),
-    "theorem-1": (29.0, 0.0), "tau-linearity": (1.0, 6.0), "inner-max": (0.1, 8.0),
-    "agsd-stationarity": (0.1, 2.5), "rngc-approximation": (1.2, 327.0),
-    "rngc-convergence": (10.0, 66.0), "rngc-tau": (0.9, 10.5), "rngc-edge-cost": (3.3, 15.5),
-    "depth-denoising": (1.7, 23.0), "row-normalization": (8.0, 47.0),
-    "denoising-accuracy": (9.2, 45.0), "flip-noise": (1.4, 1.0),
+    "gsd-closed-form": (0.5, 2.3), "gsd-trace": (0.1, 0.1), "neumann-identity": (0.1, 0.4),
+    "neumann-truncation": (1.6, 19.2), "row-sum": (0.6, 1.9), "row-square-bounds": (0.2, 1.7),
+    "tau-range": (0.5, 1.0), "case-study": (0.4, 0.3), "assumption-2": (1.9, 0.0),
+    "isolated-tau": (1.4, 132.0), "lemma-1": (3.2, 0.0), "noise-vanishing": (1.2, 49.0),
+    "theorem-1": (29.0, 0.0), "tau-linearity": (1.0, 5.7), "inner-max": (0.1, 10.8),
+    "agsd-stationarity": (0.1, 1.6), "rngc-approximation": (1.2, 92.0),
+    "rngc-convergence": (10.0, 51.4), "rngc-tau": (0.9, 9.1), "rngc-edge-cost": (3.3, 14.8),
+    "depth-denoising": (1.7, 11.2), "row-normalization": (8.0, 45.6),
+    "denoising-accuracy": (9.2, 45.1), "flip-noise": (1.4, 0.7),
 }
 
 
