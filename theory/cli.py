@@ -8,11 +8,12 @@ import datetime
 import json
 import os
 import shutil
-import signal
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from ._files import sigint_held
 
 
 def _check(args):
@@ -113,10 +114,7 @@ def commit_report(stage, out):
     except (OSError, ValueError, AttributeError):
         pass
     figures = sorted(p.name for p in stage.glob("*.png"))
-    blocked = hasattr(signal, "pthread_sigmask")
-    if blocked:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
+    with sigint_held():
         for name in figures:
             os.replace(stage / name, out / name)
         os.replace(stage / "report.json", out / "report.json")
@@ -124,9 +122,6 @@ def commit_report(stage, out):
         for name in old - set(figures):
             if "/" not in name and name.endswith(".png"):
                 (out / name).unlink(missing_ok=True)
-    finally:
-        if blocked:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _sweep(args):

@@ -11,37 +11,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import tempfile
 from pathlib import Path
 
 from ._core import SCOPES, VERDICTS, registry
+from ._files import atomic_write_text
 
 SCHEMA_VERSION = 2
 NORM_ORDER = {"sym": 0, "rw": 1}
-
-
-def _default_mode():
-    """0o666 less the process umask: what ``open(path, "w")`` would have given the file."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def atomic_write_text(path, text):
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        # mkstemp creates 0600; a report is meant to be shared like any other output file.
-        os.fchmod(fd, _default_mode())
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 def sort_results(results, claims):

@@ -18,11 +18,11 @@ import datetime
 import json
 import os
 import shutil
-import signal
 import tempfile
 import time
 from pathlib import Path
 
+from .._files import atomic_write_text, sigint_held
 from .._provenance import machine, source, versions
 from ..sweep import make_cell, run_sweep
 from ..sweep.store import encode
@@ -180,24 +180,16 @@ def _scale(out, echo):
         pass
     echo("scale run: NGC/RNGC on a synthetic graph of ogbn-products' size (a few minutes)")
     result = run_scale()
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_bytes(encode(result))
-    os.replace(tmp, path)
+    atomic_write_text(path, encode(result).decode("utf-8"))
     return result
 
 
 def _commit(stage, out, figure_names):
-    blocked = hasattr(signal, "pthread_sigmask")
-    if blocked:
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
+    with sigint_held():
         for name in figure_names:
             os.replace(stage / name, out / name)
         os.replace(stage / "reproduce.json", out / "reproduce.json")
         os.replace(stage / "reproduce.md", out / "reproduce.md")
-    finally:
-        if blocked:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 __all__ = ["STORE", "cells_for", "data_root", "reproduce", "select"]
