@@ -5,6 +5,7 @@ the default is ``ci``.
 """
 
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -17,6 +18,18 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", deadline=None, max_examples=20)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+#: The paper's LaTeX, beside the checkout as in CI (the tests that read it skip without it).
+PAPER_TEX = Path(__file__).resolve().parents[2] / "shared" / "paper" / "implicit-denoising-gnn.tex"
+
+
+@pytest.fixture(scope="session")
+def tex():
+    """The text of the paper's LaTeX; skips the test when it is not beside the checkout."""
+    if not PAPER_TEX.exists():
+        pytest.skip(f"the paper's LaTeX is not at {PAPER_TEX}")
+    return PAPER_TEX.read_text(encoding="utf-8")
 
 
 @pytest.fixture

@@ -2,20 +2,9 @@
 checkout, as in CI: ../shared/paper/implicit-denoising-gnn.tex)."""
 
 import re
-from pathlib import Path
 
-import pytest
 
 from ngc_ref_theory._paper import ROW_NORMALIZATION_TABLE
-
-TEX = Path(__file__).resolve().parents[2] / "shared" / "paper" / "implicit-denoising-gnn.tex"
-
-
-@pytest.fixture(scope="module")
-def tex():
-    if not TEX.exists():
-        pytest.skip(f"the paper's LaTeX is not at {TEX}")
-    return TEX.read_text(encoding="utf-8")
 
 
 def _table_rows(tex, label):

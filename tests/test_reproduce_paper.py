@@ -3,27 +3,17 @@ paper's LaTeX, in both directions: every number, std and bold mark of every resu
 the registry, the registry holds nothing else, and every quoted sentence is in the text."""
 
 import re
-from pathlib import Path
 
 import pytest
 
 from ngc_ref_theory.reproduce.paper import QUOTES, TABLES, lookup
 from ngc_ref_theory.reproduce.targets import TARGETS
 
-TEX = Path(__file__).resolve().parents[2] / "shared" / "paper" / "implicit-denoising-gnn.tex"
-
 #: The LaTeX column headers' data-set names -> the registry's.
 NAMES = {"Cornell": "cornell", "Texas": "texas", "Wisconsin": "wisconsin", "Actor": "actor",
          "Coauthor-CS": "coauthor-cs", "Coauthor-Phy": "coauthor-physics",
          "ogbn-products": "ogbn-products", "Cora": "cora", "Citeseer": "citeseer",
          "Pubmed": "pubmed"}
-
-
-@pytest.fixture(scope="module")
-def tex():
-    if not TEX.exists():
-        pytest.skip(f"the paper's LaTeX is not at {TEX}")
-    return TEX.read_text(encoding="utf-8")
 
 
 def _tabular(tex, label):
