@@ -28,9 +28,11 @@ from ngc_ref import NeumannFilter, connectivity_factor, series_mass, series_rati
 from ngc_ref.training import theory_trajectory
 
 from .._bounds import floor_tau_over_n, grown_lam_S, simulate
-from .._graphs import build_graph, graph_family, hyp_problem
+from .._graphs import build_graph, hyp_problem
 from .._stats import NOISES, max_degree_share, seed_of
-from .tasks import FILTER_PARAMS, GRAPH_PARAMS, Param, register_task
+# The tau task's pieces: the same graph seed, family check and sqrt_n schedule.
+from .tasks import (FILTER_PARAMS, GRAPH_PARAMS, Param, _check_family, _graph_seed, _schedule,
+                    register_task)
 
 #: Exact τ while S·nnz·(nodes computed) stays below this (about 20 s on one core here).
 EXACT_MAX_COST = 1e10
@@ -46,24 +48,10 @@ def _graph(family, n, seed, graph_params_json):
 def graph_of(params, seeds):
     """``(A, vertex_transitive, graph seed)`` of a cell (the seed derived as the ``tau`` task
     derives it when the cell gives none)."""
-    gseed = params.get("graph_seed")
-    if gseed is None:
-        gseed = seeds.derived("graph", params["family"], params["n"],
-                              params.get("graph_params", {}), params["rep"])
+    gseed = _graph_seed(params, seeds)
     gp = json.dumps(params.get("graph_params") or {}, sort_keys=True)
     A, transitive = _graph(params["family"], params["n"], int(gseed), gp)
     return A, transitive, int(gseed)
-
-
-def _schedule(params):
-    """``sqrt_n``: λ = √n, S = ⌈2λ⌉ of the requested n (as the ``tau`` task records them)."""
-    if params["schedule"] == "sqrt_n":
-        params["lam"], params["S"] = grown_lam_S(params["n"])
-    return params
-
-
-def _check_family(params):
-    graph_family(params["family"], params.get("graph_params"))
 
 
 def complete_coefficients(n, lam, S):
@@ -258,6 +246,21 @@ def hyp_noise_seed(eta_seed, draw):
     return seed_of(np.random.default_rng([int(eta_seed), int(draw)]))
 
 
+def hyp_graph(family, n, graph_seed):
+    """One graph of Theorem 1's λ = √n runs: ``(A, blocks, X*, Y, record)``, the record with
+    its size (n as built, the requested n), λ = √n and S = ⌈2λ⌉, the floor of τ/n, isolated
+    nodes, the largest degree share and whether it is vertex-transitive."""
+    A, blocks, X, Y, transitive = hyp_problem(family, n, graph_seed)
+    m = A.shape[0]
+    lam, S = grown_lam_S(m)
+    deg = np.asarray(A.sum(axis=1)).ravel()
+    return A, blocks, X, Y, {
+        "family": family, "n": m, "requested_n": n, "graph_seed": graph_seed, "lam": lam,
+        "S": S, "floor_tau_over_n": floor_tau_over_n(lam, S),
+        "isolated_nodes": int(np.sum(deg == 0)),
+        "max_degree_share": float((deg + 1).max() / (deg + 1).sum()), "transitive": transitive}
+
+
 @register_task("theorem1_hyp", {
     "family": Param(str, choices=("ring", "torus", "rr-blocks", "ba-blocks",
                                   "csbm-fixed-degree"), doc="Theorem 1's λ = √n family"),
@@ -277,16 +280,9 @@ def hyp_noise_seed(eta_seed, draw):
 def theorem1_hyp_task(params, seeds):
     """One graph of Theorem 1's λ = √n runs: the graph's record (τ and its bracket) and one
     GD run per noise draw."""
-    family, n_req, gseed = params["family"], params["n"], params["graph_seed"]
-    A, blocks, X, Y, transitive = hyp_problem(family, n_req, gseed)
-    m = A.shape[0]
-    lam, S_ = grown_lam_S(m)
-    deg = np.asarray(A.sum(axis=1)).ravel()
-    graph = {"family": family, "n": m, "requested_n": n_req, "graph_seed": gseed, "lam": lam,
-             "S": S_, "floor_tau_over_n": floor_tau_over_n(lam, S_),
-             "isolated_nodes": int(np.sum(deg == 0)),
-             "max_degree_share": float((deg + 1).max() / (deg + 1).sum()),
-             "transitive": transitive}
+    family, gseed = params["family"], params["graph_seed"]
+    A, blocks, X, Y, graph = hyp_graph(family, params["n"], gseed)
+    lam, S_, transitive = graph["lam"], graph["S"], graph["transitive"]
     if params["tau"]:
         graph.update(hyp_tau_bracket(A, blocks, transitive, lam, S_, params["norm"],
                                      exact_max_cost=params["exact_max_cost"],

@@ -26,14 +26,12 @@ import math
 
 import numpy as np
 
-from ..._bounds import floor_tau_over_n, grown_lam_S
 from ..._stats import CONFIDENCE, quantile_trend, seed_of
 from ..._thorough import scaled_count, scaled_sizes
 from ...sweep import run_planned
-from ...sweep.thorough_tasks import hyp_run
+from ...sweep.thorough_tasks import hyp_graph, hyp_run
 from .assumptions import check_a2, check_a3, check_a4
-from .families import (DETERMINISTIC, FAMILY_WORDS, HYP_FAMILIES, HYP_PROBES, hyp_problem,
-                       hyp_tau)
+from .families import (DETERMINISTIC, FAMILY_WORDS, HYP_FAMILIES, HYP_PROBES, hyp_tau)
 from .statements import ID, READINGS, SIGMA
 
 #: GD steps; cond(Ã_S X) ≤ 2 on these families, so GD reaches the floor within ~50 steps.
@@ -207,16 +205,9 @@ def hyp_family(ctx, family, norm):
     for n, n_graphs in zip(sizes, per_size):
         for g in range(1 if deterministic else (1 if family in HYP_PROBES else n_graphs)):
             gseed = seed_of(ctx.rng(ID, "hyp-graph", family, n, g))
-            A, blocks, X, Y, transitive = hyp_problem(family, n, gseed)
-            m = A.shape[0]
-            lam, S_ = grown_lam_S(m)
-            deg = np.asarray(A.sum(axis=1)).ravel()
-            graph_rows.append({"family": family, "n": m, "requested_n": n, "graph": g,
-                               "graph_seed": gseed, "lam": lam, "S": S_,
-                               "floor_tau_over_n": floor_tau_over_n(lam, S_),
-                               "isolated_nodes": int(np.sum(deg == 0)),
-                               "max_degree_share": float((deg + 1).max() / (deg + 1).sum()),
-                               "A": A, "blocks": blocks, "transitive": transitive})
+            A, blocks, X, Y, graph = hyp_graph(family, n, gseed)
+            lam, S_ = graph["lam"], graph["S"]
+            graph_rows.append({**graph, "graph": g, "A": A, "blocks": blocks})
             n_draws = (draws_det if deterministic else
                        (PROBE_DRAWS if family in HYP_PROBES else draws))
             for r in range(n_draws):
