@@ -369,7 +369,11 @@ def test_a_cell_computes_what_run_experiment_computes():
                                  noise_fn=lambda *a, **k: Xn)
             cfg = cells_mod.model_config("tab:heterophily", m, "texas", 0.01)
             acc, _ = cells_mod._fit(cfg, data, Xn, np.asarray(data.labels), init)
-            assert acc == ref.records[0]["test_acc"], m
+            if m == "rngc":     # another evaluation order of the series: equal to rounding,
+                one = 1.01 / data.test_mask.sum()      # so one test node may flip
+                assert acc == pytest.approx(ref.records[0]["test_acc"], abs=one), m
+            else:               # the same functions on the same inputs
+                assert acc == ref.records[0]["test_acc"], m
 
 
 @needs_data
