@@ -26,7 +26,9 @@ PARAMS = {
 A : sparse matrix, ndarray or networkx.Graph
     Symmetric adjacency of n nodes with non-negative weights (see ``symmetrize``). Its
     diagonal is set to 1, not added to: Ã = A − diag(A) + I (see
-    :func:`ngc_ref.add_self_loops`).""",
+    :func:`ngc_ref.add_self_loops`; a stored self-loop weight other than 1 is dropped with a
+    UserWarning). A networkx ``MultiGraph``'s parallel edges are added up (with a
+    UserWarning).""",
     "norm": """\
 norm : {"sym", "rw"}
     The normalisation of Ã: D̃^{-1/2} Ã D̃^{-1/2} (``"sym"``) or D̃⁻¹Ã (``"rw"``).""",
@@ -44,8 +46,10 @@ nodelist : sequence, optional
     For a networkx graph: its nodes in the order of the rows (and columns) of the matrices,
     of the signals and of the result, each exactly once, as in
     ``networkx.to_scipy_sparse_array``. Default: ``G.nodes()`` order, i.e. insertion order,
-    not label order; a UserWarning says so when the labels are 0..n−1 out of order (pass
-    ``nodelist=sorted(G)``). Not accepted for matrices.""",
+    not label order; one rule for every label type: a UserWarning says so when that order
+    differs from the sorted labels (pass ``nodelist=sorted(G)`` for label order, or
+    ``nodelist=list(G)`` to keep G's order without the warning). Labels that cannot be
+    sorted together (``1`` and ``"a"``) get no warning. Not accepted for matrices.""",
 }
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.M)

@@ -190,7 +190,22 @@ def check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=
     Returns
     -------
     scipy.sparse.csr_array (or cupyx csr_matrix), float32 if the input was float32, else float64.
+
+    Warns
+    -----
+    UserWarning
+        For a networkx graph whose node order differs from its sorted labels (see
+        ``nodelist``), and for a ``MultiGraph`` with parallel edges, whose weights are added up
+        into one entry of the adjacency (the warning names a few of the node pairs).
     """
+    return _check_adjacency(A, symmetrize=symmetrize, name=name, weight=weight,
+                            nodelist=nodelist)[0]
+
+
+def _check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=None):
+    """:func:`check_adjacency` and the node of each row: ``(A, labels)``, with ``labels`` the
+    networkx graph's nodes in row order, or None for a matrix (row i is node i)."""
+    labels = None
     if weight is not None and not isinstance(weight, str):
         raise TypeError(f"weight must be the name (a str) of an edge attribute, or None for "
                         f"weight 1 on every edge; got {type(weight).__name__} {weight!r}")
@@ -208,8 +223,8 @@ def check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=
     xp, _ = _backend.namespaces(gpu)
     csr = _backend.csr_type(gpu)
     if is_graph:
-        A = _networkx_to_csr(A, weight=weight, nodelist=nodelist, symmetrize=symmetrize,
-                             name=name)
+        A, labels = _networkx_to_csr(A, weight=weight, nodelist=nodelist,
+                                     symmetrize=symmetrize, name=name)
     elif sp.issparse(A) or _backend.is_cupy_sparse(A):
         _check_real_dtype(A.dtype, name)
         # A copy (never mutate the caller's matrix) that also sums duplicates of COO input.
@@ -244,7 +259,7 @@ def check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=
         raise ValueError(f"{name} is not symmetric (the paper's graphs are undirected); pass "
                          f"symmetrize=True (max(A, A.T)) or symmetrize='mean' ((A + A.T)/2)")
     A.sort_indices()
-    return A
+    return A, labels
 
 
 def is_symmetric(A, rtol=1e-12):
@@ -265,7 +280,8 @@ def _is_networkx_graph(G):
 
 
 def _networkx_to_csr(G, *, weight, nodelist, symmetrize, name):
-    """The float64 CSR adjacency of a networkx graph, rows and columns in ``nodelist`` order.
+    """``(A, order)``: the float64 CSR adjacency of a networkx graph, rows and columns in
+    ``order`` (``nodelist``, or ``G.nodes()`` when it is None).
 
     The weights and the order are checked here rather than left to
     ``networkx.to_scipy_sparse_array``, which reports a bad weight as NumPy's "could not convert
@@ -276,15 +292,18 @@ def _networkx_to_csr(G, *, weight, nodelist, symmetrize, name):
         raise ValueError(f"{name} is a directed networkx graph; pass symmetrize=True to use "
                          f"its undirected version, or convert it with G.to_undirected()")
     if nodelist is None:
-        _warn_if_labels_look_like_rows(G, name)
+        order = list(G)
+        _warn_if_not_in_label_order(order, name)
     else:
-        nodelist = _check_nodelist(nodelist, G, name)
+        order = _check_nodelist(nodelist, G, name)
     if weight is not None:
         _check_edge_weights(G, weight, name)
+    if G.is_multigraph():
+        _warn_if_parallel_edges(G, weight, name)
     if G.number_of_nodes() == 0:   # networkx refuses to convert the null graph
-        return sp.csr_array((0, 0), dtype=np.float64)
-    return nx.to_scipy_sparse_array(G, nodelist=nodelist, weight=weight, format="csr",
-                                    dtype=np.float64)
+        return sp.csr_array((0, 0), dtype=np.float64), order
+    return nx.to_scipy_sparse_array(G, nodelist=order, weight=weight, format="csr",
+                                    dtype=np.float64), order
 
 
 def _preview(items, k=5):
@@ -292,23 +311,41 @@ def _preview(items, k=5):
     return repr(items) if len(items) <= k else f"[{', '.join(map(repr, items[:k]))}, ...]"
 
 
-def _warn_if_labels_look_like_rows(G, name):
-    # Row i is the i-th node of G.nodes(), not the node labelled i. When the labels are exactly
-    # 0..n-1 the two are easy to confuse, and X (indexed by label) is silently misaligned.
-    nodes = list(G)
-    n = len(nodes)
-    if nodes == list(range(n)):
+def _warn_if_not_in_label_order(nodes, name):
+    # Row i is the i-th node of G.nodes() (networkx's rule), not the i-th label. Where the two
+    # differ, features indexed by label (X[0] for node 0, or rows sorted by name) are silently
+    # misaligned, whatever the label type. Labels that do not sort (1 and "a") have no label
+    # order to confuse with: nothing to say.
+    try:
+        by_label = sorted(nodes)
+    except TypeError:
         return
-    if not all(isinstance(v, numbers.Integral) and not isinstance(v, (bool, np.bool_))
-               for v in nodes):
+    if by_label == nodes:
         return
-    if sorted(nodes) != list(range(n)):
+    _warn(f"{name} is a networkx graph whose nodes are not in sorted label order: rows and "
+          f"columns (and the rows of X and of the result) follow G.nodes(), i.e. insertion "
+          f"order {_preview(nodes)}, not the sorted labels {_preview(by_label)}. Pass "
+          f"nodelist=sorted(G) for label order, or nodelist=list(G) to keep G's order without "
+          f"this warning", UserWarning)
+
+
+def _warn_if_parallel_edges(G, weight, name):
+    """Say that a multigraph's parallel edges are added up (networkx's conversion does it)."""
+    parallel, seen = [], set()
+    for u, nbrs in G.adj.items():
+        for v, keys in nbrs.items():
+            if len(keys) > 1 and (G.is_directed() or (v, u) not in seen):
+                seen.add((u, v))
+                parallel.append(f"({u!r}, {v!r}): {len(keys)} edges")
+    if not parallel:
         return
-    _warn(f"{name} is a networkx graph whose nodes are the integers 0..{n - 1} but not in that "
-          f"order: rows and columns (and the rows of X and of the result) follow G.nodes(), "
-          f"i.e. insertion order {_preview(nodes)}, not the labels. Pass nodelist=sorted(G) "
-          f"for label order, or nodelist=list(G) to keep insertion order without this "
-          f"warning", UserWarning)
+    what = ("edges (weight=None: 1 each) are counted" if weight is None else
+            f"{weight!r} weights are added up")
+    _warn(f"{name} is a networkx {type(G).__name__} with parallel edges between "
+          f"{len(parallel)} node pair(s), e.g. {'; '.join(parallel[:3])}: their {what} "
+          f"into one entry of the adjacency. Pass nx.Graph(G) to keep one edge per pair "
+          f"(networkx keeps the last edge's attributes), or build a Graph with the weights "
+          f"you mean, to make the choice without this warning", UserWarning)
 
 
 def _check_nodelist(nodelist, G, name):

@@ -126,6 +126,10 @@ def _add_noise(X, kind, scale, seed, name, what):
     represent (float32 X with scale 1e200) is refused with a ValueError naming ``name``, the
     caller ``what``'s argument, instead of being returned as ±inf.
     """
+    if scale == 0 and sp.issparse(X):
+        # No noise, nothing to densify: X as given (its format and class; float32 kept, other
+        # dtypes float64, as below), so a sparse X stays as cheap to propagate as it came.
+        return _sparse_like(check_array(X, accept_sparse=True, ensure_2d=False), X)
     # 1-D stays 1-D: a draw of shape (n,) has the same numbers as one of shape (n, 1).
     Xd = check_array(X, ensure_2d=False)
     _memory.check_dense_work(Xd.shape if Xd.ndim == 2 else (Xd.shape[0], 1),
@@ -457,7 +461,8 @@ def corrupt(X, kind, level, *, seed=None, normalize=True, normalize_method="pyg"
     Parameters
     ----------
     X : array_like or scipy sparse matrix
-        Clean features. Additive noise densifies sparse input; flipping keeps it sparse.
+        Clean features. Additive noise (level > 0) densifies sparse input; level 0 and
+        flipping keep it sparse, in its format.
     kind : {"gaussian", "flip", "rademacher", "uniform"}
     level : float
         ξ, p or s as in the table.
@@ -469,7 +474,9 @@ def corrupt(X, kind, level, *, seed=None, normalize=True, normalize_method="pyg"
     Returns
     -------
     numpy.ndarray or scipy sparse matrix
-        The corrupted (and normalised) features; ``X`` itself is not modified.
+        The corrupted (and normalised) features; ``X`` itself is not modified. float32 is
+        kept, other dtypes become float64 (``"flip"`` without normalisation keeps ``X``'s
+        dtype, bool included).
 
     Raises
     ------

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _backend
 from ._docs import fill_doc
-from ._validation import check_adjacency, check_norm
+from ._validation import _check_adjacency, _warn, check_norm
 
 
 @fill_doc
@@ -25,8 +25,12 @@ def add_self_loops(A, *, symmetrize=False, weight="weight", nodelist=None):
     """Ã: the adjacency with every diagonal entry set to 1.
 
     An existing diagonal is *replaced*, not doubled: a graph that already stores self-loops
-    gets the same Ã as the graph without them. This keeps Ã = A + I exact for the paper's
+    gets the same Ã as the graph without them. This keeps the paper's Ã = A + I exact for its
     loop-free A and makes the degree of every node at least 1, so isolated nodes are valid.
+    A stored self-loop weight other than 1 is therefore dropped, with a UserWarning naming the
+    nodes (PyTorch Geometric's ``gcn_norm`` keeps such a weight instead, e.g. Ã₀₀ = 2.5 for a
+    self-loop of weight 2.5, where Ã₀₀ = 1 here). Remove the self-loops (``A.setdiag(0)``,
+    ``G.remove_edges_from(nx.selfloop_edges(G))``) to make the choice without the warning.
 
     Parameters
     ----------
@@ -39,6 +43,13 @@ def add_self_loops(A, *, symmetrize=False, weight="weight", nodelist=None):
     Returns
     -------
     scipy.sparse.csr_array
+
+    Warns
+    -----
+    UserWarning
+        Where a stored self-loop weight other than 1 is dropped (naming the first few nodes:
+        their labels for a networkx graph, their rows for a matrix), besides the warnings of
+        :func:`ngc_ref.validation.check_adjacency` (node order, a multigraph's parallel edges).
 
     Examples
     --------
@@ -54,7 +65,7 @@ def add_self_loops(A, *, symmetrize=False, weight="weight", nodelist=None):
     >>> G = nx.Graph()
     >>> G.add_edge("b", "a", weight=5.0)
     >>> G.add_edge("a", "c")                                     # no attribute: weight 1
-    >>> add_self_loops(G).toarray()                              # rows: b, a, c
+    >>> add_self_loops(G, nodelist=list(G)).toarray()            # rows: b, a, c (G's order)
     array([[1., 5., 0.],
            [5., 1., 1.],
            [0., 1., 1.]])
@@ -63,15 +74,35 @@ def add_self_loops(A, *, symmetrize=False, weight="weight", nodelist=None):
            [1., 1., 0.],
            [1., 0., 1.]])
     """
-    A = check_adjacency(A, symmetrize=symmetrize, weight=weight, nodelist=nodelist)
+    A, labels = _check_adjacency(A, symmetrize=symmetrize, weight=weight, nodelist=nodelist)
     gpu = _backend.on_gpu(A)
     xp, xsp = _backend.namespaces(gpu)
     n = A.shape[0]
+    _warn_if_loop_weights_dropped(A.diagonal(), labels, xp)
     At = A - xsp.diags(A.diagonal(), format="csr") + xsp.identity(n, dtype=A.dtype, format="csr")
     At = _backend.csr_type(gpu)(At)
     At.eliminate_zeros()
     At.sort_indices()
     return At
+
+
+def _warn_if_loop_weights_dropped(diag, labels, xp, k=5):
+    """Name the nodes whose stored self-loop weight (≠ 0, ≠ 1) Ã = A − diag(A) + I drops."""
+    dropped = xp.flatnonzero((diag != 0) & (diag != 1))
+    if dropped.size == 0:
+        return
+    rows = _backend.to_numpy(dropped[:k]).tolist()
+    weights = _backend.to_numpy(diag[dropped[:k]]).tolist()
+    if labels is None:
+        named = ", ".join(f"row {i} (weight {w:g})" for i, w in zip(rows, weights))
+    else:
+        named = ", ".join(f"node {labels[i]!r} (weight {w:g})" for i, w in zip(rows, weights))
+    more = f" and {dropped.size - k} more" if dropped.size > k else ""
+    _warn(f"A stores self-loops of weight other than 1 at {dropped.size} node(s): {named}{more}. "
+          f"Ã = A - diag(A) + I (the paper's Ã = A + I) sets every self-loop to 1, so these "
+          f"weights are dropped (PyTorch Geometric's gcn_norm would keep them). Remove the "
+          f"self-loops (A.setdiag(0), or G.remove_edges_from(nx.selfloop_edges(G))) to make "
+          f"this choice without this warning", UserWarning)
 
 
 @fill_doc

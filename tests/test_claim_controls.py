@@ -137,7 +137,9 @@ def test_fast_control_equals_its_reference():
         res, scales = _real_run(ds)
         fast = da.control_accuracy(ds, res, (0.5, 1.0), scales, _draw(ds))
         ref = da.control_accuracy_reference(ds, res, (0.5, 1.0), scales, _draw(ds))
-        np.testing.assert_array_equal(fast, ref)
+        # NGC(cZ) and c·NGC(Z) agree to rounding only (the last bits depend on the BLAS
+        # kernel), so a prediction on the edge may flip: at most one of the 100 test nodes.
+        np.testing.assert_allclose(fast, ref, rtol=0, atol=1.01 / ds.test_mask.sum())
 
 
 def test_control_cache_reuses_the_propagation_across_levels():

@@ -125,7 +125,57 @@ def test_weight_names_another_attribute():
 
 def test_weight_none_on_a_multigraph_counts_parallel_edges():
     G = nx.MultiGraph([(0, 1), (0, 1), (1, 2)])
-    assert ngc_ref.add_self_loops(G, weight=None)[0, 1] == 2.0
+    with pytest.warns(UserWarning, match=r"MultiGraph with parallel edges between 1 node pair"):
+        assert ngc_ref.add_self_loops(G, weight=None)[0, 1] == 2.0
+
+
+def test_a_multigraph_warns_naming_the_pairs_whose_weights_add_up():
+    G = nx.MultiGraph()
+    G.add_edge("u", "v", weight=2.0)
+    G.add_edge("u", "v", weight=0.5)
+    G.add_edge("v", "w", weight=1.0)
+    G.add_edges_from([("w", "x")] * 3)
+    with pytest.warns(UserWarning) as caught:
+        A = ngc_ref.add_self_loops(G, nodelist=["u", "v", "w", "x"]).toarray()
+    assert A[0, 1] == 2.5 and A[2, 3] == 3.0              # 2 + 0.5; three edges of weight 1
+    msg, = [str(w.message) for w in caught]
+    assert "2 node pair(s)" in msg and "('u', 'v'): 2 edges" in msg, msg
+    assert "('w', 'x'): 3 edges" in msg and "'v', 'w'" not in msg, msg
+    assert "nx.Graph(G)" in msg and "added up" in msg, msg
+    # One edge per pair, or no parallel edges at all: nothing to say.
+    for quiet in (nx.Graph(G), nx.MultiGraph([(0, 1), (1, 2)])):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", UserWarning)
+            ngc_ref.add_self_loops(quiet, nodelist=sorted(quiet))
+
+
+@pytest.mark.parametrize("key", ["add_self_loops", "normalized_adjacency", "neumann_propagate",
+                                 "gsd_solve", "connectivity_factor", "training.propagate"])
+def test_a_dropped_self_loop_weight_warns_naming_the_node(key):
+    G = nx.Graph()
+    G.add_edge("hub", "hub", weight=2.5)
+    G.add_edge("hub", "leaf")
+    G.add_edge("leaf", "leaf", weight=1.0)            # weight 1: nothing is dropped there
+    with pytest.warns(UserWarning, match="self-loops") as caught:
+        got = CALLS[key](G, _features(2), nodelist=["hub", "leaf"])
+    msgs = [str(w.message) for w in caught if "self-loops" in str(w.message)]
+    assert len(msgs) == 1, msgs
+    # Named by label where the graph reaches add_self_loops itself, else by row.
+    assert "(weight 2.5)" in msgs[0] and "1 node(s)" in msgs[0] and "leaf" not in msgs[0]
+    assert "node 'hub' (weight 2.5)" in msgs[0] or "row 0 (weight 2.5)" in msgs[0]
+    assert "gcn_norm" in msgs[0]
+    # The paper's Ã = A + I: the same as the graph without its self-loops.
+    G.remove_edges_from(list(nx.selfloop_edges(G)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        assert_allclose(got, CALLS[key](G, _features(2), nodelist=["hub", "leaf"]),
+                        rtol=1e-12, atol=1e-14)
+
+
+def test_self_loop_warning_for_a_matrix_names_rows():
+    A = sp.csr_array(np.array([[0.0, 1.0, 0.0], [1.0, 0.5, 1.0], [0.0, 1.0, 1.0]]))
+    with pytest.warns(UserWarning, match=r"at 1 node\(s\): row 1 \(weight 0.5\)"):
+        assert ngc_ref.add_self_loops(A)[1, 1] == 1.0
 
 
 @pytest.mark.parametrize("value, exc", [
@@ -201,14 +251,40 @@ def test_nodelist_orders_the_rows_of_the_result():
     assert_allclose(Hp, H[perm], rtol=1e-12)
 
 
-@pytest.mark.parametrize("G", [nx.path_graph(4), nx.Graph([("b", "a"), ("a", "c")]),
-                               nx.Graph([(5, 3), (3, 4)]), nx.empty_graph(0),
+@pytest.mark.parametrize("G", [nx.path_graph(4), nx.Graph([("a", "b"), ("b", "c")]),
+                               nx.Graph([(3, 4), (4, 5)]), nx.grid_2d_graph(2, 3),
+                               nx.Graph([(1, "a"), ("a", 0)]), nx.empty_graph(0),
                                nx.Graph([(1, 0)]).subgraph([0]).copy()],
-                         ids=["in-order", "strings", "not-0..n-1", "empty", "one-node"])
-def test_no_warning_when_labels_cannot_be_mistaken_for_rows(G):
+                         ids=["in-order", "sorted-strings", "sorted-not-0..n-1", "tuples",
+                              "unsortable", "empty", "one-node"])
+def test_no_warning_when_the_order_is_the_sorted_labels(G):
     with warnings.catch_warnings():
         warnings.simplefilter("error", UserWarning)
         ngc_ref.add_self_loops(G)
+
+
+@pytest.mark.parametrize("edges, shown", [
+    ([("b", "a"), ("a", "c")], "['b', 'a', 'c'], not the sorted labels ['a', 'b', 'c']"),
+    ([(5, 3), (3, 4)], "[5, 3, 4], not the sorted labels [3, 4, 5]"),
+    ([((1, 0), (0, 0))], "[(1, 0), (0, 0)], not the sorted labels [(0, 0), (1, 0)]"),
+    ([(2.5, 0.5)], "[2.5, 0.5], not the sorted labels [0.5, 2.5]"),
+], ids=["strings", "not-0..n-1", "tuples", "floats"])
+def test_one_order_rule_for_every_label_type(edges, shown):
+    G = nx.Graph(edges)
+    X = np.arange(len(G), dtype=float)[:, None] ** 2
+    with pytest.warns(UserWarning, match="nodelist=sorted") as caught:
+        H = ngc_ref.neumann_propagate(G, X, 2.0, 3)
+    msg, = [str(w.message) for w in caught]
+    assert shown in msg and "nodelist=list(G)" in msg, msg
+    assert caught[0].filename == HERE
+    # G's order as networkx has it; nodelist=list(G) says so without a word.
+    A = nx.to_scipy_sparse_array(G, format="csr")
+    assert_allclose(H, ngc_ref.neumann_propagate(A, X, 2.0, 3), rtol=1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        assert_allclose(ngc_ref.neumann_propagate(G, X, 2.0, 3, nodelist=list(G)), H,
+                        rtol=1e-12)
+        ngc_ref.neumann_propagate(G, X, 2.0, 3, nodelist=sorted(G))
 
 
 @pytest.mark.parametrize("nodelist, exc, detail", [

@@ -297,6 +297,33 @@ def test_corrupt_is_noise_then_normalisation():
     np.testing.assert_allclose(out.toarray(), corrupt(X, "flip", 0.1, seed=1))
 
 
+@pytest.mark.parametrize("kind", ["gaussian", "flip", "rademacher", "uniform"])
+@pytest.mark.parametrize("normalize", [True, False])
+@pytest.mark.parametrize("make, dtype", [(sp.csr_array, np.float32), (sp.csr_matrix, np.float64),
+                                         (sp.coo_array, np.float64), (sp.csc_array, np.int64)],
+                         ids=["csr_array-f32", "csr_matrix-f64", "coo_array-f64", "csc_array-i64"])
+def test_corrupt_keeps_sparsity_and_dtype_as_given(kind, normalize, make, dtype):
+    X = binary((40, 12), seed=3)
+    Xs = make(X.astype(dtype))
+    # float32 kept, other dtypes float64; "flip" without normalisation keeps X's own dtype.
+    want = dtype if (dtype == np.float32 or (kind == "flip" and not normalize)) else np.float64
+    zero = corrupt(Xs, kind, 0.0, seed=1, normalize=normalize)
+    assert type(zero) is type(Xs) and zero.dtype == want, (type(zero), zero.dtype)
+    assert zero is not Xs and zero.nnz == Xs.nnz
+    # The dense path's numbers (row sums of 0/1 entries are exact, so equal to the bit).
+    np.testing.assert_array_equal(zero.toarray(), corrupt(Xs.toarray(), kind, 0.0, seed=1,
+                                                          normalize=normalize))
+    noisy = corrupt(Xs, kind, 0.3, seed=1, normalize=normalize)
+    assert noisy.dtype == want
+    if kind == "flip":                    # flipping keeps it sparse at every level
+        assert type(noisy) is type(Xs)
+    else:                                 # noise on every entry: dense, as the draw is
+        assert isinstance(noisy, np.ndarray)
+    dense = corrupt(Xs.toarray(), kind, 0.3, seed=1, normalize=normalize)
+    np.testing.assert_allclose(noisy.toarray() if sp.issparse(noisy) else noisy, dense,
+                               rtol=1e-6 if want == np.float32 else 1e-12, atol=1e-7)
+
+
 # ----------------------------------------------------------------------------- no mutation
 
 @pytest.mark.parametrize("call", [

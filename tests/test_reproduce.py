@@ -12,7 +12,9 @@ import pytest
 from ngc_ref_theory.cli import main
 from ngc_ref_theory.reproduce import cells as cells_mod
 from ngc_ref_theory.reproduce import run as run_mod
-from ngc_ref_theory.reproduce.judge import compare, judge_cell, mark, top_two
+from ngc_ref_theory.reproduce.judge import (WEAK_HALF_WIDTH, compare, control_mark, judge_cell,
+                                            mark, top_two, versus_control)
+from ngc_ref_theory.reproduce.report import build, markdown, terminal_lines
 from ngc_ref_theory.reproduce.run import STORE, cells_for
 from ngc_ref_theory.reproduce.targets import TARGETS, parse_only, plan, resolve
 from ngc_ref_theory.reproduce.verdicts import rngc_over_ngc
@@ -69,6 +71,118 @@ def test_paired_comparisons_and_claims():
     assert rngc_over_ngc(acc, list(acc))["verdict"] == "holds"
     acc2 = {c: {"ngc": v["rngc"], "rngc": v["ngc"]} for c, v in acc.items()}
     assert rngc_over_ngc(acc2, list(acc2))["verdict"] == "fails"
+
+
+# ------------------------------------------------------------------ against the control
+
+def test_versus_control_reads_the_paired_interval():
+    ctrl = [59.5, 62.2, 56.8, 60.1, 61.0]
+    same = versus_control(ctrl, ctrl)
+    assert same["reading"] == "indistinguishable" and same["identical"]
+    assert same["ci"] == [0.0, 0.0] and control_mark(same) == "=ctrl"
+    up = versus_control([c + 10 + 0.5 * k for k, c in enumerate(ctrl)], ctrl)
+    assert up["reading"] == "above" and control_mark(up) == "" and up["ci"][0] > 0
+    down = versus_control([c - 10 - 0.5 * k for k, c in enumerate(ctrl)], ctrl)
+    assert down["reading"] == "below" and control_mark(down) == "<ctrl"
+    # +3 points on average, but runs that scatter by ±10: the interval holds 0.
+    wide = versus_control([c + d for c, d in zip(ctrl, (13, -7, 12, -8, 5))], ctrl)
+    assert wide["reading"] == "indistinguishable" and not wide["identical"]
+    assert wide["ci"][0] < 0 < wide["ci"][1] and control_mark(wide) == "≈ctrl"
+    assert versus_control([70.0], [50.0])["reading"] == "one run"
+    assert versus_control([None, 61.0, 57.0], [60.0, 61.0, 57.0])["runs"] == 2   # paired only
+    assert versus_control([None], [60.0]) is None
+
+
+def _records(runs, *, ctrl_sd=2.0, noisy_like_control=True):
+    """Synthetic reproduce records of tab:heterophily on Texas (no data, no training): the
+    control scatters around 60 %; at ξ = 1 NGC, RNGC and both rw variants score exactly what
+    the control scores (as on the real Texas), every other model is 15 points above it."""
+    rng = np.random.default_rng(1)
+    t = TARGETS["tab:heterophily"]
+    models = (*t.models, "ngc/control")
+    recs = []
+    for lv in (0.01, 1.0):
+        for r in range(runs):
+            ctrl = 0.60 + ctrl_sd / 100 * rng.standard_normal()
+            res = {}
+            for m in models:
+                same = m == "ngc/control" or (noisy_like_control and lv == 1.0 and m in (
+                    "ngc", "rngc", "ngc-rw", "rngc-rw"))
+                acc = ctrl if same else ctrl + 0.15 + 0.002 * rng.standard_normal()
+                res[m] = {"test_acc": acc, "val_acc": acc, "config": {}, "seconds": 0.1}
+            recs.append({"params": {"target": "tab:heterophily", "dataset": "texas",
+                                    "level": lv, "reading": "paper", "run": r,
+                                    "models": ",".join(models)},
+                         "result": {"models": res, "cpu_seconds": 0.1}, "seconds": 0.1})
+    return recs
+
+
+_META = {"command": "ngc-ref reproduce", "source": {"commit": None, "dirty": False,
+                                                    "version": "0"},
+         "numpy": "x", "scipy": "x", "python": "x", "cpus": 2, "seed": 0, "seconds": 1.0,
+         "data_root": "-", "run_counts": []}
+
+
+def _table_row(md, name):
+    return next(line for line in md.splitlines() if line.startswith(f"| {name} |"))
+
+
+def test_cells_that_score_what_the_control_scores_are_flagged_never_plainly_reproduced():
+    rep = build(_records(10, ctrl_sd=0.5))
+    cells = {(c["level"], c["model"]): c for c in rep["cells"]}
+    for m in ("ngc", "rngc", "ngc-rw", "rngc-rw"):
+        c = cells[(1.0, m)]
+        assert c["vs_control"]["reading"] == "indistinguishable" and c["vs_control"]["identical"]
+        assert c["verdict"] == "reproduced", c         # the paper's 56.4 is near our 60
+        assert cells[(0.01, m)]["vs_control"]["reading"] == "above"
+    assert cells[(1.0, "mlp")]["vs_control"]["reading"] == "above"
+    assert cells[(1.0, "ngc/control")]["vs_control"] is None
+    md = markdown(rep, _META, {})
+    for name in ("NGC", "RNGC", "NGC (rw)", "RNGC (rw)"):
+        texas1 = _table_row(md, name).split(" | ")[2]
+        assert texas1.endswith("✓ =ctrl |"), texas1
+    # A model clear of its control keeps its plain mark.
+    assert "ctrl" not in _table_row(md, "NGC").split(" | ")[1]
+    assert "ctrl" not in _table_row(md, "MLP")
+    # The summary counts them and names them.
+    row = next(line for line in md.splitlines() if line.startswith("| tab:heterophily |"))
+    reproduced = sum(c["verdict"] == "reproduced" for c in rep["cells"])
+    assert row.split(" | ")[1:3] == [str(reproduced), "4"], row     # 4 of them are =ctrl
+    assert "**Indistinguishable from the structure-only control (4 cells, 4 of them ✓" in md
+    assert "Texas 1 RNGC (rw) ✓ (=ctrl)" in md
+    flagged = [line for line in terminal_lines(rep) if "indistinguishable from the control" in
+               line]
+    assert len(flagged) == 4 and all("+0.0 in every run" in line for line in flagged)
+
+
+def test_the_header_and_summary_say_when_the_run_count_makes_reproduced_weak():
+    few = build(_records(3, noisy_like_control=False, ctrl_sd=8.0))
+    st = few["strength"]["tab:heterophily"]
+    judged = [c for c in few["cells"] if c["interval"] is not None]
+    assert st["runs"] == [3] and st["weak"] and st["half_width"] > WEAK_HALF_WIDTH
+    assert st["own_half_width"] > max(WEAK_HALF_WIDTH, st["paper_half_width"]) > 0
+    assert st["half_width"] == pytest.approx(float(np.median(
+        [(c["interval"][1] - c["interval"][0]) / 2 for c in judged])))
+    words = f"3 runs: ±{st['half_width']:.0f} points"
+    md = markdown(few, _META, {})
+    assert f"| model ({words}: ✓ weak) | Texas 0.01 | Texas 1 |" in md
+    assert f"| {words} (weak) |" in md and f"**Weak at this run count:** `tab:heterophily` " \
+        f"({words})" in md
+    # Many runs with little spread: narrow intervals, nothing called weak.
+    many = build(_records(10, noisy_like_control=False, ctrl_sd=0.5))
+    st = many["strength"]["tab:heterophily"]
+    # (The paper's own ±5 points still widen the interval; our runs no longer dominate it.)
+    assert not st["weak"] and st["own_half_width"] < min(WEAK_HALF_WIDTH,
+                                                         st["paper_half_width"])
+    md = markdown(many, _META, {})
+    assert "| model | Texas 0.01 | Texas 1 |" in md and "Weak at this run count" not in md
+    row = next(line for line in md.splitlines() if line.startswith("| tab:heterophily |"))
+    assert f"| 10 runs: ±{st['half_width']:.0f} points |" in row, row
+    cells = [line for line in md.splitlines() if line.startswith("| ") and "│" in line]
+    assert cells and not any("ctrl" in line for line in cells)     # all 15 points above it
+    # One run of ours: no interval of our own, always weak.
+    one = build(_records(1, noisy_like_control=False))["strength"]["tab:heterophily"]
+    assert one["runs"] == [1] and one["weak"] and one["own_half_width"] == np.inf
 
 
 def test_first_or_second_by_means():
@@ -255,7 +369,11 @@ def test_a_cell_computes_what_run_experiment_computes():
                                  noise_fn=lambda *a, **k: Xn)
             cfg = cells_mod.model_config("tab:heterophily", m, "texas", 0.01)
             acc, _ = cells_mod._fit(cfg, data, Xn, np.asarray(data.labels), init)
-            assert acc == ref.records[0]["test_acc"], m
+            if m == "rngc":     # another evaluation order of the series: equal to rounding,
+                one = 1.01 / data.test_mask.sum()      # so one test node may flip
+                assert acc == pytest.approx(ref.records[0]["test_acc"], abs=one), m
+            else:               # the same functions on the same inputs
+                assert acc == ref.records[0]["test_acc"], m
 
 
 @needs_data

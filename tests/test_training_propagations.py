@@ -41,6 +41,17 @@ def test_baselines_match_dense_references(graph, norm):
     assert_allclose(propagate("appnp", G, X, K=400, alpha=a, norm=norm), fix, atol=1e-10)
 
 
+@pytest.mark.parametrize("name", sorted(PROPAGATIONS))
+def test_every_propagation_keeps_the_features_dtype(graph, name):
+    # float32 in, float32 out (and computed in float32: within float32 rounding of float64).
+    G, X = graph
+    params = {"lam": 2.0, "S": 4} if name in ("ngc", "rngc") else {}
+    H64 = propagate(name, G, X, **params)
+    H32 = propagate(name, G, X.astype(np.float32), **params)
+    assert H64.dtype == np.float64 and H32.dtype == np.float32, (H64.dtype, H32.dtype)
+    assert_allclose(H32, H64, rtol=1e-4, atol=1e-5)
+
+
 @pytest.mark.parametrize("norm", ["sym", "rw"])
 def test_ngc_rngc_gsd_match_dense_references(graph, norm):
     G, X = graph

@@ -77,9 +77,12 @@ class Propagation:
 
 
 def _prepare(A, X, norm):
+    """(Ã_norm, X) in X's float dtype: float32 features are propagated in float32, as NGC's
+    (SciPy would otherwise promote Ã_norm @ X to float64 for a float64 Ã_norm)."""
     norm = check_norm(norm)
     An = normalized_adjacency(A, norm=norm)
-    return An, check_features(X, An.shape[0])
+    X = check_features(X, An.shape[0])
+    return (An.astype(X.dtype) if An.dtype != X.dtype else An), X
 
 
 def _raw(A, X, norm="sym"):
@@ -172,12 +175,18 @@ def propagate(name, A, X, *, weight="weight", nodelist=None, **params):
     nodelist : sequence, optional
         For a networkx graph: its nodes in the order of the rows of ``X`` and of H, each
         exactly once. Default: ``G.nodes()`` order, i.e. insertion order, not label order (a
-        UserWarning says so when the labels are 0..n−1 out of order; pass
+        UserWarning says so when it differs from the sorted labels; pass
         ``nodelist=sorted(G)``). Not accepted for matrices.
     **params
         The propagation's parameters (``lam``, ``S``, ``eps``, ``K``, ``alpha``, ... as in the
         module table; registry defaults for the rest). ``lam`` is validated by the NGC
         functions; ``norm`` defaults to ``"sym"`` for all.
+
+    Returns
+    -------
+    H : ndarray, shape (n, d)
+        float32 if ``X`` is float32 (propagated in float32), else float64, for every
+        propagation.
     """
     return get_propagation(name)(A, X, weight=weight, nodelist=nodelist, **params)
 

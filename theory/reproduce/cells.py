@@ -210,7 +210,7 @@ def _run_cell(params, seeds):
     labels = np.asarray(data.labels)
     t0, c0 = time.perf_counter(), time.process_time()
     noise_rng = np.random.default_rng(seeds.derived("noise", name, t.noise, level, run))
-    if level == 0.0:   # clean features, kept sparse (corrupt at level 0 would densify them)
+    if level == 0.0:   # clean features (sparse kept sparse), no noise stream drawn
         X0 = clean_features(target, data)
         Xn = row_normalize(X0) if rownorm(target, reading) else X0
     else:

@@ -12,6 +12,20 @@
   (ours − paper) in points;
 * no verdict where the paper has no number (figures, models the table lacks).
 
+**Against the structure-only control** (NGC on signal-free features of the same shape and
+scale, run on the same splits and seeds): :func:`versus_control` pairs a cell's runs with the
+control's and reads the 95 % t-interval of the mean difference: ``above`` (the model took
+something from the features), ``indistinguishable`` (the interval contains 0, or every paired
+difference is 0: the model scores what the graph alone gives), ``below``, or ``one run`` (a
+single nonzero difference, no interval). A cell ``reproduced`` but ``indistinguishable`` from
+its control reproduces the paper's number without showing any use of the features.
+
+**How much "reproduced" says** depends on the run count: the interval a cell is judged by is
+our own t(n−1)·s/√n on each side (t = 4.30 at 3 runs) plus the paper's. Where our own part
+is the larger and exceeds :data:`WEAK_HALF_WIDTH` points (medians over a table's cells), the
+run count, not the paper, makes "reproduced" weak, and the report says so with the whole
+interval's half-width (``3 runs: ±25 points``); one run of ours always counts as weak.
+
 **A claim** of the paper (a quoted sentence) is judged from paired per-run differences (the
 models of one run share the noisy features): ``holds`` when every comparison it needs has its
 95 % interval on the claimed side, ``fails`` when some comparison's Bonferroni-corrected
@@ -37,6 +51,12 @@ CLAIM_VERDICTS = ("holds", "fails", "inconclusive")
 MATCH_MARGIN = 2.0
 #: "close to random guessing": the mean accuracy within this many points above chance.
 CHANCE_MARGIN = 10.0
+#: A table whose own (run-count) interval half-width exceeds this many points, and the
+#: paper's own, is reported as weak: the paper's tables separate their models by a few
+#: points, which such an interval cannot.
+WEAK_HALF_WIDTH = 5.0
+#: The readings of :func:`versus_control`.
+CONTROL_READINGS = ("above", "indistinguishable", "below", "one run")
 #: Depth: "barely changes" = the range of the means over S at most this (points) ...
 BARELY = 3.0
 #: ... and "changes greatly" = at least this.
@@ -72,7 +92,7 @@ def judge_cell(values, paper_mean=None, paper_std=None, paper_runs=None):
     'inconclusive'
     """
     s = summarize(values)
-    out = {"interval": None, "verdict": None, "gap": None}
+    out = {"interval": None, "verdict": None, "gap": None, "paper_half_width": None}
     if paper_mean is None or s["runs"] == 0:
         return out
     mean = s["mean"]
@@ -80,6 +100,7 @@ def judge_cell(values, paper_mean=None, paper_std=None, paper_runs=None):
     widen = 0.0
     if paper_std is not None and paper_runs and paper_runs > 1:
         widen = _t(paper_runs - 1) * paper_std / math.sqrt(paper_runs)
+        out["paper_half_width"] = widen
     if s["ci"] is not None:
         lo, hi = s["ci"][0] - widen, s["ci"][1] + widen
     elif paper_std is not None:
@@ -107,6 +128,56 @@ def mark(verdict, gap):
     if verdict == "inconclusive":
         return "?"
     return ""
+
+
+def half_width(interval):
+    """Half the width of a cell's interval (points), or None without one."""
+    return None if interval is None else (interval[1] - interval[0]) / 2.0
+
+
+def versus_control(values, control):
+    """A model's runs against its structure-only control's, paired by run.
+
+    Returns ``{mean, ci, runs, reading, identical}`` (points; the t-interval of the mean
+    paired difference model − control; ``identical``: the two scored the same in every run)
+    with ``reading`` one of :data:`CONTROL_READINGS`, or None where no run has both.
+
+    Examples
+    --------
+    >>> versus_control([33.0, 40.0, 35.0], [33.0, 40.0, 35.0])["reading"]   # Texas ξ = 1
+    'indistinguishable'
+    >>> versus_control([70.0, 72.0, 71.0], [50.0, 49.0, 53.0])["reading"]
+    'above'
+    >>> versus_control([60.0, 40.0, 55.0], [50.0, 50.0, 50.0])["reading"]   # wide interval
+    'indistinguishable'
+    >>> versus_control([70.0], [50.0])["reading"]
+    'one run'
+    """
+    d = paired(values, control)
+    if d.size == 0:
+        return None
+    row = compare(d, 1)
+    if row["reading"] == "holds":
+        reading = "above"
+    elif row["reading"] == "fails":
+        reading = "below"
+    elif d.size == 1 and d[0] != 0.0:
+        reading = "one run"
+    else:
+        reading = "indistinguishable"
+    ci = None if math.isnan(row["ci"][0]) else row["ci"]
+    return {"mean": row["mean"], "ci": ci, "runs": row["runs"], "reading": reading,
+            "identical": bool((d == 0.0).all())}
+
+
+def control_mark(vs):
+    """The report's flag for a cell against its control: ``=ctrl`` (the same accuracy in
+    every run), ``≈ctrl`` (indistinguishable), ``<ctrl`` (below) or ``""``."""
+    if vs is None:
+        return ""
+    if vs["reading"] == "indistinguishable" and vs.get("identical"):
+        return "=ctrl"
+    return {"indistinguishable": "≈ctrl", "below": "<ctrl"}.get(vs["reading"], "")
 
 
 # ------------------------------------------------------------------------------ claims
@@ -211,7 +282,7 @@ def top_two(acc, columns, ours, others):
     return rows
 
 
-__all__ = ["BARELY", "CHANCE_MARGIN", "CLAIM_VERDICTS", "GREATLY", "MATCH_MARGIN", "VERDICTS",
-           "beats_all", "claim", "combine", "compare", "describe", "interval_text", "judge_cell",
-           "mark",
-           "paired", "summarize", "top_two", "worst"]
+__all__ = ["BARELY", "CHANCE_MARGIN", "CLAIM_VERDICTS", "CONTROL_READINGS", "GREATLY",
+           "MATCH_MARGIN", "VERDICTS", "WEAK_HALF_WIDTH", "beats_all", "claim", "combine",
+           "compare", "control_mark", "describe", "half_width", "interval_text", "judge_cell",
+           "mark", "paired", "summarize", "top_two", "versus_control", "worst"]

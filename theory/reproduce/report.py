@@ -18,12 +18,15 @@ import numpy as np
 from .._figures import legend_outside, save_figure, subplots, suptitle
 from .cells import dataset as load_cached
 from .cells import parse_model
-from .judge import judge_cell, mark, summarize
+from .judge import (WEAK_HALF_WIDTH, control_mark, half_width, judge_cell, mark, summarize,
+                    versus_control)
 from .paper import NOT_RUN_MODELS, PAPER_ROW, TABLES, lookup
 from .targets import DEPTH_S, MODEL_HELP, NOT_RUN, TARGETS
 from .verdicts import judge_target
 
 CONTROL = "ngc/control"
+#: How many cells the summary names (the tables mark every one).
+SUMMARY_LIST = 12
 PRETTY = {"ngc": "NGC", "rngc": "RNGC", "mlp": "MLP", "gcn": "GCN", "sgc": "SGC",
           "s2gc": "S²GC", "appnp": "APPNP-style", "ngc-rw": "NGC (rw)",
           "rngc-rw": "RNGC (rw)", CONTROL: "control: NGC on signal-free features"}
@@ -89,7 +92,8 @@ def build(records):
             models = columns[col]
             dataset, level, reading = col
             numbers[col] = {}
-            control = summarize(_runs_in_order(models[CONTROL])) if CONTROL in models else None
+            control_runs = _runs_in_order(models[CONTROL]) if CONTROL in models else None
+            control = summarize(control_runs) if control_runs is not None else None
             for model in [m for m in (*t.models, CONTROL) if m in models]:
                 by_run = models[model]
                 values = _runs_in_order(by_run)
@@ -112,7 +116,12 @@ def build(records):
                         "runs": TABLES[label].runs, "row": _paper_row(key, base, reading)},
                     "runs": values, "n_runs": s["runs"], "mean": s["mean"], "std": s["std"],
                     "ci": s["ci"], "interval": j["interval"], "verdict": j["verdict"],
-                    "gap": j["gap"], "control": None if is_control else control,
+                    "gap": j["gap"], "interval_half_width": half_width(j["interval"]),
+                    "own_half_width": half_width(s["ci"]) if j["verdict"] else None,
+                    "paper_half_width": j["paper_half_width"],
+                    "control": None if is_control else control,
+                    "vs_control": (None if is_control or control_runs is None
+                                   else versus_control(values, control_runs)),
                     "failed_runs": sum(v is None for v in values), "errors": errors,
                     "config": first.get("config"),
                     "seconds": round(sum(r.get("seconds", 0.0) for r in by_run.values()), 2)})
@@ -140,7 +149,43 @@ def build(records):
                                          "paper": {"mean": e.mean, "std": e.std,
                                                    "bold": e.bold, "runs": table.runs}})
     return {"cells": cells, "not_run_rows": not_run_rows, "claims": claims,
-            "readings": readings, "timing": {f"{k[0]} | {k[1]}": v for k, v in meta.items()}}
+            "readings": readings, "strength": strength(cells),
+            "timing": {f"{k[0]} | {k[1]}": v for k, v in meta.items()}}
+
+
+def strength(cells):
+    """Per target, how much its verdicts can say: ``{target: {runs, half_width, widest,
+    own_half_width, paper_half_width, weak}}`` — our run counts; the median and the largest
+    half-width (points) of the intervals the judged cells were judged by; the medians of
+    their two parts, ours (t·s/√n, what more runs narrow; infinite for one run) and the
+    paper's; and ``weak``: our part exceeds both :data:`~.judge.WEAK_HALF_WIDTH` and the
+    paper's part, i.e. the run count makes "reproduced" say little (the paper's mean may sit
+    ``half_width`` points from ours)."""
+    out = {}
+    for key in dict.fromkeys(c["target"] for c in cells):
+        mine = [c for c in cells if c["target"] == key]
+        judged = [c for c in mine if c.get("interval_half_width") is not None]
+        widths = [c["interval_half_width"] for c in judged]
+        own = [math.inf if c["own_half_width"] is None else c["own_half_width"]
+               for c in judged]
+        paper = [c["paper_half_width"] for c in judged if c["paper_half_width"] is not None]
+        runs = sorted({c["n_runs"] for c in mine if c["model"] != CONTROL})
+        med = float(np.median(widths)) if widths else None
+        own_med = float(np.median(own)) if own else None
+        paper_med = float(np.median(paper)) if paper else 0.0
+        out[key] = {"runs": runs, "half_width": med,
+                    "widest": max(widths) if widths else None,
+                    "own_half_width": own_med, "paper_half_width": paper_med,
+                    "weak": own_med is not None and own_med > max(WEAK_HALF_WIDTH, paper_med)}
+    return out
+
+
+def strength_text(st):
+    """``3 runs: ±25 points`` (the median interval half-width), or ``""`` without one."""
+    if not st or st["half_width"] is None:
+        return ""
+    runs = "/".join(map(str, st["runs"])) or "0"
+    return f"{runs} run{'s' if st['runs'] != [1] else ''}: ±{st['half_width']:.0f} points"
 
 
 def _n_classes(dataset):
@@ -230,8 +275,10 @@ def table_markdown(key, report):
                       key=lambda dl: (list(t.levels).index(dl[0]), dl[1]))
     readings = [r for r in t.readings if any(c["reading"] == r for c in cells)]
     index = {(c["dataset"], c["level"], c["reading"], c["model"]): c for c in cells}
+    weak = _weak_header(report.get("strength", {}).get(key))
     if key == "tab:row normalization":
-        head = "| | " + " | ".join(f"{DATASET[d]} {_level(lv)}" for d, lv in cols_all) + " |"
+        head = f"| {weak} | " + " | ".join(f"{DATASET[d]} {_level(lv)}"
+                                           for d, lv in cols_all) + " |"
         lines += [head, "|---|" + "---|" * len(cols_all)]
         for reading, row in (("raw", "w/o RN"), ("rn", "w RN")):
             parts = []
@@ -246,8 +293,8 @@ def table_markdown(key, report):
     for reading in readings:
         if len(t.readings) > 1:
             lines.append(f"\n**Reading `{reading}`**: {t.readings[reading]}\n")
-        head = "| model | " + " | ".join(f"{DATASET[d]} {_level(lv)}" for d, lv in cols_all) \
-            + " |"
+        head = f"| model{' ' + weak if weak else ''} | " + " | ".join(
+            f"{DATASET[d]} {_level(lv)}" for d, lv in cols_all) + " |"
         lines += [head, "|---|" + "---|" * len(cols_all)]
         models = [m for m in t.models if any(k[3] == m for k in index)]
         rows = []
@@ -288,13 +335,29 @@ def _pair(c):
     if c is None:
         return "—"
     ours = _ours(c)
+    flag = control_mark(c.get("vs_control"))
     if c["paper"] is None:
-        return ours
+        return f"{ours} {flag}" if flag else ours
     e = c["paper"]
     paper = _pm(e["mean"], e["std"])
     if e["bold"]:
         paper = f"**{paper}**"
-    return f"{paper} │ {ours} {mark(c['verdict'], c['gap'] or 0.0)}"
+    return f"{paper} │ {ours} {mark(c['verdict'], c['gap'] or 0.0)}" + (
+        f" {flag}" if flag else "")
+
+
+def _weak_header(st):
+    """The first header cell's warning where the run count makes "reproduced" weak."""
+    if not st or not st["weak"]:
+        return ""
+    return f"({strength_text(st)}: ✓ weak)"
+
+
+def like_control(report, key=None):
+    """The cells whose model is indistinguishable from its structure-only control (of
+    ``key``, or all), reproduced or not."""
+    return [c for c in report["cells"] if (key is None or c["target"] == key)
+            and (c.get("vs_control") or {}).get("reading") == "indistinguishable"]
 
 
 def markdown(report, meta, figures):
@@ -320,7 +383,17 @@ def markdown(report, meta, figures):
           "half-width t·std/√runs), ▼ below / ▲ above by the gap in points, ? inconclusive "
           "(one run and no paper std). Every model of a run is trained on the same noisy "
           "features (the paper's protocol); the last row of each table is the structure-only "
-          "control: NGC on signal-free features of the same shape and scale.", ""]
+          "control: NGC on signal-free features of the same shape and scale. **≈ctrl** "
+          "flags a model indistinguishable from that control (the 95 % t-interval of its "
+          "per-run paired difference to the control contains 0; **=ctrl**: the two score "
+          "the same in every run): it scores what the graph alone gives, so a ✓ there "
+          "reproduces the paper's number without showing any use of the features; **<ctrl** "
+          "a model "
+          "significantly below it. A table whose header says `(3 runs: ±25 points: ✓ weak)` "
+          "judges its cells by 95 % intervals that wide (median half-width over its cells), "
+          "mostly because of our few runs (our own part of the interval, t·s/√runs, is wider "
+          f"than ±{WEAK_HALF_WIDTH:g} points and than the paper's part): a ✓ there only says "
+          "the paper's mean is within that many points of ours.", ""]
     L.append("## Run counts")
     L.append("")
     L.append("Seconds are summed over the cells (wall and CPU time of the cells themselves, "
@@ -342,25 +415,68 @@ def markdown(report, meta, figures):
         for item in meta["skipped_targets"]:
             L.append(f"* {item}")
     summary = verdict_counts(report)
-    L += ["", "## Summary", "", "Cells with a paper number, by verdict, and the paper's claims "
-          "(holds / fails / inconclusive; the figures have claims only).", "",
-          "| target | reproduced | below | above | inconclusive | claims: holds | fails | "
-          "inconclusive |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    strengths = report.get("strength", {})
+    L += ["", "## Summary", "", "Cells with a paper number, by verdict (of the reproduced: how "
+          "many are indistinguishable from the structure-only control, ≈ctrl), the width of "
+          "the intervals behind them (runs: median 95 % half-width; weak where our runs' own "
+          f"part exceeds ±{WEAK_HALF_WIDTH:g} points and the paper's part), and the paper's "
+          "claims (holds / fails / "
+          "inconclusive; the figures have claims only).", "",
+          "| target | reproduced | of which ≈ctrl | below | above | inconclusive | interval | "
+          "claims: holds | fails | inconclusive |",
+          "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
     for key in [k for k in TARGETS if any(c["target"] == k for c in report["cells"])]:
         c = summary.get(key)
         cl = [x["verdict"] for x in report["claims"] if x["target"] == key]
-        counts = (" | ".join(str(c[v]) for v in ("reproduced", "below", "above",
-                                                  "inconclusive")) if c else "— | — | — | —")
-        L.append(f"| {key} | {counts} | {cl.count('holds')} | {cl.count('fails')} | "
+        st = strengths.get(key)
+        width = (strength_text(st) + (" (weak)" if st["weak"] else "")) if st and \
+            st["half_width"] is not None else "—"
+        counts = (" | ".join(str(c[v]) for v in ("reproduced", "reproduced_like_control",
+                                                  "below", "above", "inconclusive"))
+                  if c else "— | — | — | — | —")
+        L.append(f"| {key} | {counts} | {width} | {cl.count('holds')} | {cl.count('fails')} | "
                  f"{cl.count('inconclusive')} |")
+    weak = [k for k, st in strengths.items() if st["weak"]]
+    if weak:
+        L += ["", "**Weak at this run count:** " + "; ".join(
+            f"`{k}` ({strength_text(strengths[k])})" for k in weak)
+            + ": a ✓ there only says the paper's mean lies within that many points of ours; "
+            "more runs (`--runs`) narrow it."]
+    flagged = like_control(report)
+    if flagged:
+        # The reproduced ones first: those are the verdicts the flag qualifies.
+        flagged.sort(key=lambda c: c["verdict"] != "reproduced")
+        more = len(flagged) - SUMMARY_LIST
+        L += ["", f"**Indistinguishable from the structure-only control ({len(flagged)} "
+              f"cells, {sum(c['verdict'] == 'reproduced' for c in flagged)} of them "
+              "✓; =ctrl: the same accuracy in every run):** " + "; ".join(
+                  f"{c['target']} {DATASET.get(c['dataset'], c['dataset'])} "
+                  f"{_level(c['level'])}"
+                  + (f" `{c['reading']}`" if len(TARGETS[c['target']].readings) > 1 else "")
+                  + f" {pretty(c['model'])}"
+                  + (" ✓" if c["verdict"] == "reproduced" else "")
+                  + (" (=ctrl)" if c["vs_control"].get("identical") else "")
+                  for c in flagged[:SUMMARY_LIST])
+              + (f"; and {more} more (marked in the tables)" if more > 0 else "")
+              + ". These models score what NGC on signal-free features scores: the graph "
+              "alone, not the features, explains their accuracy."]
     for key, t in TARGETS.items():
         lines = table_markdown(key, report)
         if not lines:
             continue
         L += ["", f"## `{key}` — {t.title}", ""]
         runs = sorted({c["n_runs"] for c in report["cells"] if c["target"] == key})
+        st = strengths.get(key)
+        weak_words = (f"The 95 % intervals behind the verdicts are ±{st['half_width']:.0f} "
+                      f"points (median half-width; up to ±{st['widest']:.0f}): "
+                      + ("at this run count \"reproduced\" is weak. " if st["weak"] else "")
+                      if st and st["half_width"] is not None else "")
+        n_like = len(like_control(report, key))
+        like_words = (f"{n_like} cell(s) indistinguishable from the control (≈ctrl, =ctrl). "
+                      if n_like else "")
         L.append(f"Our runs per cell: {', '.join(map(str, runs))} (paper: "
-                 f"{t.paper_runs or 'not stated'}). Noise: {t.noise}. "
+                 f"{t.paper_runs or 'not stated'}). Noise: {t.noise}. " + weak_words
+                 + like_words
                  + ("The paper's figure prints no numbers (its \\includegraphics are empty "
                     "in the LaTeX): ours only, and its sentences judged below. "
                     if t.paper_label is None else "")
@@ -409,14 +525,34 @@ def scale_markdown(s):
     return lines
 
 
+def _control_words(vs):
+    """``  indistinguishable from the control (model − control +0.3 [-2.1, +2.7])``."""
+    if not control_mark(vs):
+        return ""
+    what = "indistinguishable from" if vs["reading"] == "indistinguishable" else "below"
+    if vs["ci"] is not None and vs["ci"][0] == vs["ci"][1] == vs["mean"]:
+        how = f"{vs['mean']:+.1f} in every run"
+    elif vs["ci"] is not None:
+        how = f"{vs['mean']:+.1f} [{vs['ci'][0]:+.1f}, {vs['ci'][1]:+.1f}]"
+    else:
+        how = f"{vs['mean']:+.1f}, one run"
+    return f"  {what} the control (model − control {how})"
+
+
 def verdict_counts(report):
+    """Per target, the judged cells by verdict, and ``reproduced_like_control``: the
+    reproduced cells indistinguishable from their control."""
     out = {}
+    like = like_control(report)
     for c in report["cells"]:
         if c["verdict"] is None:
             continue
         d = out.setdefault(c["target"], {v: 0 for v in ("reproduced", "below", "above",
-                                                         "inconclusive")})
+                                                         "inconclusive",
+                                                         "reproduced_like_control")})
         d[c["verdict"]] += 1
+        if c["verdict"] == "reproduced" and c in like:
+            d["reproduced_like_control"] += 1
     return out
 
 
@@ -429,13 +565,14 @@ def terminal_lines(report):
                  f"{c['reading']:<5} {c['model']:<12}")
         ours = (f"ours {_pm(c['mean'], c['std'])} ({c['n_runs']} runs"
                 + (f", {c['failed_runs']} failed" if c["failed_runs"] else "") + ")")
+        flag = _control_words(c.get("vs_control"))
         if c["paper"] is None:
-            lines.append(f"{where} {ours}")
+            lines.append(f"{where} {ours}{flag}")
             continue
         iv = c["interval"]
         ivs = f" [{iv[0]:.1f}, {iv[1]:.1f}]" if iv else ""
         lines.append(f"{where} paper {_pm(c['paper']['mean'], c['paper']['std'])}  {ours}"
-                     f"{ivs}  {c['verdict']} ({c['gap']:+.1f})")
+                     f"{ivs}  {c['verdict']} ({c['gap']:+.1f}){flag}")
     for c in report["not_run_rows"]:
         lines.append(f"{c['target']:<22} {c['dataset']:<16} level={_level(c['level']):<5} "
                      f"{'':<5} {c['model']:<12} paper {_pm(c['paper']['mean'], c['paper']['std'])}"
@@ -501,4 +638,5 @@ def figures(report, stage):
 
 
 __all__ = ["build", "collect", "compare_readings", "figures", "markdown", "scale_markdown",
-           "table_markdown", "terminal_lines", "verdict_counts"]
+           "like_control", "strength", "strength_text", "table_markdown", "terminal_lines",
+           "verdict_counts"]
