@@ -8,7 +8,8 @@ random streams; a task never uses global randomness.
 
 Built-in tasks (see :func:`describe` for their parameters):
 
-``tau``                 τ and τ/n of Ã_S for a graph family at n (Assumption 2, Eq. 5).
+``tau``                 τ and τ/n of Ã_S for a graph family at n (Assumption 2, Eq. 5): exact
+                        or the estimator's bracket by the cost model (:mod:`.thorough_tasks`).
 ``lemma1``              one Monte-Carlo exceedance trial batch of Lemma 1 (Eq. 9).
 ``theorem1``            the Theorem 1 gradient-descent trajectory on a contextual SBM.
 ``node_classification`` one noisy-feature node-classification run (Sec. 5).
@@ -29,13 +30,15 @@ import numpy as np
 from ngc_ref import NeumannFilter, connectivity_factor
 from ngc_ref.validation import check_scalar
 
-from .._bounds import (floor_tau_over_n, frobenius_bound, grown_lam_S, max_entry_bound,
+from .._bounds import (frobenius_bound, grown_lam_S, max_entry_bound,
                        paper_bound, simulate)
 from .._graphs import build_graph, graph_family
-from .._stats import (NOISES, class_bag_of_words, labelled_sbm, max_degree_share,
-                      sbm_probabilities)
+from .._stats import (NOISES, class_bag_of_words, labelled_sbm, sbm_probabilities)
+from .expressions import substitute
 
 _REQUIRED = object()
+#: The record's parameter that keeps the expressions of n a config gave (name -> text).
+EXPRS = "exprs"
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,12 @@ class Task:
         where = where or f"task {self.name!r}"
         if not isinstance(params, dict):
             raise TypeError(f"{where}: parameters must be a table, got {type(params).__name__}")
+        # Expressions of n (a config's p = "3*log(n)/n") become their values here; the record
+        # keeps them in ``exprs`` (absent when there are none, so other cells' ids stay put).
+        exprs = params.get(EXPRS) or {}
+        params, more = substitute({k: v for k, v in params.items() if k != EXPRS},
+                                  {k: p.kind for k, p in self.params.items()}, where)
+        exprs = {**exprs, **more}
         unknown = sorted(set(params) - set(self.params))
         if unknown:
             raise ValueError(f"{where}: unknown parameter(s) {unknown}; valid: "
@@ -152,6 +161,10 @@ class Task:
                 out = dict(sorted(self.resolve(out).items()))
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"{where}: {exc}") from None
+        if exprs:
+            if not all(isinstance(k, str) and isinstance(v, str) for k, v in exprs.items()):
+                raise TypeError(f"{where}: {EXPRS} must map parameter names to expressions")
+            out = dict(sorted({**out, EXPRS: dict(sorted(exprs.items()))}.items()))
         return out
 
 
@@ -238,37 +251,13 @@ FILTER_PARAMS = {
 
 
 # ------------------------------------------------------------------------------ tau
+# The tau task itself is in .thorough_tasks (one implementation with tau_large).
 
 def _schedule(params):
     """A ``sqrt_n`` cell runs at λ = √n (the requested n), S = ⌈2λ⌉: record those."""
     if params["schedule"] == "sqrt_n":
         params["lam"], params["S"] = grown_lam_S(params["n"])
     return params
-
-
-@register_task("tau", {**GRAPH_PARAMS, **FILTER_PARAMS,
-                       "schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
-                                         doc="'sqrt_n': λ = √n (given n), S = ⌈2λ⌉; the "
-                                             "record's lam and S are those")},
-               validate=_check_family, resolve=_schedule)
-def tau_task(params, seeds):
-    """τ = n·max_i Σ_j [Ã_S]_ij² / m² (Eq. 5) for a graph family at n."""
-    gseed = _graph_seed(params, seeds)
-    A, transitive = build_graph(params["family"], params["n"], gseed, params["graph_params"])
-    # For sqrt_n, λ = √n of the *requested* n (grid_2d rounds n), set by _schedule.
-    lam, S = params["lam"], params["S"]
-    # Vertex-transitive graphs have equal τ_i: one node gives τ exactly.
-    nodes = np.array([0]) if transitive else None
-    res = connectivity_factor(A, lam, S, norm=params["norm"], nodes=nodes)
-    deg = np.asarray(A.sum(axis=1)).ravel()
-    return {"n": int(res.n), "lam": float(lam), "S": int(S), "tau": float(res.tau),
-            "tau_over_n": float(res.tau / res.n),
-            "tau_log_n_over_n": float(res.tau_log_n_over_n),
-            "argmax_node": int(res.argmax), "argmax_degree": float(deg[res.argmax]),
-            "isolated_nodes": int((deg == 0).sum()),
-            "max_degree_share": max_degree_share(deg) if len(deg) else 0.0,
-            "edges": int(A.nnz // 2),
-            "graph_seed": int(gseed), "floor": floor_tau_over_n(lam, S)}
 
 
 # ------------------------------------------------------------------------------ lemma 1

@@ -30,6 +30,7 @@ from ngc_ref.training import theory_trajectory
 from .._bounds import floor_tau_over_n, grown_lam_S, simulate
 from .._graphs import build_graph, hyp_problem
 from .._stats import NOISES, max_degree_share, seed_of
+from .._thorough import exact_tau_seconds
 # The tau task's pieces: the same graph seed, family check and sqrt_n schedule.
 from .tasks import (FILTER_PARAMS, GRAPH_PARAMS, Param, _check_family, _graph_seed, _schedule,
                     register_task)
@@ -80,20 +81,50 @@ class CompleteFilter:
         return self.a * X + self.b * X.sum(axis=0, keepdims=True)
 
 
-@register_task("tau_large", {
-    **GRAPH_PARAMS, **FILTER_PARAMS,
-    "schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
-                      doc="'sqrt_n': λ = √n (given n), S = ⌈2λ⌉; the record's lam and S are "
-                          "those"),
-    "exact_max_cost": Param(float, EXACT_MAX_COST, min=0.0,
-                            doc="exact τ while S·nnz·(nodes computed) ≤ this, else the estimator"),
+ESTIMATOR_PARAMS = {
     "n_samples": Param(int, 256, min=1, doc="estimator: Gaussian probes"),
     "max_candidates": Param(int, 256, min=1, doc="estimator: τ_i recomputed exactly"),
     "confidence": Param(float, 0.99, min=0.0, exclusive_min=True,
                         doc="estimator: P(τ ≤ tau_upper)"),
+}
+SCHEDULE = {"schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
+                              doc="'sqrt_n': λ = √n (given n), S = ⌈2λ⌉; the record's lam and S "
+                                  "are those")}
+
+
+@register_task("tau", {
+    **GRAPH_PARAMS, **FILTER_PARAMS, **SCHEDULE, **ESTIMATOR_PARAMS,
+    "exact_max_seconds": Param(float, 60.0, min=0.0,
+                               doc="exact τ while the cost model puts it at ≤ this many seconds "
+                                   "on one core, else the estimator and its bracket"),
+}, validate=_check_family, resolve=_schedule)
+def tau_task(params, seeds):
+    """τ = n·max_i Σ_j [Ã_S]_ij² / m² (Eq. 5) for a graph family at n: exact where the cost
+    model (:func:`ngc_ref_theory._thorough.exact_tau_seconds`) allows ``exact_max_seconds``,
+    else the estimator's bracket; the record says which (``method``) and the estimate."""
+    def exact(A, S, computed):
+        secs = exact_tau_seconds(params["family"], S, A.nnz + A.shape[0], computed)
+        return secs <= params["exact_max_seconds"], {"exact_seconds_estimate": secs}
+    return tau_record(params, seeds, exact)
+
+
+@register_task("tau_large", {
+    **GRAPH_PARAMS, **FILTER_PARAMS, **SCHEDULE,
+    "exact_max_cost": Param(float, EXACT_MAX_COST, min=0.0,
+                            doc="exact τ while S·nnz·(nodes computed) ≤ this, else the estimator"),
+    **ESTIMATOR_PARAMS,
 }, validate=_check_family, resolve=_schedule)
 def tau_large_task(params, seeds):
     """τ, its bracket and Σ_iρ_i/n of a family's graph at n (exact where affordable)."""
+    def exact(A, S, computed):
+        return S * (A.nnz + A.shape[0]) * computed <= params["exact_max_cost"], {}
+    return tau_record(params, seeds, exact)
+
+
+def tau_record(params, seeds, exact):
+    """τ, its bracket and Σ_iρ_i/n of a cell's graph: exact where ``exact(A, S, nodes
+    computed)`` says ``(True, extra fields)`` (one node for a vertex-transitive family, a closed
+    form for the complete graph), else :func:`ngc_ref.connectivity_factor`'s estimator."""
     lam, S, norm, n_req = params["lam"], params["S"], params["norm"], params["n"]
     base = {"lam": float(lam), "S": int(S), "floor": floor_tau_over_n(lam, S)}
     if params["family"] == "complete" and not params["graph_params"]:
@@ -110,10 +141,9 @@ def tau_large_task(params, seeds):
                 "graph_seed": params.get("graph_seed")}
     A, transitive, gseed = graph_of(params, seeds)
     n = A.shape[0]
-    nnz = A.nnz + n
     nodes = np.array([0]) if transitive else None
-    computed = 1 if transitive else n
-    if S * nnz * computed <= params["exact_max_cost"]:
+    ok, extra = exact(A, S, 1 if transitive else n)
+    if ok:
         res = connectivity_factor(A, lam, S, norm=norm, nodes=nodes)
         method = "one-node (vertex-transitive)" if transitive else "exact"
         rho_method = "exact"
@@ -135,7 +165,7 @@ def tau_large_task(params, seeds):
             "argmax_node": int(res.argmax), "argmax_degree": float(deg[res.argmax]),
             "isolated_nodes": int((deg == 0).sum()),
             "max_degree_share": max_degree_share(deg) if len(deg) else 0.0,
-            "edges": int(A.nnz // 2), "graph_seed": gseed}
+            "edges": int(A.nnz // 2), "graph_seed": gseed, **extra}
 
 
 def _short(x):
