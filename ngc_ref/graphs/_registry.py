@@ -206,7 +206,7 @@ def resolve_family(spec, *, option="family"):
     if spec in _FAMILIES:
         return _FAMILIES[spec]
     if not SPEC.fullmatch(spec):
-        raise ValueError(f"{option}: unknown graph family {spec!r}; registered: "
+        raise ValueError(f"{option}: unknown family {spec!r}; registered: "
                          f"{', '.join(sorted(_FAMILIES))}; or give your own as "
                          "'package.module:function' with function(n, seed) -> adjacency")
     module, attr = spec.split(":")

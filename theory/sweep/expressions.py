@@ -130,7 +130,12 @@ def substitute(params, kinds, where):
     out = dict(params)
     for k in todo:
         text = out[k]
-        out[k] = as_kind(evaluate(text, n, f"{where}: {k}"), kinds[k], k, text, n)
+        try:
+            value = evaluate(text, n, k)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {k} must be a real number or an expression of n; "
+                             f"{exc}") from None
+        out[k] = as_kind(value, kinds[k], k, text, n)
         exprs[k] = text
     if gtodo:
         out["graph_params"] = dict(gp)

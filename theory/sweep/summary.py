@@ -153,6 +153,7 @@ def tau_verdicts(records):
     statement's hypotheses. At a fixed (λ, S) τ/n ≥ 1/((λ+1)m)² for every graph: ``fails``.
     Returns ``[(label, verdict, slope, (lo, hi) or None, note)]``."""
     out = []
+    records = _schedule_symbols([with_expressions(r) for r in records])
     keys, series = _series(records, "n")
     for gkey, by_n in series.items():
         rows = []
