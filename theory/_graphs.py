@@ -18,7 +18,7 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from ngc_ref import graphs
+from ngc_ref import graphs, series_ratio
 from ngc_ref.graphs import contextual_sbm, family_info, make_graph, resolve_family
 
 from ._stats import seed_of
@@ -132,6 +132,22 @@ def build_graph(family, n, seed, graph_params=None):
     as :func:`family_graph` does)."""
     build, transitive = graph_family(family, graph_params)
     return build(n, int(seed)), transitive
+
+
+def complete_coefficients(n, lam, S):
+    """(a, b) with Ã_S = aI + bJ on the complete graph K_n: with self-loops Ã = J/n in both
+    normalisations (every degree of A + I is n), so Ã^s = J/n for s ≥ 1, a = 1/(λ+1) and
+    b = a·c/n with c = Σ_{s=1}^S r^s = λ(1 − r^S)."""
+    a = 1.0 / (lam + 1.0)
+    return a, a * (lam * (1.0 - series_ratio(lam) ** S)) / n
+
+
+def complete_rho(n, lam, S):
+    """ρ_i = Σ_j [Ã_S]_ij² of K_n in closed form (every row alike, both normalisations):
+    ((1 + c/n)² + (n − 1)(c/n)²)/(λ+1)², c = λ(1 − r^S) (:func:`complete_coefficients`)."""
+    r = lam / (lam + 1.0)
+    c = lam * (1.0 - r ** S)
+    return ((1.0 + c / n) ** 2 + (n - 1) * (c / n) ** 2) / (lam + 1.0) ** 2
 
 
 def lam_S_grid(ctx):

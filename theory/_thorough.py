@@ -136,6 +136,15 @@ def exact_tau_seconds(family, S, entries, nodes):
     return rate * entries * max(int(S), 1) * nodes
 
 
+def exact_tau_ok(p, entries, nodes):
+    """Whether a ``tau`` cell with parameters ``p`` computes τ exactly: S·entries·nodes within
+    ``exact_max_cost`` where given, else :func:`exact_tau_seconds` within
+    ``exact_max_seconds``."""
+    if p.get("exact_max_cost") is not None:
+        return p["S"] * entries * nodes <= p["exact_max_cost"]
+    return exact_tau_seconds(p["family"], p["S"], entries, nodes) <= p["exact_max_seconds"]
+
+
 def _tau_seconds(p, exact_ok):
     """A τ cell: exact (every node, or one if vertex-transitive) where ``exact_ok(entries,
     nodes)``, else the estimator's probes and candidates."""
@@ -160,12 +169,8 @@ def cell_seconds(task, params):
     if task == "check":
         default, thorough = CHECK_SECONDS.get(p["claim"], (5.0, 30.0))
         return thorough if p["thorough"] else default
-    if task == "tau_large":
-        return _tau_seconds(p, lambda entries, nodes: p["S"] * entries * nodes
-                            <= p["exact_max_cost"])
-    if task == "tau":
-        return _tau_seconds(p, lambda entries, nodes: exact_tau_seconds(
-            p["family"], p["S"], entries, nodes) <= p["exact_max_seconds"])
+    if task in ("tau", "tau_large"):
+        return _tau_seconds(p, lambda entries, nodes: exact_tau_ok(p, entries, nodes))
     if task == "lemma1":
         return (CELL_OVERHEAD + build_seconds(p["family"], p["n"])
                 + product_seconds(p["family"], p["n"], p["S"], p["trials"] * p["d"] + p["n"],

@@ -52,7 +52,7 @@ CORRECTED = CLAIM.corrected(
 
 LAM, S = 32.0, 16
 SIZES = (100, 200, 400, 800)
-#: ``--thorough``: the n grid (× ``--scale``), run as ``tau_large`` sweep cells.
+#: ``--thorough``: the n grid (× ``--scale``), run as ``tau`` sweep cells.
 THOROUGH_SIZES = (100, 200, 400, 800, 1600, 3200, 10000, 30000, 100000)
 #: ``--thorough``: the largest n of the λ = √n schedule (× ``--scale``) of the families whose
 #: cells there would take over 5 min on one core (S = ⌈2√n⌉ = 633 steps per probe column at
@@ -95,20 +95,20 @@ def thorough_sizes(ctx, family, schedule):
 
 @CLAIM.plan
 def plan(ctx, norm):
-    """``--thorough``: one ``tau_large`` cell per family × schedule × n (the graph of
+    """``--thorough``: one ``tau`` cell per family × schedule × n (the graph of
     ``ctx.rng(ID, "graph", family, n)``, as the default run's)."""
     cells = []
     for fam in checker_families(ctx, FAMILIES):
         for schedule in ("fixed", "sqrt_n"):
             for n in thorough_sizes(ctx, fam, schedule):
                 gseed = seed_of(ctx.rng(ID, "graph", fam, n))
-                cells.append(("tau_large", {"family": fam, "n": n, "lam": LAM, "S": S,
+                cells.append(("tau", {"family": fam, "n": n, "lam": LAM, "S": S,
                                             "norm": norm, "schedule": schedule,
                                             "graph_seed": gseed, **ESTIMATOR}))
     return cells
 
 
-#: What a ``tau_large`` record gives a series row.
+#: What a ``tau`` record gives a series row.
 ROW_KEYS = ("n", "lam", "S", "tau", "tau_over_n", "argmax_node", "argmax_degree",
             "isolated_nodes", "max_degree_share", "graph_seed", "floor", "method", "tau_lower",
             "tau_upper", "tau_upper_over_n")

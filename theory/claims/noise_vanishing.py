@@ -28,10 +28,10 @@ from .._common import counterexample, public
 from .._core import claim
 from .._figures import draws, fixed_vs_grown
 from .._paper import theory_rw
-from .._graphs import FAMILIES, checker_families, family_graph, is_transitive
+from .._graphs import FAMILIES, checker_families, complete_rho, family_graph, is_transitive
 from .._stats import (SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_verdicts, loglog_slope,
                       max_degree_share, no_hub_hypotheses, seed_of, slope_interval)
-from ._energy import complete_rho, row_square_sums, spectrum
+from ._energy import row_square_sums, spectrum
 
 ID = "noise-vanishing"
 WORDS = ("Sec. 1: 'We prove that with the increase in graph size and graph connectivity factor, "

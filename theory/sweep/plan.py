@@ -9,7 +9,7 @@ estimator where exact τ would exceed ``exact_max_seconds``).
 
 from __future__ import annotations
 
-from .._thorough import (avg_degree, cell_seconds, exact_tau_seconds, format_seconds,
+from .._thorough import (avg_degree, cell_seconds, exact_tau_ok, exact_tau_seconds, format_seconds,
                          registered_family, vary_lines)
 from .config import as_cells
 from .store import finished, read_records
@@ -21,8 +21,7 @@ def _exact_tau(cell):
     info = registered_family(p["family"])
     nodes = 1 if info is not None and info.vertex_transitive else p["n"]
     entries = p["n"] * (avg_degree(p["family"], p["n"], p.get("graph_params")) + 1.0)
-    secs = exact_tau_seconds(p["family"], p["S"], entries, nodes)
-    return secs <= p["exact_max_seconds"], secs
+    return exact_tau_ok(p, entries, nodes), exact_tau_seconds(p["family"], p["S"], entries, nodes)
 
 
 def dry_run_lines(spec, store=None, workers=1):
@@ -40,8 +39,8 @@ def dry_run_lines(spec, store=None, workers=1):
     if est:
         worst = max(est, key=lambda cs: cs[1])
         lines.append(f"τ estimated (bracket) in {len(est)} of {len(taus)} tau cells, where exact "
-                     f"τ would take over exact_max_seconds = "
-                     f"{worst[0].params['exact_max_seconds']:g} s (largest: "
+                     f"τ would exceed the budget (exact_max_seconds = "
+                     f"{worst[0].params['exact_max_seconds']:g} s; largest: "
                      f"{worst[0].params['family']} n={worst[0].params['n']}, S="
                      f"{worst[0].params['S']}: ~{format_seconds(worst[1])} exact)")
     elif taus:

@@ -169,6 +169,8 @@ class Task:
 
 
 _TASKS: dict[str, Task] = {}
+#: Former task names -> the task they stand for (:func:`register_alias`).
+_ALIASES: dict[str, str] = {}
 
 #: Parameters every task accepts: ``rep`` numbers independent replicates of a cell.
 COMMON = {"rep": Param(int, 0, min=0, doc="replicate number (only changes the seeds)")}
@@ -191,9 +193,17 @@ def register_task(name, params, *, doc="", validate=None, resolve=None, replace=
     return deco
 
 
+def register_alias(old, name):
+    """Let ``old`` (a task's former name, e.g. in a config) stand for task ``name``."""
+    get_task(name)
+    _ALIASES[old] = name
+
+
 def get_task(name):
+    """The task registered as ``name`` (or as the task an alias stands for)."""
     if not isinstance(name, str):
         raise TypeError(f"task must be a string, got {type(name).__name__}")
+    name = _ALIASES.get(name, name)
     if name not in _TASKS:
         raise ValueError(f"unknown task {name!r}; valid tasks: {sorted(_TASKS)}")
     return _TASKS[name]

@@ -1,11 +1,13 @@
 """Sweep tasks of ``ngc-ref check --thorough`` at the sizes where the asymptotic claims show.
 
-``tau_large``      τ (Eq. 5) and the mean row energy Σ_iρ_i/n of a family's graph at n: exact
-                   while the cost S·nnz·(nodes computed) stays within ``exact_max_cost`` (one
-                   node for a vertex-transitive family, a closed form for the complete graph),
-                   else :func:`ngc_ref.connectivity_factor`'s estimator and its bracket
+``tau``            τ (Eq. 5) and the mean row energy Σ_iρ_i/n of a family's graph at n: exact
+                   while the budget allows (``exact_max_seconds`` of the cost model, or the
+                   plans' ``exact_max_cost`` = S·nnz·(nodes computed); one node for a
+                   vertex-transitive family, a closed form for the complete graph), else
+                   :func:`ngc_ref.connectivity_factor`'s estimator and its bracket
                    [``tau_lower``, ``tau_upper``] (``tau_lower`` is an exact τ_i; τ ≤
-                   ``tau_upper`` with probability ``confidence``).
+                   ``tau_upper`` with probability ``confidence``). ``tau_large`` is its
+                   former name (an alias).
 ``lemma1_trials``  one block of Lemma 1's noise trials: ``trials`` draws of η (n × d) pushed
                    through Ã_S as the columns of a few sparse × dense products; returns every
                    draw's ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij², so the claim judges them against
@@ -24,16 +26,16 @@ from functools import lru_cache
 
 import numpy as np
 
-from ngc_ref import NeumannFilter, connectivity_factor, series_mass, series_ratio
+from ngc_ref import NeumannFilter, connectivity_factor, series_mass
 from ngc_ref.training import theory_trajectory
 
 from .._bounds import floor_tau_over_n, grown_lam_S, simulate
-from .._graphs import build_graph, hyp_problem
+from .._graphs import build_graph, complete_coefficients, complete_rho, hyp_problem
 from .._stats import NOISES, max_degree_share, seed_of
 from .._thorough import exact_tau_seconds
 # The tau task's pieces: the same graph seed, family check and sqrt_n schedule.
 from .tasks import (FILTER_PARAMS, GRAPH_PARAMS, Param, _check_family, _graph_seed, _schedule,
-                    register_task)
+                    register_alias, register_task)
 
 #: Exact τ while S·nnz·(nodes computed) stays below this (about 20 s on one core here).
 EXACT_MAX_COST = 1e10
@@ -53,21 +55,6 @@ def graph_of(params, seeds):
     gp = json.dumps(params.get("graph_params") or {}, sort_keys=True)
     A, transitive = _graph(params["family"], params["n"], int(gseed), gp)
     return A, transitive, int(gseed)
-
-
-def complete_coefficients(n, lam, S):
-    """(a, b) with Ã_S = aI + bJ on the complete graph K_n: Ã = J/n in both normalisations
-    (every degree of A + I is n), so a = 1/(λ+1) and b = a·Σ_{s=1..S} r^s / n."""
-    r = series_ratio(lam)
-    a = 1.0 / (lam + 1.0)
-    geo = r * (1.0 - r ** S) / (1.0 - r) if S else 0.0
-    return a, a * geo / n
-
-
-def complete_rho(n, lam, S):
-    """Σ_j [Ã_S]_ij² of K_n (every row alike)."""
-    a, b = complete_coefficients(n, lam, S)
-    return (a + b) ** 2 + (n - 1) * b ** 2
 
 
 class CompleteFilter:
@@ -97,28 +84,27 @@ SCHEDULE = {"schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
     "exact_max_seconds": Param(float, 60.0, min=0.0,
                                doc="exact τ while the cost model puts it at ≤ this many seconds "
                                    "on one core, else the estimator and its bracket"),
+    "exact_max_cost": Param(float, None, min=0.0,
+                            doc="instead of exact_max_seconds: exact τ while S·nnz·(nodes "
+                                "computed) ≤ this (the thorough plans' 1e10)"),
 }, validate=_check_family, resolve=_schedule)
 def tau_task(params, seeds):
-    """τ = n·max_i Σ_j [Ã_S]_ij² / m² (Eq. 5) for a graph family at n: exact where the cost
-    model (:func:`ngc_ref_theory._thorough.exact_tau_seconds`) allows ``exact_max_seconds``,
-    else the estimator's bracket; the record says which (``method``) and the estimate."""
+    """τ = n·max_i Σ_j [Ã_S]_ij² / m² (Eq. 5), its bracket and Σ_iρ_i/n for a graph family at
+    n: exact where the budget allows (``exact_max_cost`` in stored entries × steps × nodes
+    if given, else the cost model's :func:`ngc_ref_theory._thorough.exact_tau_seconds` against
+    ``exact_max_seconds``), else the estimator's bracket; the record says which (``method``)
+    and the cost model's estimate of exact τ (``exact_seconds_estimate``)."""
     def exact(A, S, computed):
-        secs = exact_tau_seconds(params["family"], S, A.nnz + A.shape[0], computed)
-        return secs <= params["exact_max_seconds"], {"exact_seconds_estimate": secs}
+        entries = A.nnz + A.shape[0]
+        secs = exact_tau_seconds(params["family"], S, entries, computed)
+        ok = (S * entries * computed <= params["exact_max_cost"]
+              if params["exact_max_cost"] is not None else secs <= params["exact_max_seconds"])
+        return ok, {"exact_seconds_estimate": secs}
     return tau_record(params, seeds, exact)
 
 
-@register_task("tau_large", {
-    **GRAPH_PARAMS, **FILTER_PARAMS, **SCHEDULE,
-    "exact_max_cost": Param(float, EXACT_MAX_COST, min=0.0,
-                            doc="exact τ while S·nnz·(nodes computed) ≤ this, else the estimator"),
-    **ESTIMATOR_PARAMS,
-}, validate=_check_family, resolve=_schedule)
-def tau_large_task(params, seeds):
-    """τ, its bracket and Σ_iρ_i/n of a family's graph at n (exact where affordable)."""
-    def exact(A, S, computed):
-        return S * (A.nnz + A.shape[0]) * computed <= params["exact_max_cost"], {}
-    return tau_record(params, seeds, exact)
+#: The τ task's former name for the thorough plans' cells.
+register_alias("tau_large", "tau")
 
 
 def tau_record(params, seeds, exact):
