@@ -196,8 +196,8 @@ def _fourier(a, b):
 
 def hyp_problem(family, n, seed):
     """(graph, its blocks or None, X*, Y, vertex-transitive?) of a family of Theorem 1's
-    λ = √n runs (``ring``, ``torus``, ``rr-blocks``, ``ba-blocks``, ``csbm-fixed-degree``) at
-    about n nodes."""
+    λ = √n runs (``ring``, ``torus``, ``rr-blocks``, ``ba-blocks``, ``csbm-fixed-degree``, or
+    any registered family, with X* = Y = one-hot of HYP_K index blocks) at about n nodes."""
     if family == "ring":
         th = 2 * np.pi * np.arange(n) / n
         lab = (HYP_K * np.arange(n)) // n
@@ -211,6 +211,12 @@ def hyp_problem(family, n, seed):
     if family == "csbm-fixed-degree":
         data = draw_csbm(n, seed)
         return data.adjacency, None, data.X_clean, data.Y, False
+    if family not in ("rr-blocks", "ba-blocks"):
+        # Any registered family (``ngc-ref check --family``): X* = Y = one-hot of HYP_K
+        # contiguous blocks of node indices (a clean signal the graph may or may not carry).
+        A = make_graph(family, n, seed)
+        onehot = np.eye(HYP_K)[(HYP_K * np.arange(A.shape[0])) // A.shape[0]]
+        return A, None, onehot, onehot, family_info(family).vertex_transitive
     build = {"rr-blocks": lambda m, s: graphs.random_regular(m, 6, seed=s),
              "ba-blocks": lambda m, s: graphs.barabasi_albert(m, 3, seed=s)}[family]
     rng = np.random.default_rng(seed)
