@@ -239,3 +239,18 @@ def test_tau_task_picks_the_estimator_over_the_budget_and_brackets_the_exact_tau
     assert est["result"]["exact_seconds_estimate"] > 0
     lo, hi = est["result"]["tau_lower"], est["result"]["tau_upper"]
     assert lo * (1 - 1e-12) <= exact["result"]["tau"] <= hi * (1 + 1e-12)
+
+
+def test_theorem_1_in_hypotheses_half_runs_on_the_users_family(monkeypatch):
+    from ngc_ref_theory import Context
+    from ngc_ref_theory.claims.theorem_1 import inside, readings
+    monkeypatch.setattr(inside, "hyp_design",
+                        lambda ctx: ((200, 283, 400, 566, 800), (2,) * 5, 3, 6, 100))
+    ctx = Context(seed=0, families=(MINE,))
+    fams = inside.hyp_results(ctx, "rw")
+    assert list(fams) == [MINE] and fams[MINE]["judged"] and "registry" in fams[MINE]["words"]
+    res = readings.reading_result(ctx, "rw", fams, "mean", [])
+    assert [f["family"] for f in res.evidence["families"]] == [MINE]
+    assert list(res.evidence["searched"]["families"]) == [MINE]
+    assert fams[MINE]["inside"]           # no isolated node, no hub, ‖W‖ bounded
+    assert MINE in res.summary and res.evidence["verdicts"][MINE] == res.verdict

@@ -304,9 +304,9 @@ def build_parser():
                      help="--thorough: multiply every planned grid's sizes (and, below 1, its "
                      "trial counts) by FLOAT; default $NGC_REF_THOROUGH_SCALE or 1")
     chk.add_argument("--family", action="append", metavar="NAME|MODULE:FUNCTION",
-                     help="run the asymptotic claims (assumption-2, noise-vanishing, lemma-1) on "
-                     "this graph family instead of their own: a registered name or your "
-                     "function(n, seed) -> adjacency; repeatable")
+                     help="run the asymptotic claims (assumption-2, noise-vanishing, lemma-1, "
+                     "theorem-1's λ = √n half) on this graph family instead of their own: a "
+                     "registered name or your function(n, seed) -> adjacency; repeatable")
     chk.add_argument("--dry-run", "--plan", action="store_true", dest="dry_run",
                      help="print each claim's cells and estimated time, and run nothing")
     chk.set_defaults(func=_check)
