@@ -254,3 +254,21 @@ def test_theorem_1_in_hypotheses_half_runs_on_the_users_family(monkeypatch):
     assert list(res.evidence["searched"]["families"]) == [MINE]
     assert fams[MINE]["inside"]           # no isolated node, no hub, ‖W‖ bounded
     assert MINE in res.summary and res.evidence["verdicts"][MINE] == res.verdict
+
+
+# ------------------------------------------------------------------------------ one task per quantity
+
+def test_one_lemma1_task_with_the_former_trials_task_as_an_alias():
+    from ngc_ref import connectivity_factor
+    p = {"family": "complete", "n": 30, "d": 2, "trials": 40}
+    both = make_cell("lemma1", dict(p, draws=True))
+    alias = make_cell("lemma1_trials", p)
+    assert alias.task == "lemma1" and alias.params["bounds"] is False and alias.params["draws"]
+    rec, draws_only = (r["result"] for r in run_sweep([both, alias], n_jobs=1))
+    assert "exceed_paper" not in draws_only and len(draws_only["fro2"]) == 40
+    # The counts are the draws above the bounds (six-digit draws: away from the bound).
+    fro2 = np.array(rec["fro2"])
+    assert rec["exceed_paper"] == int((fro2 > rec["paper_bound"]).sum())
+    # K_n's τ in closed form is the τ of the built graph.
+    tau = connectivity_factor(graphs.complete(30), 32.0, 16, norm="rw").tau
+    assert rec["tau"] == pytest.approx(tau, rel=1e-10)

@@ -171,16 +171,14 @@ def cell_seconds(task, params):
         return thorough if p["thorough"] else default
     if task in ("tau", "tau_large"):
         return _tau_seconds(p, lambda entries, nodes: exact_tau_ok(p, entries, nodes))
-    if task == "lemma1":
-        return (CELL_OVERHEAD + build_seconds(p["family"], p["n"])
-                + product_seconds(p["family"], p["n"], p["S"], p["trials"] * p["d"] + p["n"],
-                                  p.get("graph_params")))
-    if task == "lemma1_trials":
-        fam, n = p["family"], p["n"]
-        if fam == "complete":
+    if task in ("lemma1", "lemma1_trials"):
+        fam, n, gp = p["family"], p["n"], p.get("graph_params")
+        if fam == "complete" and not gp:
             return CELL_OVERHEAD + 2e-8 * n * p["trials"] * p["d"]
-        return (CELL_OVERHEAD + build_seconds(fam, n)
-                + product_seconds(fam, n, p["S"], p["trials"] * p["d"]) * 0.95)
+        # The draws as columns; with ``bounds`` also exact τ (every node's row).
+        tau = product_seconds(fam, n, p["S"], n, gp) if p.get("bounds", False) else 0.0
+        return (CELL_OVERHEAD + build_seconds(fam, n) + tau
+                + product_seconds(fam, n, p["S"], p["trials"] * p["d"], gp) * 0.95)
     if task == "theorem1_hyp":
         fam, n = p["family"], p["n"]
         S = math.ceil(2 * math.sqrt(n))

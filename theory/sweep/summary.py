@@ -316,6 +316,9 @@ def _cp(k, n):
 
 
 def summarize_lemma1(records, plot_path=None):
+    records = [r for r in records if "exceed_paper" in r["result"]]
+    if not records:   # draws-only blocks (bounds = false) are judged by the claim, not here
+        return "(trial blocks without bounds: see ngc-ref check --thorough's lemma-1)", []
     rows = []
     for _, label, n, _, res in _points(records, "n"):
         trials = sum(r["trials"] for r in res)
@@ -484,6 +487,7 @@ def summarize_node_classification(records, plot_path=None):
 
 
 SUMMARIES = {"tau": summarize_tau, "tau_large": summarize_tau, "lemma1": summarize_lemma1,
+             "lemma1_trials": summarize_lemma1,
              "theorem1": summarize_theorem1,
              "node_classification": summarize_node_classification}
 

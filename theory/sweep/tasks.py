@@ -10,13 +10,15 @@ Built-in tasks (see :func:`describe` for their parameters):
 
 ``tau``                 τ and τ/n of Ã_S for a graph family at n (Assumption 2, Eq. 5): exact
                         or the estimator's bracket by the cost model (:mod:`.thorough_tasks`).
-``lemma1``              one Monte-Carlo exceedance trial batch of Lemma 1 (Eq. 9).
+``lemma1``              one Monte-Carlo exceedance trial batch of Lemma 1 (Eq. 9)
+                        (:mod:`.thorough_tasks`; ``lemma1_trials`` is its draws-only alias).
 ``theorem1``            the Theorem 1 gradient-descent trajectory on a contextual SBM.
 ``node_classification`` one noisy-feature node-classification run (Sec. 5).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -27,13 +29,11 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ngc_ref import NeumannFilter, connectivity_factor
 from ngc_ref.validation import check_scalar
 
-from .._bounds import (frobenius_bound, grown_lam_S, max_entry_bound,
-                       paper_bound, simulate)
-from .._graphs import build_graph, graph_family
-from .._stats import (NOISES, class_bag_of_words, labelled_sbm, sbm_probabilities)
+from .._bounds import grown_lam_S
+from .._graphs import graph_family
+from .._stats import class_bag_of_words, labelled_sbm, sbm_probabilities
 from .expressions import substitute
 
 _REQUIRED = object()
@@ -169,8 +169,8 @@ class Task:
 
 
 _TASKS: dict[str, Task] = {}
-#: Former task names -> the task they stand for (:func:`register_alias`).
-_ALIASES: dict[str, str] = {}
+#: Former task names -> (the task they stand for, its other defaults) (:func:`register_alias`).
+_ALIASES: dict[str, tuple] = {}
 
 #: Parameters every task accepts: ``rep`` numbers independent replicates of a cell.
 COMMON = {"rep": Param(int, 0, min=0, doc="replicate number (only changes the seeds)")}
@@ -193,17 +193,26 @@ def register_task(name, params, *, doc="", validate=None, resolve=None, replace=
     return deco
 
 
-def register_alias(old, name):
-    """Let ``old`` (a task's former name, e.g. in a config) stand for task ``name``."""
-    get_task(name)
-    _ALIASES[old] = name
+def register_alias(old, name, **defaults):
+    """Let ``old`` (a task's former name, e.g. in a config) stand for task ``name``, with
+    other ``defaults`` for some of its parameters (what the former task did)."""
+    task = get_task(name)
+    unknown = sorted(set(defaults) - set(task.params))
+    if unknown:
+        raise ValueError(f"alias {old!r}: {name!r} has no parameter(s) {unknown}")
+    _ALIASES[old] = (name, defaults)
 
 
 def get_task(name):
     """The task registered as ``name`` (or as the task an alias stands for)."""
     if not isinstance(name, str):
         raise TypeError(f"task must be a string, got {type(name).__name__}")
-    name = _ALIASES.get(name, name)
+    if name in _ALIASES:
+        target, defaults = _ALIASES[name]
+        task = _TASKS[target]
+        return dataclasses.replace(task, params={
+            **task.params, **{k: dataclasses.replace(task.params[k], default=v)
+                              for k, v in defaults.items()}})
     if name not in _TASKS:
         raise ValueError(f"unknown task {name!r}; valid tasks: {sorted(_TASKS)}")
     return _TASKS[name]
@@ -271,34 +280,7 @@ def _schedule(params):
 
 
 # ------------------------------------------------------------------------------ lemma 1
-
-@register_task("lemma1", {**GRAPH_PARAMS, **FILTER_PARAMS,
-                          "d": Param(int, 8, min=1, doc="noise columns; the bound's 1/d"),
-                          "noise": Param(str, "gaussian", choices=NOISES),
-                          "sigma": Param(float, 1.0, min=0.0, doc="sub-Gaussian parameter σ"),
-                          "trials": Param(int, 200, min=1, doc="independent draws of η")},
-               validate=_check_family)
-def lemma1_task(params, seeds):
-    """Lemma 1 exceedance trials: how often ‖Ã_Sη‖_F² (and max_ij) exceed the bounds."""
-    gseed = _graph_seed(params, seeds)
-    A, _ = build_graph(params["family"], params["n"], gseed, params["graph_params"])
-    lam, S, norm, d = params["lam"], params["S"], params["norm"], params["d"]
-    sigma, trials = params["sigma"], params["trials"]
-    filt = NeumannFilter(A, lam, S, norm=norm)
-    conn = connectivity_factor(A, lam, S, norm=norm)
-    fro2, max2 = simulate(filt, params["noise"], sigma, d, trials, seeds.rng())
-    n = conn.n
-    b = paper_bound(conn.tau, lam, S, sigma, n, d)
-    bm = max_entry_bound(conn.tau, lam, S, sigma, n, d)
-    bf = frobenius_bound(conn.tau, lam, S, sigma, n, d)
-    return {"n": int(n), "tau": float(conn.tau), "tau_log_n_over_n": float(conn.tau_log_n_over_n),
-            "trials": trials, "graph_seed": int(gseed), "p_max": 1.0 / d,
-            "expected_fro2": sigma**2 * d * float(conn.row_square_sums.sum()),
-            "mean_fro2": float(fro2.mean()), "mean_max2": float(max2.mean()),
-            "paper_bound": b, "max_entry_bound": bm, "frobenius_bound": bf,
-            "exceed_paper": int((fro2 > b).sum()), "exceed_max_entry": int((max2 > bm).sum()),
-            "exceed_frobenius": int((fro2 > bf).sum())}
-
+# The lemma1 task is in .thorough_tasks (one implementation with lemma1_trials).
 
 # ------------------------------------------------------------------------------ theorem 1
 

@@ -8,10 +8,11 @@
                    [``tau_lower``, ``tau_upper``] (``tau_lower`` is an exact τ_i; τ ≤
                    ``tau_upper`` with probability ``confidence``). ``tau_large`` is its
                    former name (an alias).
-``lemma1_trials``  one block of Lemma 1's noise trials: ``trials`` draws of η (n × d) pushed
-                   through Ã_S as the columns of a few sparse × dense products; returns every
-                   draw's ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij², so the claim judges them against
-                   bounds computed from τ (a ``tau_large`` cell of the same graph).
+``lemma1``         one block of Lemma 1's noise trials: ``trials`` draws of η (n × d) pushed
+                   through Ã_S as the columns of a few sparse × dense products; with ``bounds``
+                   τ and the exceedance counts of the bounds, with ``draws`` every draw's
+                   ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij² (the thorough plan's ``lemma1_trials``
+                   alias: draws only, judged against bounds from a ``tau`` cell).
 ``theorem1_hyp``   one graph of Theorem 1's λ = √n families: its τ (exact, or the bracket) and
                    the gradient-descent runs of its noise draws (:func:`hyp_run`).
 
@@ -29,7 +30,8 @@ import numpy as np
 from ngc_ref import NeumannFilter, connectivity_factor, series_mass
 from ngc_ref.training import theory_trajectory
 
-from .._bounds import floor_tau_over_n, grown_lam_S, simulate
+from .._bounds import (floor_tau_over_n, frobenius_bound, grown_lam_S, max_entry_bound,
+                       paper_bound, simulate)
 from .._graphs import build_graph, complete_coefficients, complete_rho, hyp_problem
 from .._stats import NOISES, max_degree_share, seed_of
 from .._thorough import exact_tau_seconds
@@ -159,30 +161,59 @@ def _short(x):
     return [float(f"{v:.6e}") for v in np.asarray(x, dtype=float)]
 
 
-@register_task("lemma1_trials", {
+@register_task("lemma1", {
     **GRAPH_PARAMS, **FILTER_PARAMS,
     "d": Param(int, 8, min=1, doc="noise columns; the bound's 1/d"),
     "noise": Param(str, "gaussian", choices=NOISES),
     "sigma": Param(float, 1.0, min=0.0, doc="sub-Gaussian parameter σ"),
     "trials": Param(int, 200, min=1, doc="independent draws of η in this cell"),
     "block": Param(int, 0, min=0, doc="trial block (only changes the draws' seed)"),
+    "bounds": Param(bool, True, doc="compute τ exactly and count the draws above Lemma 1's "
+                                    "bounds (false: the draws only, bounds from a tau cell)"),
+    "draws": Param(bool, False, doc="return every draw's ‖Ã_Sη‖_F² and max_ij² (6 digits)"),
+    "batch": Param(int, 0, min=0, doc="draws per sparse × dense product (0: up to 64, "
+                                      "within 32 MB of noise)"),
 }, validate=_check_family)
-def lemma1_trials_task(params, seeds):
-    """One block of Lemma 1 trials: ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij² of every draw of η."""
-    d = params["d"]
-    if params["family"] == "complete" and not params["graph_params"]:
+def lemma1_task(params, seeds):
+    """Lemma 1 trials: ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij² of ``trials`` draws of η, and (with
+    ``bounds``) τ and how often they exceed the paper's Eq. 9 bound, the corrected max-entry
+    and Frobenius bounds (:mod:`.._bounds`)."""
+    lam, S, norm, d, sigma = (params[k] for k in ("lam", "S", "norm", "d", "sigma"))
+    complete = params["family"] == "complete" and not params["graph_params"]
+    if complete:
         n, gseed = params["n"], params.get("graph_seed")
-        filt = CompleteFilter(n, params["lam"], params["S"])
+        filt = CompleteFilter(n, lam, S)
     else:
         A, _, gseed = graph_of(params, seeds)
         n = A.shape[0]
-        filt = NeumannFilter(A, params["lam"], params["S"], norm=params["norm"])
-    batch = int(max(1, min(64, TRIAL_BLOCK_ELEMENTS // (n * d))))
-    fro2, max2 = simulate(filt, params["noise"], params["sigma"], d, params["trials"],
-                          seeds.rng(), batch=batch)
-    return {"n": int(n), "graph_seed": gseed, "trials": int(params["trials"]),
-            "draws_per_product": batch, "mean_fro2": float(fro2.mean()),
-            "mean_max2": float(max2.mean()), "fro2": _short(fro2), "max2": _short(max2)}
+        filt = NeumannFilter(A, lam, S, norm=norm)
+    batch = params["batch"] or int(max(1, min(64, TRIAL_BLOCK_ELEMENTS // (n * d))))
+    fro2, max2 = simulate(filt, params["noise"], sigma, d, params["trials"], seeds.rng(),
+                          batch=batch)
+    out = {"n": int(n), "graph_seed": gseed, "trials": int(params["trials"]),
+           "draws_per_product": batch, "mean_fro2": float(fro2.mean()),
+           "mean_max2": float(max2.mean())}
+    if params["draws"]:
+        out.update(fro2=_short(fro2), max2=_short(max2))
+    if params["bounds"]:
+        if complete:   # every row alike, in closed form
+            rho_sum = n * complete_rho(n, lam, S)
+            tau = rho_sum / series_mass(lam, S) ** 2
+        else:
+            conn = connectivity_factor(A, lam, S, norm=norm)
+            tau, rho_sum = float(conn.tau), float(conn.row_square_sums.sum())
+        b, bm, bf = (f(tau, lam, S, sigma, n, d)
+                     for f in (paper_bound, max_entry_bound, frobenius_bound))
+        out.update(tau=tau, tau_log_n_over_n=tau * np.log(n) / n, p_max=1.0 / d,
+                   expected_fro2=sigma**2 * d * rho_sum, paper_bound=b, max_entry_bound=bm,
+                   frobenius_bound=bf, exceed_paper=int((fro2 > b).sum()),
+                   exceed_max_entry=int((max2 > bm).sum()),
+                   exceed_frobenius=int((fro2 > bf).sum()))
+    return out
+
+
+#: The thorough plan's former task: one block of draws, the bounds from a tau cell.
+register_alias("lemma1_trials", "lemma1", bounds=False, draws=True)
 
 
 # ------------------------------------------------------------------ Theorem 1, λ = √n
