@@ -68,7 +68,7 @@ def test_tiny_profile_runs_end_to_end(tiny):
     # The store stays beside the report (hidden), one record per cell.
     recs = read_records(out / ".thorough" / "store.jsonl")
     assert len(recs) == len({r["id"] for r in recs})
-    assert {r["task"] for r in recs} == {"tau", "lemma1_trials", "theorem1_hyp", "check"}
+    assert {r["task"] for r in recs} == {"tau", "lemma1", "theorem1_hyp", "check"}
 
 
 def test_plan_cell_count_equals_cells_run(tiny, capsys):
