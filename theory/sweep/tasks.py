@@ -248,8 +248,9 @@ def _graph_seed(params, seeds):
 
 
 GRAPH_PARAMS = {
-    "family": Param(str, doc="checker family (e.g. 'er_avgdeg_2logn') or make_graph family"),
-    "n": Param(int, min=2, doc="number of nodes (checker families may round it)"),
+    "family": Param(str, doc="a registered family (ngc_ref.graphs.graph_families(), e.g. "
+                             "'er_avgdeg_2logn') or your own as 'package.module:function'"),
+    "n": Param(int, min=2, doc="number of nodes (some families round it)"),
     "graph_params": Param(dict, {}, doc="make_graph parameters, e.g. {d = 4}"),
     "graph_seed": Param(int, None, min=0, doc="default: derived from (seed, family, n, rep)"),
 }

@@ -91,8 +91,9 @@ SCHEDULE = {"schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
                                 "computed) ≤ this (the thorough plans' 1e10)"),
 }, validate=_check_family, resolve=_schedule)
 def tau_task(params, seeds):
-    """τ = n·max_i Σ_j [Ã_S]_ij² / m² (Eq. 5), its bracket and Σ_iρ_i/n for a graph family at
-    n: exact where the budget allows (``exact_max_cost`` in stored entries × steps × nodes
+    """τ (Eq. 5), its bracket and Σ_iρ_i/n of a family's graph at n, exact where affordable.
+
+    τ = n·max_i Σ_j [Ã_S]_ij² / m², exact where the budget allows (``exact_max_cost`` in stored entries × steps × nodes
     if given, else the cost model's :func:`ngc_ref_theory._thorough.exact_tau_seconds` against
     ``exact_max_seconds``), else the estimator's bracket; the record says which (``method``)
     and the cost model's estimate of exact τ (``exact_seconds_estimate``)."""
@@ -175,9 +176,11 @@ def _short(x):
                                       "within 32 MB of noise)"),
 }, validate=_check_family)
 def lemma1_task(params, seeds):
-    """Lemma 1 trials: ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij² of ``trials`` draws of η, and (with
-    ``bounds``) τ and how often they exceed the paper's Eq. 9 bound, the corrected max-entry
-    and Frobenius bounds (:mod:`.._bounds`)."""
+    """Lemma 1 trials: how often ‖Ã_Sη‖_F² (and max_ij) of η's draws exceed the bounds.
+
+    ``trials`` draws of η; with ``bounds`` τ and how often the draws exceed the paper's Eq. 9
+    bound, the corrected max-entry and Frobenius bounds (:mod:`.._bounds`); with ``draws``
+    every draw's ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij²."""
     lam, S, norm, d, sigma = (params[k] for k in ("lam", "S", "norm", "d", "sigma"))
     complete = params["family"] == "complete" and not params["graph_params"]
     if complete:
