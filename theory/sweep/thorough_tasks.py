@@ -93,9 +93,10 @@ SCHEDULE = {"schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
 def tau_task(params, seeds):
     """τ (Eq. 5), its bracket and Σ_iρ_i/n of a family's graph at n, exact where affordable.
 
-    τ = n·max_i Σ_j [Ã_S]_ij² / m², exact where the budget allows (``exact_max_cost`` in stored entries × steps × nodes
-    if given, else the cost model's :func:`ngc_ref_theory._thorough.exact_tau_seconds` against
-    ``exact_max_seconds``), else the estimator's bracket; the record says which (``method``)
+    τ = n·max_i Σ_j [Ã_S]_ij² / m², exact where the budget allows (``exact_max_cost`` in
+    stored entries × steps × nodes if given, else the cost model's
+    :func:`ngc_ref_theory._thorough.exact_tau_seconds` against ``exact_max_seconds``), else
+    the estimator's bracket; the record says which (``method``)
     and the cost model's estimate of exact τ (``exact_seconds_estimate``)."""
     def exact(A, S, computed):
         entries = A.nnz + A.shape[0]
