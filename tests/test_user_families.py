@@ -256,7 +256,7 @@ def test_theorem_1_in_hypotheses_half_runs_on_the_users_family(monkeypatch):
     assert MINE in res.summary and res.evidence["verdicts"][MINE] == res.verdict
 
 
-# ------------------------------------------------------------------------------ one task per quantity
+# ---------------------------------------------------------------------- one task per quantity
 
 def test_one_lemma1_task_with_the_former_trials_task_as_an_alias():
     from ngc_ref import connectivity_factor
