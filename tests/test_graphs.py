@@ -327,7 +327,7 @@ def test_edge_homophily_tracks_block_probabilities():
 def test_make_graph_registry_and_errors():
     assert {"ring", "cycle", "sbm", "erdos_renyi", "grid"} <= set(GRAPH_FAMILIES)
     with pytest.raises(ValueError, match="family must be one of .*'ring'"):
-        make_graph("torus", 10)
+        make_graph("moebius", 10)
     with pytest.raises(TypeError, match="missing 'p'"):
         make_graph("erdos_renyi", 10)
     with pytest.raises(TypeError, match="unexpected 'p'"):

@@ -68,7 +68,7 @@ def test_tiny_profile_runs_end_to_end(tiny):
     # The store stays beside the report (hidden), one record per cell.
     recs = read_records(out / ".thorough" / "store.jsonl")
     assert len(recs) == len({r["id"] for r in recs})
-    assert {r["task"] for r in recs} == {"tau_large", "lemma1_trials", "theorem1_hyp", "check"}
+    assert {r["task"] for r in recs} == {"tau", "lemma1", "theorem1_hyp", "check"}
 
 
 def test_plan_cell_count_equals_cells_run(tiny, capsys):
@@ -196,14 +196,23 @@ def test_thorough_plan_counts_are_what_runs():
 
 
 @pytest.mark.parametrize("norm", ["sym", "rw"])
-def test_tau_large_agrees_with_the_tau_task(norm):
+def test_the_tau_task_agrees_with_connectivity_factor_and_its_alias(norm):
+    """The τ cell (one node on the ring, closed form on K_n) is τ of the built graph; the
+    former name tau_large is the same task; the estimator's bracket holds the exact τ."""
+    from ngc_ref_theory._bounds import grown_lam_S
+    from ngc_ref_theory._graphs import family_graph
     for fam, n in (("ring", 60), ("er_avgdeg_2logn", 80), ("complete", 40)):
         p = {"family": fam, "n": n, "graph_seed": 3, "norm": norm, "schedule": "sqrt_n"}
-        exact, large, est = run_sweep([("tau", p), ("tau_large", p),
-                                       ("tau_large", dict(p, exact_max_cost=0.0))], n_jobs=1)
-        assert np.isclose(large["result"]["tau"], exact["result"]["tau"], rtol=1e-12)
+        cell, alias, est = run_sweep([("tau", p), ("tau_large", p),
+                                      ("tau_large", dict(p, exact_max_cost=0.0))], n_jobs=1)
+        assert cell["id"] == alias["id"] and alias["task"] == "tau"
+        lam, S = grown_lam_S(n)
+        direct = connectivity_factor(family_graph(fam, n, 3), lam, S, norm=norm).tau
+        assert np.isclose(cell["result"]["tau"], direct, rtol=1e-10)
         lo, hi = est["result"]["tau_lower"], est["result"]["tau_upper"]
-        assert lo * (1 - 1e-12) <= exact["result"]["tau"] <= hi * (1 + 1e-12)
+        assert lo * (1 - 1e-10) <= direct <= hi * (1 + 1e-10)
+        if fam != "ring":   # (the ring's one node is its own bracket either way)
+            assert est["result"]["method"] == ("closed-form" if fam == "complete" else "estimate")
 
 
 def test_complete_graph_closed_forms():

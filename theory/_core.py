@@ -269,6 +269,9 @@ class Context:
     #: scheduler address (``--scheduler``).
     n_jobs: int = -1
     scheduler: object = None
+    #: ``--family``: the graph families the asymptotic claims run on instead of their own
+    #: (registered names or ``package.module:function``); empty: the claims' own families.
+    families: tuple = ()
 
     def rng(self, *key):
         """A Generator seeded from the run seed and a key, independent of execution order."""

@@ -1,10 +1,13 @@
-"""The checker's one registry of graphs: the named small graphs the exact identities are searched
-over (:func:`small_graphs`), the n-scaled families of the asymptotic checks (:data:`FAMILIES`),
-and the lookup the sweeps use, which also reaches every :func:`ngc_ref.graphs.make_graph` family
-(:func:`graph_family`, :func:`build_graph`).
+"""The checker's graphs: the named small graphs the exact identities are searched over
+(:func:`small_graphs`), the choice of n-scaled families of the asymptotic checks
+(:data:`CHECKER_FAMILIES`, :func:`checker_families`), the lookup the sweeps use
+(:func:`graph_family`, :func:`build_graph`) and Theorem 1's problems (graph, X*, Y).
 
-A checker family is sized by n alone; a library family takes its parameters (``graph_params``).
-Where a name is both (``ring``, ``path``, ``complete``, ``star``), the checker family is meant.
+Every family lives in one registry, :mod:`ngc_ref.graphs` (:func:`ngc_ref.graphs.make_graph`,
+:func:`ngc_ref.graphs.register_family`): the checker's families are registered there by name
+with what the checks need (vertex-transitive, isolated nodes, hub, degree growth), and so is a
+user's own (``"package.module:function"``). A family sized by n alone takes no parameters; a
+parametrised one takes its ``graph_params``.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from ngc_ref import graphs
-from ngc_ref.graphs import GRAPH_FAMILIES, contextual_sbm, family_params, make_graph
+from ngc_ref import graphs, series_ratio
+from ngc_ref.graphs import contextual_sbm, family_info, make_graph, resolve_family
 
 from ._stats import seed_of
 
@@ -53,55 +56,75 @@ def small_graphs(ctx):
     return {name: _adj(G) for name, G in named.items()}
 
 
-def _sbm_family(n, seed):
-    k = 4
-    size = n // k
-    return graphs.sbm(size * k, k, min(1.0, 6.0 / size), 2.0 / (3 * size), seed=seed)[0]
+#: The n-scaled families of the asymptotic checks, in report order: names in the one registry,
+#: :mod:`ngc_ref.graphs` (which declares what the checks read: vertex-transitive, isolated
+#: nodes, hubs, degree growth).
+CHECKER_FAMILIES = ("ring", "path", "grid_2d", "complete", "star", "er_avgdeg_3",
+                    "er_avgdeg_2logn", "random_regular_4", "barabasi_albert_3",
+                    "sbm_4_blocks_deg8")
 
 
-#: family -> (builder(n, seed) -> adjacency, vertex_transitive); built by :mod:`ngc_ref.graphs`.
-FAMILIES = {
-    "ring": (lambda n, s: graphs.ring(n), True),
-    "path": (lambda n, s: graphs.path(n), False),
-    "grid_2d": (lambda n, s: graphs.grid(round(math.sqrt(n)), round(math.sqrt(n))), False),
-    "complete": (lambda n, s: graphs.complete(n), True),
-    "star": (lambda n, s: graphs.star(n), False),
-    "er_avgdeg_3": (lambda n, s: graphs.erdos_renyi(n, 3.0 / (n - 1), seed=s), False),
-    "er_avgdeg_2logn": (lambda n, s: graphs.erdos_renyi(
-        n, min(1.0, 2.0 * math.log(n) / (n - 1)), seed=s), False),
-    "random_regular_4": (lambda n, s: graphs.random_regular(n + (n % 2), 4, seed=s), False),
-    "barabasi_albert_3": (lambda n, s: graphs.barabasi_albert(n, 3, seed=s), False),
-    "sbm_4_blocks_deg8": (_sbm_family, False),
-}
+def _entry(name):
+    return (lambda n, s: make_graph(name, n, int(s))), family_info(name).vertex_transitive
+
+
+#: family -> (builder(n, seed) -> adjacency, vertex_transitive): the checker's default
+#: families, a view of the registry (a test may shrink it).
+FAMILIES = {name: _entry(name) for name in CHECKER_FAMILIES}
+
+
+def checker_families(ctx, default=None):
+    """The families an asymptotic claim runs on: ``ctx.families`` (``ngc-ref check --family``)
+    when given, else ``default`` (the claim's own list, e.g. :data:`FAMILIES`)."""
+    given = tuple(getattr(ctx, "families", ()) or ())
+    return list(given) if given else list(FAMILIES if default is None else default)
+
+
+def check_family(spec, option="--family", n=16):
+    """The registered name of a family given on the command line or in a config: resolved
+    (imported when ``package.module:function``) and built once at ``n`` nodes, so that a bad
+    module, function or graph stops the run at once with a ValueError naming ``option``."""
+    info = resolve_family(spec, option=option)
+    if info.required:
+        raise ValueError(f"{option} {spec!r} needs parameters {list(info.required)}; the checker "
+                         "takes families sized by n alone (register one, e.g. with "
+                         "ngc_ref.graphs.register_family)")
+    try:
+        make_graph(info.name, n, 0)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc)
+        raise ValueError(msg if msg.startswith(option) else f"{option} {spec!r}: {msg}") from None
+    return info.name
+
+
+def is_transitive(family):
+    """Whether the registry declares ``family`` vertex-transitive (one node gives τ)."""
+    return family_info(family).vertex_transitive
 
 
 def family_graph(name, n, seed):
-    """The family's graph with about n nodes (grid: nearest square; regular: n rounded to even)."""
-    build, _ = FAMILIES[name]
-    return build(n, int(seed))
+    """The family's graph with about n nodes (grid: nearest square; regular: n rounded to even).
+
+    Any registered family, or a ``package.module:function`` one (:func:`ngc_ref.graphs.make_graph`).
+    """
+    return make_graph(name, n, int(seed))
 
 
 def graph_family(family, graph_params=None):
-    """``(builder(n, seed), vertex_transitive)`` of a checker family (no ``graph_params``) or of a
-    :func:`ngc_ref.graphs.make_graph` family with its ``graph_params``; ValueError names what is
-    wrong and what is valid."""
+    """``(builder(n, seed), vertex_transitive)`` of a registered family (a checker family, a
+    :func:`ngc_ref.graphs.make_graph` family with its ``graph_params``, or a user's
+    ``package.module:function``); ValueError names what is wrong and what is valid."""
     gp = graph_params or {}
-    if family in FAMILIES:
-        if gp:
-            raise ValueError(f"family {family!r} (a checker family) takes no graph_params, got "
-                             f"{sorted(gp)}")
-        return FAMILIES[family]
-    if family not in GRAPH_FAMILIES:
-        raise ValueError(f"unknown family {family!r}; valid: checker families "
-                         f"{sorted(FAMILIES)} or ngc_ref.graphs families {sorted(GRAPH_FAMILIES)} "
-                         "(with graph_params)")
-    required, optional = family_params(family)
+    info = family_info(family)
+    required, optional = info.required, info.optional
     missing = [p for p in required if p not in gp]
     unexpected = [p for p in gp if p not in required + optional]
     if missing or unexpected:
+        if not required + optional:
+            raise ValueError(f"family {family!r} takes no graph_params, got {sorted(gp)}")
         raise ValueError(f"family {family!r} needs graph_params {list(required)} (optional "
                          f"{list(optional)}); missing {missing}, unexpected {unexpected}")
-    return (lambda n, seed: make_graph(family, n, seed, **gp)), False
+    return (lambda n, seed: make_graph(family, n, int(seed), **gp)), info.vertex_transitive
 
 
 def build_graph(family, n, seed, graph_params=None):
@@ -109,6 +132,22 @@ def build_graph(family, n, seed, graph_params=None):
     as :func:`family_graph` does)."""
     build, transitive = graph_family(family, graph_params)
     return build(n, int(seed)), transitive
+
+
+def complete_coefficients(n, lam, S):
+    """(a, b) with Ã_S = aI + bJ on the complete graph K_n: with self-loops Ã = J/n in both
+    normalisations (every degree of A + I is n), so Ã^s = J/n for s ≥ 1, a = 1/(λ+1) and
+    b = a·c/n with c = Σ_{s=1}^S r^s = λ(1 − r^S)."""
+    a = 1.0 / (lam + 1.0)
+    return a, a * (lam * (1.0 - series_ratio(lam) ** S)) / n
+
+
+def complete_rho(n, lam, S):
+    """ρ_i = Σ_j [Ã_S]_ij² of K_n in closed form (every row alike, both normalisations):
+    ((1 + c/n)² + (n − 1)(c/n)²)/(λ+1)², c = λ(1 − r^S) (:func:`complete_coefficients`)."""
+    r = lam / (lam + 1.0)
+    c = lam * (1.0 - r ** S)
+    return ((1.0 + c / n) ** 2 + (n - 1) * (c / n) ** 2) / (lam + 1.0) ** 2
 
 
 def lam_S_grid(ctx):
@@ -147,11 +186,8 @@ def draw_csbm(n, graph_seed):
     return contextual_sbm(**csbm_params(n), seed=graph_seed)
 
 
-def torus(p):
-    """The p×p torus (2-D grid with wrap-around): C_p □ C_p, 4-regular, vertex-transitive."""
-    C = sp.csr_array(graphs.ring(p))
-    Id = sp.identity(p, format="csr")
-    return sp.csr_array(sp.kron(C, Id) + sp.kron(Id, C))
+#: The p×p torus C_p □ C_p (4-regular, vertex-transitive), in the registry as ``torus``.
+torus = graphs.torus
 
 
 def _fourier(a, b):
@@ -160,8 +196,8 @@ def _fourier(a, b):
 
 def hyp_problem(family, n, seed):
     """(graph, its blocks or None, X*, Y, vertex-transitive?) of a family of Theorem 1's
-    λ = √n runs (``ring``, ``torus``, ``rr-blocks``, ``ba-blocks``, ``csbm-fixed-degree``) at
-    about n nodes."""
+    λ = √n runs (``ring``, ``torus``, ``rr-blocks``, ``ba-blocks``, ``csbm-fixed-degree``, or
+    any registered family, with X* = Y = one-hot of HYP_K index blocks) at about n nodes."""
     if family == "ring":
         th = 2 * np.pi * np.arange(n) / n
         lab = (HYP_K * np.arange(n)) // n
@@ -175,6 +211,12 @@ def hyp_problem(family, n, seed):
     if family == "csbm-fixed-degree":
         data = draw_csbm(n, seed)
         return data.adjacency, None, data.X_clean, data.Y, False
+    if family not in ("rr-blocks", "ba-blocks"):
+        # Any registered family (``ngc-ref check --family``): X* = Y = one-hot of HYP_K
+        # contiguous blocks of node indices (a clean signal the graph may or may not carry).
+        A = make_graph(family, n, seed)
+        onehot = np.eye(HYP_K)[(HYP_K * np.arange(A.shape[0])) // A.shape[0]]
+        return A, None, onehot, onehot, family_info(family).vertex_transitive
     build = {"rr-blocks": lambda m, s: graphs.random_regular(m, 6, seed=s),
              "ba-blocks": lambda m, s: graphs.barabasi_albert(m, 3, seed=s)}[family]
     rng = np.random.default_rng(seed)

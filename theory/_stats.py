@@ -206,6 +206,48 @@ def decay_verdict(ns, values):
     return "inconclusive", slope, decreasing
 
 
+def tau_decay_verdict(rows):
+    """(verdict, log-log slope, decreasing) of τ/n along a family's rows at λ growing with n:
+    fails on an isolated node's τ/n = 1 (its τ_i = n for every λ, S), else
+    :func:`decay_verdict` of τ/n.
+
+    Where τ was estimated (``method == "estimate"``), τ/n is the exact τ_i of the likeliest
+    maximiser (a lower bound of τ/n) and a ``holds`` must survive the bracket: the log-log
+    slope of its upper end must decay too, else the verdict is ``inconclusive``.
+    """
+    ns, tn = [r["n"] for r in rows], [r["tau_over_n"] for r in rows]
+    verdict, slope, decreasing = decay_verdict(ns, tn)
+    if rows[-1]["isolated_nodes"] and rows[-1]["tau_over_n"] >= 1 - 1e-9:
+        return "fails", slope, decreasing
+    if verdict == "holds" and any(r.get("method") == "estimate" for r in rows):
+        if tau_bracket_slope(rows) > SLOPE_DECAY:
+            verdict = "inconclusive"
+    return verdict, slope, decreasing
+
+
+def tau_bracket_slope(rows):
+    """The log-log slope of τ/n's upper end along n (the exact value where τ is exact)."""
+    return loglog_slope([r["n"] for r in rows],
+                        [r.get("tau_upper_over_n", r["tau_over_n"]) for r in rows])
+
+
+def slope_interval(rows, key, conf=CONFIDENCE):
+    """The two-sided ``conf`` t-interval ``[lo, hi]`` of the log-log slope of ``key`` against
+    ``n`` along a family's rows (:func:`loglog_slope_ci`; None below three sizes)."""
+    _, (lo, hi) = loglog_slope_ci([r["n"] for r in rows], [r[key] for r in rows], conf)
+    return None if math.isnan(lo) else [lo, hi]
+
+
+def family_verdicts(entries):
+    """``"fam: verdict, slope s [lo, hi]"`` per ``(family, verdict, slope, interval)``, joined
+    by ``; ``: the line a report or a sweep summary gives each family the user named."""
+    out = []
+    for fam, verdict, slope, ci in entries:
+        band = f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else ""
+        out.append(f"{fam}: {verdict}, slope {slope:.2f}{band}")
+    return "; ".join(out)
+
+
 def max_degree_share(deg):
     """max_i d̃_i / Σ_j d̃_j with self-loops (d̃ = d + 1): the hub's share of the volume."""
     d = np.asarray(deg, dtype=float) + 1.0

@@ -17,6 +17,8 @@ from __future__ import annotations
 import math
 import os
 
+from ngc_ref.graphs import family_info
+
 SCALE_ENV = "NGC_REF_THOROUGH_SCALE"
 
 #: CPU seconds per (stored entry of Ã + I) × column × series step of a sparse × dense product
@@ -85,24 +87,76 @@ def scaled_count(k, scale, minimum=1):
     return max(int(minimum), int(round(k * min(1.0, scale))))
 
 
-def avg_degree(family, n):
-    """Expected average degree of a checker family's graph at n (for the cost model)."""
-    table = {"ring": 2.0, "path": 2.0, "grid_2d": 4.0, "torus": 4.0, "star": 2.0,
-             "er_avgdeg_3": 3.0, "random_regular_4": 4.0, "barabasi_albert_3": 6.0,
-             "sbm_4_blocks_deg8": 8.0, "rr-blocks": 6.0, "ba-blocks": 6.0,
-             "csbm-fixed-degree": 20.0}
-    if family == "complete":
-        return float(n - 1)
-    if family == "er_avgdeg_2logn":
-        return 2.0 * math.log(max(n, 2))
-    return table.get(family, 8.0)
+#: Expected average degree of Theorem 1's own graphs (not in the registry: they come with
+#: their features), and of a family that declares none.
+HYP_DEGREES = {"rr-blocks": 6.0, "ba-blocks": 6.0, "csbm-fixed-degree": 20.0}
+DEFAULT_DEGREE = 8.0
 
 
-def product_seconds(family, n, S, columns):
+def registered_family(family):
+    """The registry's record of ``family``, or None for Theorem 1's own graphs."""
+    try:
+        return family_info(family)
+    except (TypeError, ValueError):
+        return None
+
+
+def avg_degree(family, n, graph_params=None):
+    """Expected average degree of a family's graph at n (for the cost model): what the registry
+    declares (:class:`ngc_ref.graphs.GraphFamily`), p·(n − 1) for ``erdos_renyi``, d or 2m
+    for the parametrised regular / Barabási–Albert families, else :data:`DEFAULT_DEGREE`."""
+    gp = graph_params or {}
+    if "p" in gp:
+        return float(gp["p"]) * (n - 1)
+    if "d" in gp or "m" in gp:
+        return float(gp.get("d", 2 * gp.get("m", 0)))
+    info = registered_family(family)
+    degree = info.degree(n) if info is not None else None
+    return HYP_DEGREES.get(family, DEFAULT_DEGREE) if degree is None else degree
+
+
+def banded(family):
+    """Whether the family's neighbours sit close in index order (the registry's ``local``)."""
+    info = registered_family(family)
+    return family in BANDED or (info is not None and info.local)
+
+
+def product_seconds(family, n, S, columns, graph_params=None):
     """Seconds of ``columns`` columns through S steps of Ã_S on the family's graph at n."""
-    entries = n * (avg_degree(family, n) + 1.0)
-    rate = SECONDS_PER_ENTRY_BANDED if family in BANDED else SECONDS_PER_ENTRY
+    entries = n * (avg_degree(family, n, graph_params) + 1.0)
+    rate = SECONDS_PER_ENTRY_BANDED if banded(family) else SECONDS_PER_ENTRY
     return rate * entries * columns * max(int(S), 1)
+
+
+def exact_tau_seconds(family, S, entries, nodes):
+    """Seconds of exact τ: ``nodes`` columns (every node, or one on a vertex-transitive graph)
+    through S steps of a matrix with ``entries`` stored entries (Ã + I). The 455 s cell of the
+    issue (n = 8000, λ = √n, S = 179, under load) is where this picks the estimator."""
+    rate = SECONDS_PER_ENTRY_BANDED if banded(family) else SECONDS_PER_ENTRY
+    return rate * entries * max(int(S), 1) * nodes
+
+
+def exact_tau_ok(p, entries, nodes):
+    """Whether a ``tau`` cell with parameters ``p`` computes τ exactly: S·entries·nodes within
+    ``exact_max_cost`` where given, else :func:`exact_tau_seconds` within
+    ``exact_max_seconds``."""
+    if p.get("exact_max_cost") is not None:
+        return p["S"] * entries * nodes <= p["exact_max_cost"]
+    return exact_tau_seconds(p["family"], p["S"], entries, nodes) <= p["exact_max_seconds"]
+
+
+def _tau_seconds(p, exact_ok):
+    """A τ cell: exact (every node, or one if vertex-transitive) where ``exact_ok(entries,
+    nodes)``, else the estimator's probes and candidates."""
+    fam, n, S = p["family"], p["n"], p["S"]
+    if fam == "complete" and not p.get("graph_params"):
+        return CELL_OVERHEAD
+    info = registered_family(fam)
+    nodes = 1 if info is not None and info.vertex_transitive else n
+    entries = n * (avg_degree(fam, n, p.get("graph_params")) + 1.0)
+    columns = nodes if exact_ok(entries, nodes) else p["n_samples"] + p["max_candidates"]
+    return (CELL_OVERHEAD + build_seconds(fam, n)
+            + product_seconds(fam, n, S, columns + 1, p.get("graph_params")))
 
 
 def build_seconds(family, n):
@@ -115,25 +169,16 @@ def cell_seconds(task, params):
     if task == "check":
         default, thorough = CHECK_SECONDS.get(p["claim"], (5.0, 30.0))
         return thorough if p["thorough"] else default
-    if task == "tau_large":
-        fam, n, S = p["family"], p["n"], p["S"]
-        if fam == "complete":
-            return CELL_OVERHEAD
-        transitive = fam in ("ring",)
-        nodes = 1 if transitive else n
-        entries = n * (avg_degree(fam, n) + 1.0)
-        if S * entries * nodes <= p["exact_max_cost"]:
-            columns = nodes
-        else:
-            columns = p["n_samples"] + p["max_candidates"]
-        return (CELL_OVERHEAD + build_seconds(fam, n)
-                + product_seconds(fam, n, S, columns + 1))
-    if task == "lemma1_trials":
-        fam, n = p["family"], p["n"]
-        if fam == "complete":
+    if task in ("tau", "tau_large"):
+        return _tau_seconds(p, lambda entries, nodes: exact_tau_ok(p, entries, nodes))
+    if task in ("lemma1", "lemma1_trials"):
+        fam, n, gp = p["family"], p["n"], p.get("graph_params")
+        if fam == "complete" and not gp:
             return CELL_OVERHEAD + 2e-8 * n * p["trials"] * p["d"]
-        return (CELL_OVERHEAD + build_seconds(fam, n)
-                + product_seconds(fam, n, p["S"], p["trials"] * p["d"]) * 0.95)
+        # The draws as columns; with ``bounds`` also exact τ (every node's row).
+        tau = product_seconds(fam, n, p["S"], n, gp) if p.get("bounds", False) else 0.0
+        return (CELL_OVERHEAD + build_seconds(fam, n) + tau
+                + product_seconds(fam, n, p["S"], p["trials"] * p["d"], gp) * 0.95)
     if task == "theorem1_hyp":
         fam, n = p["family"], p["n"]
         S = math.ceil(2 * math.sqrt(n))
@@ -160,3 +205,47 @@ def format_seconds(s):
     if s < 5400:
         return f"{s / 60:.1f} min"
     return f"{s / 3600:.1f} h"
+
+
+def vary_lines(cells):
+    """One line per task of ``cells``: its cell count and the values each varying parameter
+    takes (what ``--dry-run`` prints under a claim or a sweep)."""
+    out = []
+    for task in dict.fromkeys(c.task for c in cells):
+        mine = [_shown(c.params) for c in cells if c.task == task]
+        keys = sorted({k for p in mine for k in p})
+        parts = []
+        for k in keys:
+            values = sorted({_key(p.get(k)) for p in mine}, key=_sort_key)
+            hidden = k in ("graph_seed", "eta_seed", "data_root", "run_seed")
+            if hidden or len(values) == 1 and k not in ("family", "n", "claim", "trials", "S",
+                                                        "lam", "d"):
+                continue
+            shown = values if len(values) <= 8 else values[:3] + ["…"] + values[-3:]
+            parts.append(f"{k}={','.join(map(str, shown))}")
+        out.append(f"{task} × {len(mine)}: " + "; ".join(parts))
+    return out
+
+
+def _shown(params):
+    """A cell's parameters with each expression of n (``exprs``) in place of its value."""
+    exprs = params.get("exprs") or {}
+    out = {k: v for k, v in params.items() if k != "exprs"}
+    for name, text in exprs.items():
+        if name.startswith("graph_params."):
+            out["graph_params"] = dict(out.get("graph_params") or {},
+                                       **{name.split(".", 1)[1]: text})
+        else:
+            out[name] = text
+    return out
+
+
+def _key(v):
+    if isinstance(v, float):
+        return float(f"{v:.6g}")   # an expression's value per n: short
+    return v if isinstance(v, (int, str, bool)) or v is None else str(v)
+
+
+def _sort_key(v):
+    return (0, v, "") if isinstance(v, (int, float)) and not isinstance(v, bool) else (
+        1, 0, str(v))

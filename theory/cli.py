@@ -39,13 +39,15 @@ def _check(args):
     if args.thorough:
         scale = parse_scale(args.scale) if args.scale is not None else scale_from_env()
     claims, _ = select(args.only)     # unknown ids fail here, before anything is created
+    families = _families(args)
     out = Path(args.out)
     data_root = os.environ.get("NGC_REF_DATA") or None
     # The thorough run's cells live beside the report and outlive it: a re-run resumes.
     store = out / ".thorough" / "store.jsonl" if args.thorough else None
     ctx = Context(seed=args.seed, thorough=args.thorough, out_dir=None,
                   data_root=Path(data_root) if data_root else None, scale=scale, store=store,
-                  n_jobs=-1 if args.jobs is None else args.jobs, scheduler=args.scheduler)
+                  n_jobs=-1 if args.jobs is None else args.jobs, scheduler=args.scheduler,
+                  families=families)
     if args.dry_run:
         print("\n".join(dry_run(ctx, claims, store if store and store.exists() else None)))
         return 0
@@ -67,7 +69,7 @@ def _check(args):
                 "version": versions()["ngc_ref"], "source": source(), "started": started,
                 "seconds": round(time.perf_counter() - t0, 1), **versions(), **machine(),
                 "data_root": data_root, "skipped": list(ctx.skipped),
-                "rerun": f"ngc-ref check --only ID --seed {args.seed}"}
+                "rerun": f"ngc-ref check --only ID --seed {args.seed}", "families": families}
         if args.thorough:
             meta["scale"] = scale
             meta["store"] = str(Path(".thorough") / "store.jsonl")
@@ -98,6 +100,15 @@ def _check(args):
               + ", ".join(sorted({f'{r.claim} [{r.norm}]' for r in errors})), file=sys.stderr)
         return 1
     return 0
+
+
+def _families(args):
+    """``--family`` values, each resolved and built once (a bad one stops here, exit 2)."""
+    from ._graphs import check_family
+    if args.family and args.thorough:
+        raise ValueError("--family applies to default runs; for large n put the family in a "
+                         "sweep config (family = \"package.module:function\")")
+    return list(dict.fromkeys(check_family(f, "--family") for f in args.family or ()))
 
 
 def commit_report(stage, out):
@@ -145,6 +156,13 @@ def _sweep(args):
     out = Path(args.out) if args.out else sweep.out or Path(Path(args.config).stem + ".jsonl")
     if out.suffix != ".jsonl":
         raise ValueError(f"--out must name a .jsonl file, got {str(out)!r}")
+    if args.dry_run:
+        from joblib import effective_n_jobs
+
+        from .sweep.plan import dry_run_lines
+        workers = 1 if args.scheduler else max(1, effective_n_jobs(args.jobs))
+        print("\n".join(dry_run_lines(sweep, out, workers)))
+        return 0
     t0 = time.perf_counter()
     try:
         records = run_sweep(sweep, out, n_jobs=args.jobs, scheduler=args.scheduler,
@@ -285,6 +303,10 @@ def build_parser():
     chk.add_argument("--scale", metavar="FLOAT",
                      help="--thorough: multiply every planned grid's sizes (and, below 1, its "
                      "trial counts) by FLOAT; default $NGC_REF_THOROUGH_SCALE or 1")
+    chk.add_argument("--family", action="append", metavar="NAME|MODULE:FUNCTION",
+                     help="run the asymptotic claims (assumption-2, noise-vanishing, lemma-1, "
+                     "theorem-1's λ = √n half) on this graph family instead of their own: a "
+                     "registered name or your function(n, seed) -> adjacency; repeatable")
     chk.add_argument("--dry-run", "--plan", action="store_true", dest="dry_run",
                      help="print each claim's cells and estimated time, and run nothing")
     chk.set_defaults(func=_check)
@@ -307,6 +329,8 @@ def build_parser():
                      "beside OUT.jsonl)")
     swp.add_argument("--no-plots", action="store_true", help="summary table only")
     swp.add_argument("--list-tasks", action="store_true", help="list tasks and their parameters")
+    swp.add_argument("--dry-run", action="store_true",
+                     help="print the cells and their estimated time, and run nothing")
     swp.add_argument("--no-progress", action="store_true", help="no progress bar")
     swp.set_defaults(func=_sweep)
     rep = sub.add_parser("reproduce", parents=[debug], epilog=_reproduce_epilog,

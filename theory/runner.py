@@ -21,7 +21,7 @@ import traceback
 from pathlib import Path
 
 from ._core import Context, Result, format_exception, registry, statement_ids
-from ._thorough import cell_seconds, format_seconds
+from ._thorough import cell_seconds, format_seconds, vary_lines as _vary
 from .report import sort_results
 from .sweep import Param, make_cell, register_task, run_sweep
 from .sweep.backends import make_backend
@@ -296,31 +296,3 @@ def _workers(ctx):
         return 1
     from joblib import effective_n_jobs
     return max(1, effective_n_jobs(ctx.n_jobs))
-
-
-def _vary(cells):
-    """One line per task: its cell count and the values each varying parameter takes."""
-    out = []
-    for task in dict.fromkeys(c.task for c in cells):
-        mine = [c for c in cells if c.task == task]
-        keys = sorted({k for c in mine for k in c.params})
-        parts = []
-        for k in keys:
-            values = sorted({_key(c.params.get(k)) for c in mine}, key=_sort_key)
-            hidden = k in ("graph_seed", "eta_seed", "data_root", "run_seed")
-            if hidden or len(values) == 1 and k not in ("family", "n", "claim", "trials", "S",
-                                                        "lam", "d"):
-                continue
-            shown = values if len(values) <= 8 else values[:3] + ["…"] + values[-3:]
-            parts.append(f"{k}={','.join(map(str, shown))}")
-        out.append(f"{task} × {len(mine)}: " + "; ".join(parts))
-    return out
-
-
-def _key(v):
-    return v if isinstance(v, (int, float, str, bool)) or v is None else str(v)
-
-
-def _sort_key(v):
-    return (0, v, "") if isinstance(v, (int, float)) and not isinstance(v, bool) else (
-        1, 0, str(v))

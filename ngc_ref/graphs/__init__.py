@@ -5,8 +5,11 @@ Every adjacency returned here is a symmetric ``scipy.sparse.csr_array`` of dtype
 0/1 entries, no self-loops, no duplicate entries and sorted indices. Random generators take
 ``seed=None | int | numpy.random.Generator``; the same seed gives the identical graph.
 
-:func:`make_graph` builds any registered family by name (``GRAPH_FAMILIES``) so that the theory
-checker can sweep families and sizes.
+:func:`make_graph` builds any registered family by name (:func:`graph_families`: the basic
+``GRAPH_FAMILIES``, the theory checker's n-scaled families, and your own, registered with
+:func:`register_family` or named ``"package.module:function"``), so that the theory checker and
+the sweeps can sweep families and sizes; :func:`family_info` gives what a family declares
+(vertex-transitive, isolated nodes, hub, degree growth).
 """
 
 from __future__ import annotations
@@ -15,8 +18,11 @@ import math
 
 from .._validation import check_option
 from ._build import check_n
+from ._registry import (_FAMILIES, BUILTIN, GraphFamily, _add, build, family_info,
+                        family_params, graph_families, log_degree, register_family,
+                        resolve_family)
 from .deterministic import (FIGURE1_NAMES, complete, cycle, figure1, figure1_graphs, grid,
-                            isolated, path, ring, star)
+                            isolated, path, ring, star, torus)
 from .stochastic import (MEANS, ContextualSBM, barabasi_albert, block_sizes, contextual_sbm,
                          edge_homophily, erdos_renyi, random_regular, sbm)
 
@@ -32,42 +38,71 @@ def _grid_n(n, rng, cols=None):
     return grid(n // cols, cols)
 
 
-# name -> (builder(n, rng, **params), required params, optional params, uses the seed)
-_REGISTRY = {
-    "isolated": (lambda n, rng: isolated(n), (), (), False),
-    "star": (lambda n, rng: star(n), (), (), False),
-    "complete": (lambda n, rng, **kw: complete(n, **kw), (), ("max_nodes",), False),
-    "ring": (lambda n, rng: ring(n), (), (), False),
-    "cycle": (lambda n, rng: ring(n), (), (), False),
-    "path": (lambda n, rng: path(n), (), (), False),
-    "grid": (_grid_n, (), ("cols",), False),
-    "erdos_renyi": (lambda n, rng, p: erdos_renyi(n, p, seed=rng), ("p",), (), True),
-    "sbm": (lambda n, rng, k, p_in, p_out: sbm(n, k, p_in, p_out, seed=rng)[0],
-            ("k", "p_in", "p_out"), (), True),
-    "barabasi_albert": (lambda n, rng, m: barabasi_albert(n, m, seed=rng), ("m",), (), True),
-    "random_regular": (lambda n, rng, d: random_regular(n, d, seed=rng), ("d",), (), True),
-}
-
-#: Family names accepted by :func:`make_graph`.
-GRAPH_FAMILIES = tuple(_REGISTRY)
+def _square_side(n):
+    return round(math.sqrt(n))
 
 
-def family_params(family):
-    """``(required, optional)`` parameter names of a registered family.
+def _sbm_deg8(n, rng):
+    # 4 equal blocks of n // 4 nodes: expected degree 6 inside the block, 2 outside.
+    k = 4
+    size = n // k
+    return sbm(size * k, k, min(1.0, 6.0 / size), 2.0 / (3 * size), seed=rng)[0]
 
-    Examples
-    --------
-    >>> from ngc_ref.graphs import family_params
-    >>> family_params("sbm")
-    (('k', 'p_in', 'p_out'), ())
-    """
-    check_option(family, "family", GRAPH_FAMILIES)
-    _, required, optional, _ = _REGISTRY[family]
-    return required, optional
+
+def _builtin(name, builder, required=(), optional=(), **declared):
+    BUILTIN.add(name)
+    _add(GraphFamily(name, builder, required, optional, **declared))
+
+
+# The library's basic families (exactly n nodes; some with parameters) ...
+_builtin("isolated", lambda n, rng: isolated(n), isolated_nodes=True, vertex_transitive=True,
+         avg_degree=0.0, local=True, description="no edges")
+_builtin("star", lambda n, rng: star(n), hub=True, avg_degree=2.0, local=True,
+         description="centre is node 0")
+_builtin("complete", lambda n, rng, **kw: complete(n, **kw), optional=("max_nodes",),
+         vertex_transitive=True, avg_degree=lambda n: n - 1.0, local=True,
+         description="size-guarded, n <= 5000 default")
+_builtin("ring", lambda n, rng: ring(n), vertex_transitive=True, avg_degree=2.0, local=True,
+         description="n >= 3")
+_builtin("cycle", lambda n, rng: ring(n), vertex_transitive=True, avg_degree=2.0, local=True,
+         description="the ring")
+_builtin("path", lambda n, rng: path(n), avg_degree=2.0, local=True)
+_builtin("grid", _grid_n, optional=("cols",), avg_degree=4.0, local=True,
+         description="rows = n / cols; default the most square factorisation of n")
+_builtin("erdos_renyi", lambda n, rng, p: erdos_renyi(n, p, seed=rng), ("p",),
+         description="exact G(n, p)")
+_builtin("sbm", lambda n, rng, k, p_in, p_out: sbm(n, k, p_in, p_out, seed=rng)[0],
+         ("k", "p_in", "p_out"), description="labels dropped; use sbm()")
+_builtin("barabasi_albert", lambda n, rng, m: barabasi_albert(n, m, seed=rng), ("m",),
+         description="networkx, n <~ 1e5")
+_builtin("random_regular", lambda n, rng, d: random_regular(n, d, seed=rng), ("d",),
+         description="networkx, n <~ 1e5")
+#: Family names of the library's basic families: exactly n nodes (the parametrised building
+#: blocks). :func:`graph_families` lists every registered family.
+GRAPH_FAMILIES = tuple(_FAMILIES)
+
+# ... and the n-scaled families of the theory checker's asymptotic claims (no parameters; some
+# round n). The degree growth and hubs are declared for the checks and the cost model.
+_builtin("grid_2d", lambda n, rng: grid(_square_side(n), _square_side(n)), avg_degree=4.0,
+         local=True, exact_n=False, description="round(√n)² nodes, 2-D lattice")
+_builtin("torus", lambda n, rng: torus(_square_side(n)), vertex_transitive=True,
+         avg_degree=4.0, local=True, exact_n=False,
+         description="round(√n)² nodes, 2-D lattice with wrap-around")
+_builtin("er_avgdeg_3", lambda n, rng: erdos_renyi(n, 3.0 / (n - 1), seed=rng),
+         isolated_nodes=True, avg_degree=3.0, description="G(n, 3/(n-1)): isolated nodes")
+_builtin("er_avgdeg_2logn",
+         lambda n, rng: erdos_renyi(n, min(1.0, 2.0 * math.log(n) / (n - 1)), seed=rng),
+         avg_degree=log_degree(2.0), description="G(n, 2 log n/(n-1)), connected w.h.p.")
+_builtin("random_regular_4", lambda n, rng: random_regular(n + (n % 2), 4, seed=rng),
+         avg_degree=4.0, exact_n=False, description="4-regular, n rounded up to even")
+_builtin("barabasi_albert_3", lambda n, rng: barabasi_albert(n, 3, seed=rng),
+         avg_degree=6.0, description="preferential attachment, m = 3")
+_builtin("sbm_4_blocks_deg8", _sbm_deg8, avg_degree=8.0, exact_n=False,
+         description="4 blocks of n // 4, expected degree 6 inside, 2 outside")
 
 
 def make_graph(family, n, seed=None, **params):
-    """Build a graph of a registered family with exactly ``n`` nodes.
+    """Build a graph of a registered family with (about) ``n`` nodes.
 
     ============================  ===========================  ===============================
     family                        parameters                   notes
@@ -83,12 +118,20 @@ def make_graph(family, n, seed=None, **params):
     ``sbm``                       ``k, p_in, p_out``           labels dropped; use :func:`sbm`
     ``barabasi_albert``           ``m``                        networkx, n <~ 1e5
     ``random_regular``            ``d``                        networkx, n <~ 1e5
+    ``grid_2d``, ``torus``        --                           round(√n)² nodes
+    ``er_avgdeg_3``               --                           G(n, 3/(n−1))
+    ``er_avgdeg_2logn``           --                           G(n, 2 log n/(n−1))
+    ``random_regular_4``          --                           n rounded up to even
+    ``barabasi_albert_3``         --                           m = 3
+    ``sbm_4_blocks_deg8``         --                           4·(n // 4) nodes
+    your own                      --                           :func:`register_family`, or
+                                                               ``"package.module:function"``
     ============================  ===========================  ===============================
 
     Parameters
     ----------
     family : str
-        One of ``GRAPH_FAMILIES``.
+        A registered name (:func:`graph_families`) or ``"package.module:function"``.
     n : int
         Number of nodes.
     seed : None, int or numpy.random.Generator
@@ -99,7 +142,7 @@ def make_graph(family, n, seed=None, **params):
     Returns
     -------
     scipy.sparse.csr_array
-        ``n x n`` adjacency.
+        Adjacency (``n x n`` for the families marked ``exact_n``).
 
     Raises
     ------
@@ -116,24 +159,16 @@ def make_graph(family, n, seed=None, **params):
     >>> make_graph("grid", 6).nnz // 2  # 2 x 3 lattice
     7
     """
-    from .._validation import as_generator
-    check_option(family, "family", GRAPH_FAMILIES)
-    builder, required, optional, seeded = _REGISTRY[family]
-    missing = [p for p in required if p not in params]
-    unexpected = [p for p in params if p not in required + optional]
-    if missing or unexpected:
-        valid = ", ".join(required + optional) or "none"
-        what = (f"missing {', '.join(map(repr, missing))}" if missing else
-                f"unexpected {', '.join(map(repr, unexpected))}")
-        raise TypeError(f"make_graph({family!r}): {what}; its parameters are: {valid}")
+    if isinstance(family, str) and family not in _FAMILIES and ":" not in family:
+        check_option(family, "family", graph_families())
     n = check_n(n)
-    rng = as_generator(seed)  # validated even for deterministic families
-    return builder(n, rng, **params)
+    return build(family, n, seed, params)
 
 
 __all__ = [
-    "ContextualSBM", "FIGURE1_NAMES", "GRAPH_FAMILIES", "MEANS", "barabasi_albert",
-    "block_sizes", "complete", "contextual_sbm", "cycle", "edge_homophily", "erdos_renyi",
-    "family_params", "figure1", "figure1_graphs", "grid", "isolated", "make_graph", "path",
-    "random_regular", "ring", "sbm", "star",
+    "ContextualSBM", "FIGURE1_NAMES", "GRAPH_FAMILIES", "GraphFamily", "MEANS",
+    "barabasi_albert", "block_sizes", "complete", "contextual_sbm", "cycle", "edge_homophily",
+    "erdos_renyi", "family_info", "family_params", "figure1", "figure1_graphs",
+    "graph_families", "grid", "isolated", "make_graph", "path", "random_regular",
+    "register_family", "resolve_family", "ring", "sbm", "star", "torus",
 ]

@@ -7,6 +7,7 @@ weights, no self-loops, no duplicate entries and sorted indices. Node ``i`` is r
 from __future__ import annotations
 
 import numpy as np
+import scipy.sparse as sp
 
 from .._validation import DEFAULT_MAX_DENSE_NODES, check_dense_size, check_option
 from ._build import check_n, empty, from_edges
@@ -122,6 +123,35 @@ def ring(n):
 
 
 cycle = ring
+
+
+def torus(p):
+    """The p×p torus (2-D grid with wrap-around) C_p □ C_p: 4-regular, vertex-transitive.
+
+    Node ``(r, c)`` is index ``r * p + c``, joined to ``(r ± 1 mod p, c)`` and
+    ``(r, c ± 1 mod p)``; it has ``2 p²`` edges.
+
+    Parameters
+    ----------
+    p : int
+        Side, ``p >= 3``.
+
+    Returns
+    -------
+    scipy.sparse.csr_array
+
+    Examples
+    --------
+    >>> from ngc_ref.graphs import torus
+    >>> A = torus(4)
+    >>> A.shape, set(A.sum(axis=1).tolist()), A.nnz // 2
+    ((16, 16), {4.0}, 32)
+    """
+    C = ring(p)
+    Id = sp.identity(C.shape[0], format="csr")
+    A = sp.csr_array(sp.kron(C, Id) + sp.kron(Id, C))
+    A.sort_indices()
+    return A
 
 
 def path(n):

@@ -46,11 +46,3 @@ def row_square_sums(spec, lam, S, norm):
 def tau_of(rho, lam, S):
     """τ = n·max_i ρ_i/(1 − r^{S+1})² (Def. 1)."""
     return rho.size * float(rho.max()) / series_mass(lam, S) ** 2
-
-
-def complete_rho(n, lam, S):
-    """ρ_i of K_n in closed form (every i, both normalisations): with self-loops Ã = J/n, so
-    Ã^s = J/n for s ≥ 1 and Ã_S = (I + (a/n)J)/(λ+1), a = Σ_{s=1}^S r^s = λ(1 − r^S)."""
-    r = lam / (lam + 1.0)
-    a = lam * (1.0 - r ** S)
-    return ((1.0 + a / n) ** 2 + (n - 1) * (a / n) ** 2) / (lam + 1.0) ** 2

@@ -36,7 +36,7 @@ from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
 from .._figures import draws, legend_outside, log_axes, save_figure, subplots
 from .._proofs import LEMMA_1_CHAIN, first_failure, instance_from, random_instances, run_chain
-from .._graphs import family_graph
+from .._graphs import checker_families, family_graph
 from .._stats import CONFIDENCE, NOISES, bound_verdict, seed_of
 from .._thorough import scaled_count, scaled_sizes
 from ..sweep import run_planned
@@ -122,8 +122,9 @@ FAMILIES = ("ring", "random_regular_4", "er_avgdeg_2logn", "barabasi_albert_3")
 
 def _cases(ctx):
     sizes = (100, 300, 1000) if not ctx.thorough else (100, 300, 1000, 3000, 10000)
-    cases = [(f, n) for f in FAMILIES for n in sizes]
-    cases.append(("complete", 200))
+    cases = [(f, n) for f in checker_families(ctx, FAMILIES) for n in sizes]
+    if not ctx.families:   # --family: the named families only
+        cases.append(("complete", 200))
     return cases
 
 
@@ -149,7 +150,7 @@ ESTIMATOR = {"exact_max_cost": 1e10, "n_samples": 192, "max_candidates": 64, "co
 def thorough_cases(ctx):
     """``[(family, n, trials, d values)]`` of ``--thorough`` (× ``ctx.scale``)."""
     cases = []
-    for fam in FAMILIES + ("complete",):
+    for fam in checker_families(ctx, FAMILIES + ("complete",)):
         grid = (THOROUGH_COMPLETE,) if fam == "complete" else THOROUGH_GRID
         cap = THOROUGH_MAX_N.get(fam)
         seen = set()

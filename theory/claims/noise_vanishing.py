@@ -28,10 +28,10 @@ from .._common import counterexample, public
 from .._core import claim
 from .._figures import draws, fixed_vs_grown
 from .._paper import theory_rw
-from .._graphs import FAMILIES, family_graph
-from .._stats import (SLOPE_DECAY, SLOPE_FLAT, decay_verdict, loglog_slope, max_degree_share,
-                      no_hub_hypotheses, seed_of)
-from ._energy import complete_rho, row_square_sums, spectrum
+from .._graphs import FAMILIES, checker_families, complete_rho, family_graph, is_transitive
+from .._stats import (SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_verdicts, loglog_slope,
+                      max_degree_share, no_hub_hypotheses, seed_of, slope_interval)
+from ._energy import row_square_sums, spectrum
 
 ID = "noise-vanishing"
 WORDS = ("Sec. 1: 'We prove that with the increase in graph size and graph connectivity factor, "
@@ -66,7 +66,7 @@ def sizes(ctx):
 def energy_series(ctx, family, norm):
     """Per n, at the fixed (λ, S) and at λ = √n: the energies of the family's graph (the graph
     of ``ctx.rng(ID, "graph", family, n)``). Returns (fixed rows, grown rows)."""
-    _, transitive = FAMILIES[family]
+    transitive = is_transitive(family)
     fixed, grown = [], []
     for n in sizes(ctx):
         gseed = seed_of(ctx.rng(ID, "graph", family, n))
@@ -129,7 +129,7 @@ def _figure(path, norm, series):
 
 @CLAIM.checker
 def check(ctx, norm):
-    series = {fam: energy_series(ctx, fam, norm) for fam in FAMILIES}
+    series = {fam: energy_series(ctx, fam, norm) for fam in checker_families(ctx, FAMILIES)}
     figs = _figure(ctx, norm, series)
     gap = _reference_gap(series, norm)
     return [_fixed_result(ctx, norm, series, gap, figs), _grown_result(ctx, norm, series, figs),
@@ -180,8 +180,9 @@ def _grown_result(ctx, norm, series, figs):
     fams, outside = {}, {}
     for fam, (_, grown) in series.items():
         v, slope, dec = judge_grown(grown)
-        fams[fam] = {"verdict": v, "loglog_slope": slope, "decreasing": dec,
-                     "series": [public(r) for r in grown]}
+        fams[fam] = {"verdict": v, "loglog_slope": slope,
+                     "loglog_slope_ci95": slope_interval(grown, "per_node_energy"),
+                     "decreasing": dec, "series": [public(r) for r in grown]}
         ok, why = inside_hypotheses(grown)
         if not ok:
             outside[fam] = f"{why}; its own trend: {v} (slope {slope:.2f})"
@@ -204,9 +205,13 @@ def _grown_result(ctx, norm, series, figs):
                             per_node_energy=last["per_node_energy"],
                             loglog_slope=judged[fam]["loglog_slope"])
     slopes = ", ".join(f"{f} {r['loglog_slope']:.2f}" for f, r in judged.items())
-    return GROWN.result(norm, v, ev,
-                        f"λ=√n: per-node energy slopes {slopes}"
-                        + (f"; outside: {', '.join(outside)}" if outside else ""), ce, figs)
+    summ = (f"λ=√n: per-node energy slopes {slopes}"
+            + (f"; outside: {', '.join(outside)}" if outside else ""))
+    if ctx.families:   # --family: each named family's verdict, slope and its 95% interval
+        summ += " — " + family_verdicts(
+            (f, "outside the hypotheses" if f in outside else r["verdict"], r["loglog_slope"],
+             r["loglog_slope_ci95"]) for f, r in fams.items())
+    return GROWN.result(norm, v, ev, summ, ce, figs)
 
 
 def _total_result(ctx, norm, series):

@@ -16,6 +16,17 @@ A configuration names one task, a sweep seed, fixed parameters and a grid::
 
 ``grid`` may also be a list of tables (``[[grid]]`` in TOML): the cells are then the union of
 the products, in order. Cells keep the order of the expansion (last grid key varies fastest).
+
+A numeric parameter (and a ``graph_params`` entry) may be an expression of n, evaluated per
+cell with a whitelist of arithmetic and ``log, sqrt, ceil, floor, min, max, ...``
+(:mod:`.expressions`); the record keeps it in ``exprs``, and the summary draws one line per
+expression::
+
+    family = "erdos_renyi"
+    graph_params = {p = "3*log(n)/n"}
+    lam = "sqrt(n)"
+
+``family`` may be your own ``"package.module:function"`` (a function ``(n, seed) -> graph``).
 """
 
 from __future__ import annotations

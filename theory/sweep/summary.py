@@ -28,8 +28,10 @@ from pathlib import Path
 import numpy as np
 
 from .._figures import legend_outside, save_figure, subplots, suptitle
-from .._stats import clopper_pearson
+from .._stats import (clopper_pearson, loglog_slope, no_hub_hypotheses, slope_interval,
+                      tau_decay_verdict)
 from .store import read_records
+from .tasks import EXPRS
 
 #: Parameters never shown as series (replicates are averaged; graph seeds follow from them).
 _NOISE_KEYS = ("rep", "graph_seed")
@@ -45,6 +47,23 @@ def _fmt(v):
 
 def _key(v):
     return json.dumps(v, sort_keys=True)
+
+
+def with_expressions(record):
+    """The record with each parameter a config gave as an expression of n written as that
+    expression (``p = "3*log(n)/n"``, not its value at this n), so the cells of one
+    expression form one series, drawn as one connected line."""
+    exprs = record["params"].get(EXPRS)
+    if not exprs:
+        return record
+    params = {k: v for k, v in record["params"].items() if k != EXPRS}
+    for name, text in exprs.items():
+        if name.startswith("graph_params."):
+            params["graph_params"] = dict(params.get("graph_params") or {},
+                                          **{name.split(".", 1)[1]: text})
+        else:
+            params[name] = text
+    return dict(record, params=params)
 
 
 def varying(records, exclude=()):
@@ -127,7 +146,53 @@ def _title(records, x, extra=""):
 
 # ------------------------------------------------------------------------------ per task
 
+def tau_verdicts(records):
+    """Per series of a ``tau`` store (cells differing only in n and rep): Assumption 2's
+    verdict on τ/n along n as the checker gives it (:mod:`..claims.assumption_2`), its
+    log-log slope with the 95% t-interval, and whether the series is inside the corrected
+    statement's hypotheses. At a fixed (λ, S) τ/n ≥ 1/((λ+1)m)² for every graph: ``fails``.
+    Returns ``[(label, verdict, slope, (lo, hi) or None, note)]``."""
+    out = []
+    records = _schedule_symbols([with_expressions(r) for r in records])
+    keys, series = _series(records, "n")
+    for gkey, by_n in series.items():
+        rows = []
+        for recs in by_n.values():
+            res = [r["result"] for r in recs]
+            mean = {k: _mean_std(r.get(k, r.get("tau_over_n")) for r in res)[0]
+                    for k in ("tau_over_n", "tau_upper_over_n", "max_degree_share", "floor")}
+            rows.append({**mean, "n": float(np.mean([r["n"] for r in res])),
+                         "isolated_nodes": max(r["isolated_nodes"] for r in res),
+                         "method": "estimate" if any(r.get("method") == "estimate"
+                                                     for r in res) else "exact"})
+        label = _label(keys, gkey)
+        if len(rows) < 2:
+            out.append((label, "inconclusive", math.nan, None, "one size: no trend"))
+            continue
+        ci = slope_interval(rows, "tau_over_n")
+        if len({r["floor"] for r in rows}) == 1:   # fixed λ, S: the floor holds every τ/n up
+            slope = loglog_slope([r["n"] for r in rows], [r["tau_over_n"] for r in rows])
+            out.append((label, "fails", slope, ci, f"fixed λ, S: τ/n ≥ floor "
+                                                   f"{rows[0]['floor']:.3g} at every n"))
+            continue
+        verdict, slope, _ = tau_decay_verdict(rows)
+        inside, why = no_hub_hypotheses(rows, "their τ_i = n for every λ, S")
+        note = ("" if inside else f"outside the hypotheses: {why}") + (
+            "; τ estimated (bracket)" if any(r["method"] == "estimate" for r in rows) else "")
+        out.append((label, verdict, slope, ci, note.strip("; ")))
+    return out
+
+
+def _verdict_table(verdicts):
+    rows = [(label, v, f"{slope:.3f}" if np.isfinite(slope) else "-",
+             f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "-", note)
+            for label, v, slope, ci, note in verdicts]
+    return text_table(("series", "Assumption 2 (τ/n → 0)", "log-log slope", "95% interval",
+                       "note"), rows)
+
+
 def summarize_tau(records, plot_path=None):
+    records = _schedule_symbols(records)   # a sqrt_n series is one series, not one per n
     rows = []
     for _, label, n, recs, res in _points(records, "n"):
         tn, sd = _mean_std(r["tau_over_n"] for r in res)
@@ -136,6 +201,13 @@ def summarize_tau(records, plot_path=None):
                      f"{_mean_std(r['tau_log_n_over_n'] for r in res)[0]:.4g}",
                      f"{res[0]['floor']:.3g}"))
     table = text_table(("series", "n", "reps", "tau", "tau/n", "sd", "tau*log(n)/n", "floor"), rows)
+    estimated = sum(r["result"].get("method") == "estimate" for r in records)
+    if estimated:
+        table += (f"\n{estimated} of {len(records)} cells estimated τ (the estimator's value is "
+                  "the exact τ_i of its likeliest maximiser; tau_upper in the record bounds τ "
+                  "with the record's confidence)")
+    table += "\n\nverdict per series (criteria of ngc-ref check's assumption-2):\n" + \
+        _verdict_table(tau_verdicts(records))
     figs = []
     if plot_path is not None:
         from matplotlib.lines import Line2D
@@ -150,7 +222,7 @@ def summarize_tau(records, plot_path=None):
                 ax.plot(ns, [v[0]["result"]["floor"] for _, v in by_n], "k--", lw=0.8)
         floor = Line2D([], [], color="k", ls="--", lw=0.8,
                        label="floor 1/((λ+1)m)² of τ/n,\nm = 1 − r^(S+1)")
-        figs.append(_facet_plot(_schedule_symbols(records), "n", ("family", "graph_params"),
+        figs.append(_facet_plot(records, "n", ("family", "graph_params"),
                                 ("τ/n", "τ·log n / n"), draw, plot_path, "τ against n:",
                                 yscales=("log", "log"), extra_handles=[floor]))
     return table, figs
@@ -244,6 +316,9 @@ def _cp(k, n):
 
 
 def summarize_lemma1(records, plot_path=None):
+    records = [r for r in records if "exceed_paper" in r["result"]]
+    if not records:   # draws-only blocks (bounds = false) are judged by the claim, not here
+        return "(trial blocks without bounds: see ngc-ref check --thorough's lemma-1)", []
     rows = []
     for _, label, n, _, res in _points(records, "n"):
         trials = sum(r["trials"] for r in res)
@@ -411,7 +486,9 @@ def summarize_node_classification(records, plot_path=None):
     return table, figs
 
 
-SUMMARIES = {"tau": summarize_tau, "lemma1": summarize_lemma1, "theorem1": summarize_theorem1,
+SUMMARIES = {"tau": summarize_tau, "tau_large": summarize_tau, "lemma1": summarize_lemma1,
+             "lemma1_trials": summarize_lemma1,
+             "theorem1": summarize_theorem1,
              "node_classification": summarize_node_classification}
 
 
@@ -437,7 +514,7 @@ def summarize(path, plots_dir=None, *, plots=True):
             raise ValueError(f"--plots {str(plots_dir)!r} is not a directory")
     by_task = {}
     for r in records:
-        by_task.setdefault(r["task"], []).append(r)
+        by_task.setdefault(r["task"], []).append(with_expressions(r))
     parts, figs = [], []
     for task, recs in by_task.items():
         seconds = sum(r.get("seconds") or 0 for r in recs)

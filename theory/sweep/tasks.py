@@ -8,14 +8,17 @@ random streams; a task never uses global randomness.
 
 Built-in tasks (see :func:`describe` for their parameters):
 
-``tau``                 τ and τ/n of Ã_S for a graph family at n (Assumption 2, Eq. 5).
-``lemma1``              one Monte-Carlo exceedance trial batch of Lemma 1 (Eq. 9).
+``tau``                 τ and τ/n of Ã_S for a graph family at n (Assumption 2, Eq. 5): exact
+                        or the estimator's bracket by the cost model (:mod:`.thorough_tasks`).
+``lemma1``              one Monte-Carlo exceedance trial batch of Lemma 1 (Eq. 9)
+                        (:mod:`.thorough_tasks`; ``lemma1_trials`` is its draws-only alias).
 ``theorem1``            the Theorem 1 gradient-descent trajectory on a contextual SBM.
 ``node_classification`` one noisy-feature node-classification run (Sec. 5).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -26,16 +29,16 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ngc_ref import NeumannFilter, connectivity_factor
 from ngc_ref.validation import check_scalar
 
-from .._bounds import (floor_tau_over_n, frobenius_bound, grown_lam_S, max_entry_bound,
-                       paper_bound, simulate)
-from .._graphs import build_graph, graph_family
-from .._stats import (NOISES, class_bag_of_words, labelled_sbm, max_degree_share,
-                      sbm_probabilities)
+from .._bounds import grown_lam_S
+from .._graphs import graph_family
+from .._stats import class_bag_of_words, labelled_sbm, sbm_probabilities
+from .expressions import substitute
 
 _REQUIRED = object()
+#: The record's parameter that keeps the expressions of n a config gave (name -> text).
+EXPRS = "exprs"
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,12 @@ class Task:
         where = where or f"task {self.name!r}"
         if not isinstance(params, dict):
             raise TypeError(f"{where}: parameters must be a table, got {type(params).__name__}")
+        # Expressions of n (a config's p = "3*log(n)/n") become their values here; the record
+        # keeps them in ``exprs`` (absent when there are none, so other cells' ids stay put).
+        exprs = params.get(EXPRS) or {}
+        params, more = substitute({k: v for k, v in params.items() if k != EXPRS},
+                                  {k: p.kind for k, p in self.params.items()}, where)
+        exprs = {**exprs, **more}
         unknown = sorted(set(params) - set(self.params))
         if unknown:
             raise ValueError(f"{where}: unknown parameter(s) {unknown}; valid: "
@@ -152,10 +161,16 @@ class Task:
                 out = dict(sorted(self.resolve(out).items()))
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"{where}: {exc}") from None
+        if exprs:
+            if not all(isinstance(k, str) and isinstance(v, str) for k, v in exprs.items()):
+                raise TypeError(f"{where}: {EXPRS} must map parameter names to expressions")
+            out = dict(sorted({**out, EXPRS: dict(sorted(exprs.items()))}.items()))
         return out
 
 
 _TASKS: dict[str, Task] = {}
+#: Former task names -> (the task they stand for, its other defaults) (:func:`register_alias`).
+_ALIASES: dict[str, tuple] = {}
 
 #: Parameters every task accepts: ``rep`` numbers independent replicates of a cell.
 COMMON = {"rep": Param(int, 0, min=0, doc="replicate number (only changes the seeds)")}
@@ -178,9 +193,26 @@ def register_task(name, params, *, doc="", validate=None, resolve=None, replace=
     return deco
 
 
+def register_alias(old, name, **defaults):
+    """Let ``old`` (a task's former name, e.g. in a config) stand for task ``name``, with
+    other ``defaults`` for some of its parameters (what the former task did)."""
+    task = get_task(name)
+    unknown = sorted(set(defaults) - set(task.params))
+    if unknown:
+        raise ValueError(f"alias {old!r}: {name!r} has no parameter(s) {unknown}")
+    _ALIASES[old] = (name, defaults)
+
+
 def get_task(name):
+    """The task registered as ``name`` (or as the task an alias stands for)."""
     if not isinstance(name, str):
         raise TypeError(f"task must be a string, got {type(name).__name__}")
+    if name in _ALIASES:
+        target, defaults = _ALIASES[name]
+        task = _TASKS[target]
+        return dataclasses.replace(task, params={
+            **task.params, **{k: dataclasses.replace(task.params[k], default=v)
+                              for k, v in defaults.items()}})
     if name not in _TASKS:
         raise ValueError(f"unknown task {name!r}; valid tasks: {sorted(_TASKS)}")
     return _TASKS[name]
@@ -216,8 +248,9 @@ def _graph_seed(params, seeds):
 
 
 GRAPH_PARAMS = {
-    "family": Param(str, doc="checker family (e.g. 'er_avgdeg_2logn') or make_graph family"),
-    "n": Param(int, min=2, doc="number of nodes (checker families may round it)"),
+    "family": Param(str, doc="a registered family (ngc_ref.graphs.graph_families(), e.g. "
+                             "'er_avgdeg_2logn') or your own as 'package.module:function'"),
+    "n": Param(int, min=2, doc="number of nodes (some families round it)"),
     "graph_params": Param(dict, {}, doc="make_graph parameters, e.g. {d = 4}"),
     "graph_seed": Param(int, None, min=0, doc="default: derived from (seed, family, n, rep)"),
 }
@@ -238,6 +271,7 @@ FILTER_PARAMS = {
 
 
 # ------------------------------------------------------------------------------ tau
+# The tau task itself is in .thorough_tasks (one implementation with tau_large).
 
 def _schedule(params):
     """A ``sqrt_n`` cell runs at λ = √n (the requested n), S = ⌈2λ⌉: record those."""
@@ -246,60 +280,8 @@ def _schedule(params):
     return params
 
 
-@register_task("tau", {**GRAPH_PARAMS, **FILTER_PARAMS,
-                       "schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
-                                         doc="'sqrt_n': λ = √n (given n), S = ⌈2λ⌉; the "
-                                             "record's lam and S are those")},
-               validate=_check_family, resolve=_schedule)
-def tau_task(params, seeds):
-    """τ = n·max_i Σ_j [Ã_S]_ij² / m² (Eq. 5) for a graph family at n."""
-    gseed = _graph_seed(params, seeds)
-    A, transitive = build_graph(params["family"], params["n"], gseed, params["graph_params"])
-    # For sqrt_n, λ = √n of the *requested* n (grid_2d rounds n), set by _schedule.
-    lam, S = params["lam"], params["S"]
-    # Vertex-transitive graphs have equal τ_i: one node gives τ exactly.
-    nodes = np.array([0]) if transitive else None
-    res = connectivity_factor(A, lam, S, norm=params["norm"], nodes=nodes)
-    deg = np.asarray(A.sum(axis=1)).ravel()
-    return {"n": int(res.n), "lam": float(lam), "S": int(S), "tau": float(res.tau),
-            "tau_over_n": float(res.tau / res.n),
-            "tau_log_n_over_n": float(res.tau_log_n_over_n),
-            "argmax_node": int(res.argmax), "argmax_degree": float(deg[res.argmax]),
-            "isolated_nodes": int((deg == 0).sum()),
-            "max_degree_share": max_degree_share(deg) if len(deg) else 0.0,
-            "edges": int(A.nnz // 2),
-            "graph_seed": int(gseed), "floor": floor_tau_over_n(lam, S)}
-
-
 # ------------------------------------------------------------------------------ lemma 1
-
-@register_task("lemma1", {**GRAPH_PARAMS, **FILTER_PARAMS,
-                          "d": Param(int, 8, min=1, doc="noise columns; the bound's 1/d"),
-                          "noise": Param(str, "gaussian", choices=NOISES),
-                          "sigma": Param(float, 1.0, min=0.0, doc="sub-Gaussian parameter σ"),
-                          "trials": Param(int, 200, min=1, doc="independent draws of η")},
-               validate=_check_family)
-def lemma1_task(params, seeds):
-    """Lemma 1 exceedance trials: how often ‖Ã_Sη‖_F² (and max_ij) exceed the bounds."""
-    gseed = _graph_seed(params, seeds)
-    A, _ = build_graph(params["family"], params["n"], gseed, params["graph_params"])
-    lam, S, norm, d = params["lam"], params["S"], params["norm"], params["d"]
-    sigma, trials = params["sigma"], params["trials"]
-    filt = NeumannFilter(A, lam, S, norm=norm)
-    conn = connectivity_factor(A, lam, S, norm=norm)
-    fro2, max2 = simulate(filt, params["noise"], sigma, d, trials, seeds.rng())
-    n = conn.n
-    b = paper_bound(conn.tau, lam, S, sigma, n, d)
-    bm = max_entry_bound(conn.tau, lam, S, sigma, n, d)
-    bf = frobenius_bound(conn.tau, lam, S, sigma, n, d)
-    return {"n": int(n), "tau": float(conn.tau), "tau_log_n_over_n": float(conn.tau_log_n_over_n),
-            "trials": trials, "graph_seed": int(gseed), "p_max": 1.0 / d,
-            "expected_fro2": sigma**2 * d * float(conn.row_square_sums.sum()),
-            "mean_fro2": float(fro2.mean()), "mean_max2": float(max2.mean()),
-            "paper_bound": b, "max_entry_bound": bm, "frobenius_bound": bf,
-            "exceed_paper": int((fro2 > b).sum()), "exceed_max_entry": int((max2 > bm).sum()),
-            "exceed_frobenius": int((fro2 > bf).sum())}
-
+# The lemma1 task is in .thorough_tasks (one implementation with lemma1_trials).
 
 # ------------------------------------------------------------------------------ theorem 1
 

@@ -1,15 +1,18 @@
 """Sweep tasks of ``ngc-ref check --thorough`` at the sizes where the asymptotic claims show.
 
-``tau_large``      τ (Eq. 5) and the mean row energy Σ_iρ_i/n of a family's graph at n: exact
-                   while the cost S·nnz·(nodes computed) stays within ``exact_max_cost`` (one
-                   node for a vertex-transitive family, a closed form for the complete graph),
-                   else :func:`ngc_ref.connectivity_factor`'s estimator and its bracket
+``tau``            τ (Eq. 5) and the mean row energy Σ_iρ_i/n of a family's graph at n: exact
+                   while the budget allows (``exact_max_seconds`` of the cost model, or the
+                   plans' ``exact_max_cost`` = S·nnz·(nodes computed); one node for a
+                   vertex-transitive family, a closed form for the complete graph), else
+                   :func:`ngc_ref.connectivity_factor`'s estimator and its bracket
                    [``tau_lower``, ``tau_upper``] (``tau_lower`` is an exact τ_i; τ ≤
-                   ``tau_upper`` with probability ``confidence``).
-``lemma1_trials``  one block of Lemma 1's noise trials: ``trials`` draws of η (n × d) pushed
-                   through Ã_S as the columns of a few sparse × dense products; returns every
-                   draw's ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij², so the claim judges them against
-                   bounds computed from τ (a ``tau_large`` cell of the same graph).
+                   ``tau_upper`` with probability ``confidence``). ``tau_large`` is its
+                   former name (an alias).
+``lemma1``         one block of Lemma 1's noise trials: ``trials`` draws of η (n × d) pushed
+                   through Ã_S as the columns of a few sparse × dense products; with ``bounds``
+                   τ and the exceedance counts of the bounds, with ``draws`` every draw's
+                   ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij² (the thorough plan's ``lemma1_trials``
+                   alias: draws only, judged against bounds from a ``tau`` cell).
 ``theorem1_hyp``   one graph of Theorem 1's λ = √n families: its τ (exact, or the bracket) and
                    the gradient-descent runs of its noise draws (:func:`hyp_run`).
 
@@ -24,15 +27,17 @@ from functools import lru_cache
 
 import numpy as np
 
-from ngc_ref import NeumannFilter, connectivity_factor, series_mass, series_ratio
+from ngc_ref import NeumannFilter, connectivity_factor, series_mass
 from ngc_ref.training import theory_trajectory
 
-from .._bounds import floor_tau_over_n, grown_lam_S, simulate
-from .._graphs import build_graph, hyp_problem
+from .._bounds import (floor_tau_over_n, frobenius_bound, grown_lam_S, max_entry_bound,
+                       paper_bound, simulate)
+from .._graphs import build_graph, complete_coefficients, complete_rho, hyp_problem
 from .._stats import NOISES, max_degree_share, seed_of
+from .._thorough import exact_tau_seconds
 # The tau task's pieces: the same graph seed, family check and sqrt_n schedule.
 from .tasks import (FILTER_PARAMS, GRAPH_PARAMS, Param, _check_family, _graph_seed, _schedule,
-                    register_task)
+                    register_alias, register_task)
 
 #: Exact τ while S·nnz·(nodes computed) stays below this (about 20 s on one core here).
 EXACT_MAX_COST = 1e10
@@ -54,21 +59,6 @@ def graph_of(params, seeds):
     return A, transitive, int(gseed)
 
 
-def complete_coefficients(n, lam, S):
-    """(a, b) with Ã_S = aI + bJ on the complete graph K_n: Ã = J/n in both normalisations
-    (every degree of A + I is n), so a = 1/(λ+1) and b = a·Σ_{s=1..S} r^s / n."""
-    r = series_ratio(lam)
-    a = 1.0 / (lam + 1.0)
-    geo = r * (1.0 - r ** S) / (1.0 - r) if S else 0.0
-    return a, a * geo / n
-
-
-def complete_rho(n, lam, S):
-    """Σ_j [Ã_S]_ij² of K_n (every row alike)."""
-    a, b = complete_coefficients(n, lam, S)
-    return (a + b) ** 2 + (n - 1) * b ** 2
-
-
 class CompleteFilter:
     """Ã_S of K_n applied in closed form, aη + b·1(1ᵀη): O(n) per column instead of S·n²."""
 
@@ -80,20 +70,51 @@ class CompleteFilter:
         return self.a * X + self.b * X.sum(axis=0, keepdims=True)
 
 
-@register_task("tau_large", {
-    **GRAPH_PARAMS, **FILTER_PARAMS,
-    "schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
-                      doc="'sqrt_n': λ = √n (given n), S = ⌈2λ⌉; the record's lam and S are "
-                          "those"),
-    "exact_max_cost": Param(float, EXACT_MAX_COST, min=0.0,
-                            doc="exact τ while S·nnz·(nodes computed) ≤ this, else the estimator"),
+ESTIMATOR_PARAMS = {
     "n_samples": Param(int, 256, min=1, doc="estimator: Gaussian probes"),
     "max_candidates": Param(int, 256, min=1, doc="estimator: τ_i recomputed exactly"),
     "confidence": Param(float, 0.99, min=0.0, exclusive_min=True,
                         doc="estimator: P(τ ≤ tau_upper)"),
+}
+SCHEDULE = {"schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
+                              doc="'sqrt_n': λ = √n (given n), S = ⌈2λ⌉; the record's lam and S "
+                                  "are those")}
+
+
+@register_task("tau", {
+    **GRAPH_PARAMS, **FILTER_PARAMS, **SCHEDULE, **ESTIMATOR_PARAMS,
+    "exact_max_seconds": Param(float, 60.0, min=0.0,
+                               doc="exact τ while the cost model puts it at ≤ this many seconds "
+                                   "on one core, else the estimator and its bracket"),
+    "exact_max_cost": Param(float, None, min=0.0,
+                            doc="instead of exact_max_seconds: exact τ while S·nnz·(nodes "
+                                "computed) ≤ this (the thorough plans' 1e10)"),
 }, validate=_check_family, resolve=_schedule)
-def tau_large_task(params, seeds):
-    """τ, its bracket and Σ_iρ_i/n of a family's graph at n (exact where affordable)."""
+def tau_task(params, seeds):
+    """τ (Eq. 5), its bracket and Σ_iρ_i/n of a family's graph at n, exact where affordable.
+
+    τ = n·max_i Σ_j [Ã_S]_ij² / m², exact where the budget allows (``exact_max_cost`` in
+    stored entries × steps × nodes if given, else the cost model's
+    :func:`ngc_ref_theory._thorough.exact_tau_seconds` against ``exact_max_seconds``), else
+    the estimator's bracket; the record says which (``method``)
+    and the cost model's estimate of exact τ (``exact_seconds_estimate``)."""
+    def exact(A, S, computed):
+        entries = A.nnz + A.shape[0]
+        secs = exact_tau_seconds(params["family"], S, entries, computed)
+        ok = (S * entries * computed <= params["exact_max_cost"]
+              if params["exact_max_cost"] is not None else secs <= params["exact_max_seconds"])
+        return ok, {"exact_seconds_estimate": secs}
+    return tau_record(params, seeds, exact)
+
+
+#: The τ task's former name for the thorough plans' cells.
+register_alias("tau_large", "tau")
+
+
+def tau_record(params, seeds, exact):
+    """τ, its bracket and Σ_iρ_i/n of a cell's graph: exact where ``exact(A, S, nodes
+    computed)`` says ``(True, extra fields)`` (one node for a vertex-transitive family, a closed
+    form for the complete graph), else :func:`ngc_ref.connectivity_factor`'s estimator."""
     lam, S, norm, n_req = params["lam"], params["S"], params["norm"], params["n"]
     base = {"lam": float(lam), "S": int(S), "floor": floor_tau_over_n(lam, S)}
     if params["family"] == "complete" and not params["graph_params"]:
@@ -110,10 +131,9 @@ def tau_large_task(params, seeds):
                 "graph_seed": params.get("graph_seed")}
     A, transitive, gseed = graph_of(params, seeds)
     n = A.shape[0]
-    nnz = A.nnz + n
     nodes = np.array([0]) if transitive else None
-    computed = 1 if transitive else n
-    if S * nnz * computed <= params["exact_max_cost"]:
+    ok, extra = exact(A, S, 1 if transitive else n)
+    if ok:
         res = connectivity_factor(A, lam, S, norm=norm, nodes=nodes)
         method = "one-node (vertex-transitive)" if transitive else "exact"
         rho_method = "exact"
@@ -135,7 +155,7 @@ def tau_large_task(params, seeds):
             "argmax_node": int(res.argmax), "argmax_degree": float(deg[res.argmax]),
             "isolated_nodes": int((deg == 0).sum()),
             "max_degree_share": max_degree_share(deg) if len(deg) else 0.0,
-            "edges": int(A.nnz // 2), "graph_seed": gseed}
+            "edges": int(A.nnz // 2), "graph_seed": gseed, **extra}
 
 
 def _short(x):
@@ -143,30 +163,61 @@ def _short(x):
     return [float(f"{v:.6e}") for v in np.asarray(x, dtype=float)]
 
 
-@register_task("lemma1_trials", {
+@register_task("lemma1", {
     **GRAPH_PARAMS, **FILTER_PARAMS,
     "d": Param(int, 8, min=1, doc="noise columns; the bound's 1/d"),
     "noise": Param(str, "gaussian", choices=NOISES),
     "sigma": Param(float, 1.0, min=0.0, doc="sub-Gaussian parameter σ"),
     "trials": Param(int, 200, min=1, doc="independent draws of η in this cell"),
     "block": Param(int, 0, min=0, doc="trial block (only changes the draws' seed)"),
+    "bounds": Param(bool, True, doc="compute τ exactly and count the draws above Lemma 1's "
+                                    "bounds (false: the draws only, bounds from a tau cell)"),
+    "draws": Param(bool, False, doc="return every draw's ‖Ã_Sη‖_F² and max_ij² (6 digits)"),
+    "batch": Param(int, 0, min=0, doc="draws per sparse × dense product (0: up to 64, "
+                                      "within 32 MB of noise)"),
 }, validate=_check_family)
-def lemma1_trials_task(params, seeds):
-    """One block of Lemma 1 trials: ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij² of every draw of η."""
-    d = params["d"]
-    if params["family"] == "complete" and not params["graph_params"]:
+def lemma1_task(params, seeds):
+    """Lemma 1 trials: how often ‖Ã_Sη‖_F² (and max_ij) of η's draws exceed the bounds.
+
+    ``trials`` draws of η; with ``bounds`` τ and how often the draws exceed the paper's Eq. 9
+    bound, the corrected max-entry and Frobenius bounds (:mod:`.._bounds`); with ``draws``
+    every draw's ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij²."""
+    lam, S, norm, d, sigma = (params[k] for k in ("lam", "S", "norm", "d", "sigma"))
+    complete = params["family"] == "complete" and not params["graph_params"]
+    if complete:
         n, gseed = params["n"], params.get("graph_seed")
-        filt = CompleteFilter(n, params["lam"], params["S"])
+        filt = CompleteFilter(n, lam, S)
     else:
         A, _, gseed = graph_of(params, seeds)
         n = A.shape[0]
-        filt = NeumannFilter(A, params["lam"], params["S"], norm=params["norm"])
-    batch = int(max(1, min(64, TRIAL_BLOCK_ELEMENTS // (n * d))))
-    fro2, max2 = simulate(filt, params["noise"], params["sigma"], d, params["trials"],
-                          seeds.rng(), batch=batch)
-    return {"n": int(n), "graph_seed": gseed, "trials": int(params["trials"]),
-            "draws_per_product": batch, "mean_fro2": float(fro2.mean()),
-            "mean_max2": float(max2.mean()), "fro2": _short(fro2), "max2": _short(max2)}
+        filt = NeumannFilter(A, lam, S, norm=norm)
+    batch = params["batch"] or int(max(1, min(64, TRIAL_BLOCK_ELEMENTS // (n * d))))
+    fro2, max2 = simulate(filt, params["noise"], sigma, d, params["trials"], seeds.rng(),
+                          batch=batch)
+    out = {"n": int(n), "graph_seed": gseed, "trials": int(params["trials"]),
+           "draws_per_product": batch, "mean_fro2": float(fro2.mean()),
+           "mean_max2": float(max2.mean())}
+    if params["draws"]:
+        out.update(fro2=_short(fro2), max2=_short(max2))
+    if params["bounds"]:
+        if complete:   # every row alike, in closed form
+            rho_sum = n * complete_rho(n, lam, S)
+            tau = rho_sum / series_mass(lam, S) ** 2
+        else:
+            conn = connectivity_factor(A, lam, S, norm=norm)
+            tau, rho_sum = float(conn.tau), float(conn.row_square_sums.sum())
+        b, bm, bf = (f(tau, lam, S, sigma, n, d)
+                     for f in (paper_bound, max_entry_bound, frobenius_bound))
+        out.update(tau=tau, tau_log_n_over_n=tau * np.log(n) / n, p_max=1.0 / d,
+                   expected_fro2=sigma**2 * d * rho_sum, paper_bound=b, max_entry_bound=bm,
+                   frobenius_bound=bf, exceed_paper=int((fro2 > b).sum()),
+                   exceed_max_entry=int((max2 > bm).sum()),
+                   exceed_frobenius=int((fro2 > bf).sum()))
+    return out
+
+
+#: The thorough plan's former task: one block of draws, the bounds from a tau cell.
+register_alias("lemma1_trials", "lemma1", bounds=False, draws=True)
 
 
 # ------------------------------------------------------------------ Theorem 1, λ = √n

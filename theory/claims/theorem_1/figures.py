@@ -7,7 +7,6 @@ import numpy as np
 
 from ..._bounds import floor_tau_over_n, grown_lam_S
 from ..._figures import draws, legend_outside, save_figure, subplots
-from .families import HYP_FAMILIES, HYP_PROBES
 from .fixed_lambda import D, per_graph
 from .part_c import fitted_constant_violation
 from .statements import LAM, SIGMA, S
@@ -60,7 +59,7 @@ def fixed_figure(path, norm, rows):
 @draws("theorem-1-hypotheses-{norm}.png")
 def hypotheses_figure(path, norm, fams):
     fig, axes = subplots(1, 3, figsize=(16, 4.6))
-    for j, family in enumerate(HYP_FAMILIES + HYP_PROBES):
+    for j, family in enumerate(fams):
         rec, col = fams[family], f"C{j}"
         if "A2" in rec:
             per = rec["A2"]["per_n"]
@@ -78,7 +77,7 @@ def hypotheses_figure(path, norm, fams):
                        color=col, label=f"{family}: max_k ‖W^(k)‖")
         axes[2].loglog([p["n"] for p in per], [p["W_g_norm_max"] for p in per], "x:",
                        color=col, label=f"{family}: ‖W_g*‖")
-    per = fams[HYP_FAMILIES[0]]["graphs"]
+    per = next(iter(fams.values()))["graphs"]
     ns = sorted({g["n"] for g in per})
     axes[0].loglog(ns, [floor_tau_over_n(*grown_lam_S(n)) for n in ns], "k--", lw=0.8,
                    label="floor 1/((λ+1)(1−r^{S+1}))²")

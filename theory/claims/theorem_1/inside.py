@@ -31,7 +31,8 @@ from ..._thorough import scaled_count, scaled_sizes
 from ...sweep import run_planned
 from ...sweep.thorough_tasks import hyp_graph, hyp_run
 from .assumptions import check_a2, check_a3, check_a4
-from .families import (DETERMINISTIC, FAMILY_WORDS, HYP_FAMILIES, HYP_PROBES, hyp_tau)
+from .families import (DETERMINISTIC, FAMILY_WORDS, HYP_FAMILIES, HYP_PROBES, family_words,
+                       hyp_list, hyp_tau)
 from .statements import ID, READINGS, SIGMA
 
 #: GD steps; cond(Ã_S X) ≤ 2 on these families, so GD reaches the floor within ~50 steps.
@@ -142,7 +143,7 @@ def searched(ctx, norm):
     if ctx.thorough:
         return _searched_thorough(ctx, norm)
     sizes, per_size, draws, draws_det, steps = hyp_design(ctx)
-    return {"families": {f: FAMILY_WORDS[f] for f in HYP_FAMILIES + HYP_PROBES},
+    return {"families": {f: family_words(f) for f in hyp_list(ctx)},
             "sizes_requested": list(sizes),
             "lam_of_n": "λ = √n", "S_of_n": "S = ⌈2λ⌉ (1 − r^{S+1} ≈ 1 − e⁻²)",
             "graphs_per_size_random_families": list(per_size),
@@ -252,10 +253,10 @@ def hyp_results(ctx, norm):
     family inside Assumption 3, τ per graph and each reading's ratio trends and verdict."""
     fams = {}
     planned = thorough_families(ctx, norm) if ctx.thorough else {}
-    for family in HYP_FAMILIES + HYP_PROBES:
+    for family in hyp_list(ctx):
         graph_rows, runs = planned.get(family) or hyp_family(ctx, family, norm)
         a3_ok, a3 = check_a3(runs)
-        rec = {"family": family, "words": FAMILY_WORDS[family], "runs": runs,
+        rec = {"family": family, "words": family_words(family), "runs": runs,
                "graphs": graph_rows, "A3": a3, "judged": family not in HYP_PROBES}
         if not a3_ok:
             rec.update(inside=False, why=f"Assumption 3: max ‖W‖_F grows ~ n^"

@@ -11,7 +11,7 @@ from ..._common import counterexample
 from ..._proofs import THEOREM_1_LAST, first_failure, random_instances, run_chain
 from ..._stats import loglog_slope_ci
 from .assumptions import per_n
-from .families import HYP_FAMILIES, HYP_K, HYP_PROBES, hyp_problem
+from .families import HYP_K, hyp_problem
 from .inside import loss_scale, searched
 from .statements import EQ8_WORDS, ID, MSE_WORDS, PART_READING, PROOF_WORDS, SIGMA
 
@@ -146,7 +146,7 @@ def reading_result(ctx, norm, fams, reading, figs):
     """The result of one reading: per-family verdicts combined (fails if one fails)."""
     part = PART_READING[reading]
     search = searched(ctx, norm)
-    inside = [f for f in HYP_FAMILIES if fams[f]["inside"]]
+    inside = [f for f in fams if fams[f]["inside"]]
     verdicts = {f: fams[f][reading][0] for f in inside}
     v = combined_verdict(verdicts)
     ev = {"reading": reading,
@@ -171,11 +171,11 @@ def reading_result(ctx, norm, fams, reading, figs):
                         "− g(W_f*)|·2kα/‖W⁰ − W_g*‖² is the same in both readings (reported "
                         "per n)",
           "verdicts": verdicts,
-          "hypotheses_verified": {f: _hypotheses_line(fams[f]) for f in HYP_FAMILIES + HYP_PROBES},
+          "hypotheses_verified": {f: _hypotheses_line(fams[f]) for f in fams},
           "ratio_loglog_slopes": {f: _slopes_line(fams[f], reading) for f in inside},
           "floor_medians": {f: _floor_line(fams[f], reading) for f in inside},
           "mechanism": MECHANISM[reading],
-          "families": [_hyp_family_evidence(fams[f], reading) for f in HYP_FAMILIES + HYP_PROBES]}
+          "families": [_hyp_family_evidence(fams[f], reading) for f in fams]}
     ce = None
     if v == "fails":
         worst = max((f for f in inside if verdicts[f] == "fails"),
@@ -211,14 +211,14 @@ def _counterexample(ctx, part, norm, family, rec, reading):
 
 def _summary_tail(fams, reading):
     """Each family's median slope and verdict, and how the hypotheses were verified."""
-    inside = [f for f in HYP_FAMILIES if fams[f]["inside"]]
+    inside = [f for f in fams if fams[f]["inside"]]
 
     def slope_words(f):
         t = fams[f][reading][1][0.5]
         return f"{f} {t['slope']:+.2f} [{t['ci'][0]:+.2f}, {t['ci'][1]:+.2f}] {fams[f][reading][0]}"
 
     hyp = ", ".join(f"{f} {fams[f]['A2']['loglog_slope_tau_over_n']:+.2f}" for f in inside)
-    out = [f for f in HYP_FAMILIES + HYP_PROBES if not fams[f]["inside"]]
+    out = [f for f in fams if not fams[f]["inside"]]
     C = max(fams[f]["A3"]["C"] for f in inside) if inside else float("nan")
     return (f"{', '.join(slope_words(f) for f in inside)}; hypotheses verified: τ/n slope "
             f"{hyp}, ‖W‖_F ≤ {C:.3g} (no growth), α = 1/L"

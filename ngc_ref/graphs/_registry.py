@@ -1,0 +1,329 @@
+"""The one registry of graph families: name -> builder and what the theory checks need to know.
+
+A family is a rule ``n -> graph``: the library's basic families (``ring``, ``erdos_renyi``, ...,
+some with parameters), the n-scaled families the theory checker sweeps (``er_avgdeg_2logn``,
+``barabasi_albert_3``, ...) and a user's own (:func:`register_family`, or a
+``"package.module:function"`` string that :func:`resolve_family` imports and registers). Each
+record declares what the checks and the cost model read from it instead of measuring it:
+vertex-transitivity (one node gives τ exactly), isolated nodes and hubs (outside the corrected
+statements' hypotheses), the expected average degree and whether neighbours sit close in index
+order (the cost of a sparse product).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import math
+import numbers
+import os
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._validation import as_generator, check_adjacency
+
+#: ``package.module:function`` (dotted module path, one attribute).
+SPEC = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+#: A registered name: lower case, digits and ``_`` (the names of the built-ins' convention).
+NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class GraphFamily:
+    """A registered graph family.
+
+    Attributes
+    ----------
+    name : str
+        The registered name (a user family given as ``"package.module:function"`` keeps that
+        string as its name).
+    builder : callable
+        ``builder(n, seed, **params)``: an adjacency with about ``n`` nodes. Built-ins receive
+        a ``numpy.random.Generator``; a user's builder (``int_seed=True``) an ``int``.
+    required, optional : tuple of str
+        Parameter names (:func:`make_graph`'s keyword arguments).
+    vertex_transitive : bool
+        Every node looks alike (an automorphism maps any node to any other): every τ_i and
+        ρ_i of Ã_S are equal, so the checks compute one node instead of n.
+    isolated_nodes : bool
+        Its graphs have isolated nodes (τ_i = n for every λ, S: outside the hypotheses of the
+        corrected Assumption 2).
+    hub : bool
+        The largest degree share max_i d̃_i/Σ_j d̃_j does not vanish as n grows (outside the
+        same hypotheses).
+    avg_degree : float, callable or None
+        Expected average degree at n (``avg_degree(n)`` if callable) for the cost model;
+        None: unknown (the model assumes 8).
+    local : bool
+        Neighbours sit close in index order (a banded matrix): a sparse product runs about
+        twice as fast per stored entry as on a random graph.
+    exact_n : bool
+        The graph has exactly n nodes (else it rounds n, e.g. to a square).
+    description : str
+        One line for listings.
+    int_seed : bool
+        The builder takes an integer seed (user families) rather than a Generator.
+    """
+
+    name: str
+    builder: Callable
+    required: tuple = ()
+    optional: tuple = ()
+    vertex_transitive: bool = False
+    isolated_nodes: bool = False
+    hub: bool = False
+    avg_degree: float | Callable | None = None
+    local: bool = False
+    exact_n: bool = True
+    description: str = ""
+    int_seed: bool = False
+
+    def degree(self, n):
+        """The declared expected average degree at ``n`` (None when unknown)."""
+        d = self.avg_degree
+        return float(d(n)) if callable(d) else (None if d is None else float(d))
+
+    def metadata(self):
+        """The declared properties as a dict (what a report or a dry run shows)."""
+        return {"name": self.name, "parameters": list(self.required + self.optional),
+                "vertex_transitive": self.vertex_transitive,
+                "isolated_nodes": self.isolated_nodes, "hub": self.hub,
+                "local": self.local, "exact_n": self.exact_n,
+                "description": self.description}
+
+
+_FAMILIES: dict[str, GraphFamily] = {}
+
+
+def _add(family, replace=False):
+    if family.name in _FAMILIES and not replace:
+        raise ValueError(f"graph family {family.name!r} is already registered (pass "
+                         "replace=True to replace it)")
+    _FAMILIES[family.name] = family
+    return family
+
+
+def register_family(name, builder, *, vertex_transitive=False, isolated_nodes=False, hub=False,
+                    avg_degree=None, local=False, exact_n=True, description="", replace=False):
+    """Register ``builder(n, seed) -> adjacency`` as graph family ``name``.
+
+    The family is then built by :func:`make_graph` and accepted wherever the theory checker
+    and the sweeps take a family (``ngc-ref check --family NAME``, ``family = "NAME"`` in a
+    sweep config; in another process, e.g. a sweep worker, name it as
+    ``"package.module:function"`` instead, which imports and registers it there).
+
+    Parameters
+    ----------
+    name : str
+        Lower case letters, digits and ``_``, or a ``"package.module:function"`` string.
+    builder : callable
+        ``builder(n, seed)`` with ``n`` the requested number of nodes and ``seed`` a
+        non-negative ``int`` (the same seed must give the same graph); returns a square
+        adjacency: SciPy sparse, a NumPy array or a networkx graph (symmetric, non-negative).
+    vertex_transitive, isolated_nodes, hub, avg_degree, local, exact_n, description
+        Declared properties, see :class:`GraphFamily`. ``vertex_transitive=True`` lets the
+        checks compute τ from one node: declare it only when it is true.
+    replace : bool
+        Replace an existing family of that name (never a built-in one).
+
+    Returns
+    -------
+    GraphFamily
+
+    Raises
+    ------
+    ValueError
+        A bad name, a taken name, or a builder that does not take ``(n, seed)``.
+    TypeError
+        ``builder`` is not callable.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from ngc_ref.graphs import make_graph, register_family
+    >>> fam = register_family("ladder_doc", lambda n, seed: nx.ladder_graph(n // 2),
+    ...                       avg_degree=3.0, exact_n=False, replace=True)
+    >>> make_graph("ladder_doc", 10).shape
+    (10, 10)
+    """
+    if not isinstance(name, str) or not (NAME.fullmatch(name) or SPEC.fullmatch(name)):
+        raise ValueError(f"name must be lower case letters, digits and '_' (or "
+                         f"'package.module:function'), got {name!r}")
+    if not callable(builder):
+        raise TypeError(f"builder must be a callable (n, seed) -> adjacency, got "
+                        f"{type(builder).__name__}")
+    _check_signature(builder, name)
+    if name in BUILTIN and replace:
+        raise ValueError(f"graph family {name!r} is built in and cannot be replaced")
+    for flag, value in (("vertex_transitive", vertex_transitive),
+                        ("isolated_nodes", isolated_nodes), ("hub", hub), ("local", local),
+                        ("exact_n", exact_n)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{flag} must be True or False, got {value!r}")
+    if avg_degree is not None and not callable(avg_degree) and not (
+            isinstance(avg_degree, numbers.Real) and avg_degree >= 0):
+        raise ValueError(f"avg_degree must be a number >= 0, a callable of n or None, got "
+                         f"{avg_degree!r}")
+    return _add(GraphFamily(name, builder, (), (), bool(vertex_transitive), bool(isolated_nodes),
+                            bool(hub), avg_degree, bool(local), bool(exact_n), description,
+                            int_seed=True), replace=replace)
+
+
+def _check_signature(builder, name):
+    try:
+        inspect.signature(builder).bind(1, 0)
+    except TypeError:
+        raise ValueError(f"family {name!r}: the builder must take (n, seed), got "
+                         f"{getattr(builder, '__name__', builder)!r}"
+                         f"{inspect.signature(builder)}") from None
+    except ValueError:   # builtins without a signature: accepted, called as builder(n, seed)
+        pass
+
+
+def resolve_family(spec, *, option="family"):
+    """The :class:`GraphFamily` named ``spec``: a registered name, or ``"package.module:function"``
+    (imported from the Python path or the current folder, and registered under that string on
+    first use, with the properties the function
+    declares in a ``graph_family`` attribute dict, e.g. ``f.graph_family = {"avg_degree": 4}``).
+
+    Raises ``ValueError`` naming ``option`` for an unknown name, a module that does not import,
+    a missing function or a builder of the wrong shape.
+
+    Examples
+    --------
+    >>> from ngc_ref.graphs import resolve_family
+    >>> resolve_family("ring").vertex_transitive
+    True
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"{option} must be a family name or 'package.module:function', got "
+                        f"{type(spec).__name__} {spec!r}")
+    if spec in _FAMILIES:
+        return _FAMILIES[spec]
+    if not SPEC.fullmatch(spec):
+        raise ValueError(f"{option}: unknown family {spec!r}; registered: "
+                         f"{', '.join(sorted(_FAMILIES))}; or give your own as "
+                         "'package.module:function' with function(n, seed) -> adjacency")
+    module, attr = spec.split(":")
+    try:
+        mod = _import(module)
+    except ImportError as exc:
+        raise ValueError(f"{option} {spec!r}: cannot import module {module!r} ({exc}); is it on "
+                         "the Python path (PYTHONPATH, or installed)?") from None
+    fn = getattr(mod, attr, None)
+    if fn is None:
+        raise ValueError(f"{option} {spec!r}: module {module!r} has no attribute {attr!r}")
+    declared = getattr(fn, "graph_family", {}) or {}
+    if not isinstance(declared, dict):
+        raise ValueError(f"{option} {spec!r}: {attr}.graph_family must be a dict of "
+                         f"register_family's keywords, got {type(declared).__name__}")
+    try:
+        return register_family(spec, fn, **declared)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{option} {spec!r}: {exc}") from None
+
+
+def _import(module):
+    """Import ``module`` from the Python path, else from the current folder (as ``python -m``
+    would: a console script such as ``ngc-ref`` does not put the folder on the path)."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError:
+        cwd = os.getcwd()
+        if cwd in sys.path:
+            raise
+        sys.path.append(cwd)
+        return importlib.import_module(module)
+
+
+def graph_families():
+    """Every registered family name, built-ins first (in registration order).
+
+    Examples
+    --------
+    >>> from ngc_ref.graphs import graph_families
+    >>> "er_avgdeg_2logn" in graph_families()
+    True
+    """
+    return tuple(_FAMILIES)
+
+
+def family_info(family):
+    """The :class:`GraphFamily` record of a registered name or a ``package.module:function``.
+
+    Examples
+    --------
+    >>> from ngc_ref.graphs import family_info
+    >>> family_info("star").hub, family_info("star").vertex_transitive
+    (True, False)
+    """
+    return resolve_family(family)
+
+
+def family_params(family):
+    """``(required, optional)`` parameter names of a registered family.
+
+    Examples
+    --------
+    >>> from ngc_ref.graphs import family_params
+    >>> family_params("sbm")
+    (('k', 'p_in', 'p_out'), ())
+    """
+    fam = resolve_family(family)
+    return fam.required, fam.optional
+
+
+def build(family, n, seed, params, *, option="family"):
+    """``make_graph``'s work once the arguments are checked: the family's graph as a CSR."""
+    fam = resolve_family(family, option=option)
+    missing = [p for p in fam.required if p not in params]
+    unexpected = [p for p in params if p not in fam.required + fam.optional]
+    if missing or unexpected:
+        valid = ", ".join(fam.required + fam.optional) or "none"
+        what = (f"missing {', '.join(map(repr, missing))}" if missing else
+                f"unexpected {', '.join(map(repr, unexpected))}")
+        raise TypeError(f"make_graph({family!r}): {what}; its parameters are: {valid}")
+    rng = as_generator(seed)  # validated even for deterministic families
+    if not fam.int_seed:
+        return fam.builder(n, rng, **params)
+    # A user's builder takes an int: an int seed goes through as given, else one is drawn.
+    int_seed = seed if isinstance(seed, numbers.Integral) else int(rng.integers(2**31))
+    return user_graph(fam, fam.builder(n, int(int_seed)), n, option)
+
+
+def user_graph(fam, G, n, option="family"):
+    """A user builder's output checked and made a symmetric float64 CSR without self-loops."""
+    shape = getattr(G, "shape", None)
+    if shape is not None and (len(shape) != 2 or shape[0] != shape[1]):
+        raise ValueError(f"{option} {fam.name!r}: the builder returned a {type(G).__name__} of "
+                         f"shape {tuple(shape)} for n={n}; expected a square adjacency")
+    try:
+        A = check_adjacency(G, name=f"{option} {fam.name!r}'s graph")
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{option} {fam.name!r}: the builder's graph for n={n} is not an "
+                         f"adjacency: {exc}") from None
+    if A.shape[0] < 1:
+        raise ValueError(f"{option} {fam.name!r}: the builder returned an empty graph for n={n}")
+    if fam.exact_n and A.shape[0] != n:
+        raise ValueError(f"{option} {fam.name!r}: the builder returned {A.shape[0]} nodes for "
+                         f"n={n}; register it with exact_n=False if it rounds n")
+    A = sp.csr_array(A, dtype=np.float64)
+    if A.diagonal().any():   # Ã = A + I adds the self-loops; a stored one would count twice
+        A = sp.csr_array(A - sp.diags_array(A.diagonal()))
+    A.eliminate_zeros()
+    A.sort_indices()
+    return A
+
+
+def log_degree(factor):
+    """``n -> factor·log n``, an ``avg_degree`` for families whose degree grows like log n."""
+    return lambda n: factor * math.log(max(n, 2))
+
+
+#: Names of the built-in families (filled by :mod:`ngc_ref.graphs`).
+BUILTIN: set = set()

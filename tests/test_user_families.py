@@ -1,0 +1,274 @@
+"""A user's own graph family: the one registry (ngc_ref.graphs), ``check --family``, sweep
+configs with expressions of n, ``sweep --dry-run`` and the τ estimator chosen by the cost model.
+
+The user's families live in ``tests/_user_families.py`` and are named as a user would name
+them: ``tests._user_families:ring_plus_chord``.
+"""
+
+import json
+import math
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from ngc_ref import graphs
+from ngc_ref.graphs import family_info, make_graph, register_family, resolve_family
+from ngc_ref_theory import cli
+from ngc_ref_theory._graphs import CHECKER_FAMILIES, check_family, family_graph, is_transitive
+from ngc_ref_theory.sweep import make_cell, parse_config, run_sweep
+from ngc_ref_theory.sweep.expressions import evaluate
+from ngc_ref_theory.sweep.summary import summarize, tau_verdicts
+
+MINE = "tests._user_families:ring_plus_chord"
+
+
+def same_graph(A, B):
+    return (A.shape == B.shape and np.array_equal(A.indptr, B.indptr)
+            and np.array_equal(A.indices, B.indices) and np.array_equal(A.data, B.data))
+
+
+# ------------------------------------------------------------------------------ the registry
+
+def _old_checker_builders():
+    """The checker's builders as theory/_graphs.py defined them before the one registry."""
+    def sbm(n, s):
+        size = n // 4
+        return graphs.sbm(size * 4, 4, min(1.0, 6.0 / size), 2.0 / (3 * size), seed=s)[0]
+    return {
+        "ring": lambda n, s: graphs.ring(n), "path": lambda n, s: graphs.path(n),
+        "grid_2d": lambda n, s: graphs.grid(round(math.sqrt(n)), round(math.sqrt(n))),
+        "complete": lambda n, s: graphs.complete(n), "star": lambda n, s: graphs.star(n),
+        "er_avgdeg_3": lambda n, s: graphs.erdos_renyi(n, 3.0 / (n - 1), seed=s),
+        "er_avgdeg_2logn": lambda n, s: graphs.erdos_renyi(
+            n, min(1.0, 2.0 * math.log(n) / (n - 1)), seed=s),
+        "random_regular_4": lambda n, s: graphs.random_regular(n + (n % 2), 4, seed=s),
+        "barabasi_albert_3": lambda n, s: graphs.barabasi_albert(n, 3, seed=s),
+        "sbm_4_blocks_deg8": sbm}
+
+
+@pytest.mark.parametrize("family", CHECKER_FAMILIES)
+def test_checker_families_are_the_registrys_and_build_the_same_graphs(family):
+    old = _old_checker_builders()[family]
+    for n, seed in ((101, 7), (200, 12345)):
+        assert same_graph(family_graph(family, n, seed), old(n, seed)), (family, n)
+
+
+def test_declared_properties_of_the_builtins():
+    assert family_info("ring").vertex_transitive and family_info("torus").vertex_transitive
+    assert not family_info("path").vertex_transitive
+    assert family_info("star").hub and family_info("er_avgdeg_3").isolated_nodes
+    assert family_info("er_avgdeg_2logn").degree(1000) == pytest.approx(2 * math.log(1000))
+    assert not family_info("random_regular_4").exact_n
+    assert is_transitive("complete") and not is_transitive(MINE)
+
+
+def test_register_family_builds_networkx_and_refuses_bad_input():
+    fam = register_family("ladder_test", lambda n, seed: nx.ladder_graph(n // 2),
+                          avg_degree=3.0, replace=True)
+    A = make_graph("ladder_test", 10, seed=3)
+    assert A.shape == (10, 10) and A.dtype == np.float64 and not A.diagonal().any()
+    assert fam.metadata()["parameters"] == [] and fam.degree(10) == 3.0
+    with pytest.raises(ValueError, match="already registered"):
+        register_family("ladder_test", lambda n, seed: nx.ladder_graph(n // 2))
+    with pytest.raises(ValueError, match="built in"):
+        register_family("ring", lambda n, seed: nx.cycle_graph(n), replace=True)
+    with pytest.raises(ValueError, match="name must be"):
+        register_family("Bad Name", lambda n, seed: nx.cycle_graph(n))
+    with pytest.raises(ValueError, match="must take \\(n, seed\\)"):
+        register_family("one_arg", lambda n: nx.cycle_graph(n))
+    with pytest.raises(TypeError, match="vertex_transitive must be True or False"):
+        register_family("flag", lambda n, s: nx.cycle_graph(n), vertex_transitive="yes")
+
+
+def test_a_user_builder_gets_an_int_seed_and_the_same_seed_gives_the_same_graph():
+    A = make_graph(MINE, 30, seed=4)
+    assert same_graph(A, make_graph(MINE, 30, seed=4))
+    assert not same_graph(A, make_graph(MINE, 30, seed=5))
+    assert A.nnz // 2 == 31      # the ring's 30 edges and one chord (never a ring edge twice)
+
+
+@pytest.mark.parametrize("spec, msg", [
+    ("nosuchmod:f", "cannot import module 'nosuchmod'"),
+    ("tests._user_families:nope", "has no attribute 'nope'"),
+    ("tests._user_families:not_square", "shape \\(16, 17\\).*expected a square adjacency"),
+    ("tests._user_families:wrong_signature", "must take \\(n, seed\\)"),
+    ("no_such_family", "unknown family 'no_such_family'"),
+])
+def test_bad_family_specs_are_refused_naming_the_option(spec, msg):
+    with pytest.raises(ValueError, match=f"--family.*{msg}"):
+        check_family(spec, "--family")
+
+
+def test_resolve_family_registers_the_spec_once():
+    assert resolve_family(MINE) is resolve_family(MINE)
+    assert MINE in graphs.graph_families()
+    assert resolve_family(MINE).degree(100) == 2.0     # from ring_plus_chord.graph_family
+
+
+# ------------------------------------------------------------------------------ check --family
+
+def test_check_family_runs_assumption_2_on_the_users_family(tmp_path, capsys):
+    out = tmp_path / "rep"
+    code = cli.main(["check", "--only", "assumption-2", "--family", MINE, "--out", str(out),
+                     "--no-progress"])
+    assert code == 0
+    rep = json.loads((out / "report.json").read_text())
+    assert rep["meta"]["families"] == [MINE]
+    grown = [r for r in rep["results"] if r["id"] == "assumption-2-corrected"]
+    assert len(grown) == 2
+    for r in grown:
+        fam = r["evidence"]["families"]
+        assert list(fam) == [MINE]                     # instead of the built-in families
+        lo, hi = fam[MINE]["loglog_slope_ci95"]
+        assert lo <= fam[MINE]["loglog_slope_tau_over_n"] <= hi < -0.1
+        assert r["verdict"] == "holds"
+        assert f"{MINE}: holds, slope " in r["summary"]
+    fixed = [r for r in rep["results"] if r["id"] == "assumption-2"]
+    assert all(r["verdict"] == "fails" and MINE in r["summary"] for r in fixed)
+
+
+def test_check_family_outside_the_hypotheses_is_not_a_holds(tmp_path):
+    out = tmp_path / "rep"
+    assert cli.main(["check", "--only", "assumption-2-corrected", "--family",
+                     "tests._user_families:hub_and_ring", "--out", str(out),
+                     "--no-progress"]) == 0
+    rep = json.loads((out / "report.json").read_text())
+    for r in rep["results"]:
+        assert r["verdict"] == "inconclusive"    # nothing judged: no "holds" by default
+        assert "outside the hypotheses" in r["summary"]
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["--family", "nosuchmod:f"], "--family 'nosuchmod:f': cannot import"),
+    (["--family", "tests._user_families:not_square"], "expected a square adjacency"),
+    (["--family", MINE, "--thorough"], "--family applies to default runs"),
+])
+def test_check_family_bad_spec_exits_2(tmp_path, capsys, argv, msg):
+    out = tmp_path / "rep"
+    assert cli.main(["check", "--only", "assumption-2", "--out", str(out), *argv]) == 2
+    err = capsys.readouterr().err
+    assert msg in err and err.startswith("ngc-ref: error:")
+    assert not out.exists()
+
+
+# ------------------------------------------------------------------------------ expressions
+
+def test_expressions_evaluate_arithmetic_of_n_only():
+    assert evaluate("ceil(log(n))", 1000) == 7
+    assert evaluate("min(1, 3*log(n)/n)", 2) == 1
+    assert evaluate("-n // 3 + 2**3", 9) == 5
+    for bad in ("__import__('os')", "n.real", "(1).__class__", "n.bit_length()", "[n][0]",
+                "lambda: n", "m * 2", "open('x')", "n if n else 1", "log(n, base=2)"):
+        with pytest.raises(ValueError, match="not allowed|only the calls"):
+            evaluate(bad, 10, "p")
+    with pytest.raises(ValueError, match="exponent"):
+        evaluate("n ** 1000", 10)
+    with pytest.raises(ValueError, match="division by zero"):
+        evaluate("1 / (n - 10)", 10)
+
+
+def test_expression_parameters_in_a_sweep_config():
+    cfg = {"task": "tau", "params": {"lam": "sqrt(n)", "S": "ceil(2*sqrt(n))"},
+           "grid": {"family": ["random_regular"], "n": [64, 256],
+                    "graph_params": [{"d": "2*ceil(log(n)/2)"}]}}
+    cells = parse_config(cfg).cells
+    assert [c.params["graph_params"]["d"] for c in cells] == [6, 6]
+    assert [c.params["S"] for c in cells] == [16, 32]
+    assert cells[1].params["lam"] == pytest.approx(16.0)
+    assert cells[0].params["exprs"] == {"S": "ceil(2*sqrt(n))", "graph_params.d":
+                                        "2*ceil(log(n)/2)", "lam": "sqrt(n)"}
+    # A cell without expressions keeps the id it always had (no 'exprs' key).
+    plain = make_cell("tau", {"family": "ring", "n": 40, "lam": 4.0, "S": 8})
+    assert "exprs" not in plain.params
+    with pytest.raises(ValueError, match="S = 'sqrt\\(n\\)' at n=64 gives 8.0; S is an integer"
+                       "|S = 'sqrt\\(n\\)' at n=65"):
+        parse_config({"task": "tau", "params": {"S": "sqrt(n)"},
+                      "grid": {"family": ["ring"], "n": [65]}})
+    with pytest.raises(ValueError, match="graph_params.p.*__import__"):
+        parse_config({"task": "tau", "grid": {"family": ["erdos_renyi"], "n": [10],
+                                              "graph_params": [{"p": "__import__('os')"}]}})
+
+
+def test_sweep_with_a_user_family_and_an_expression_draws_one_line_each(tmp_path, capsys):
+    cfg = tmp_path / "mine.toml"
+    cfg.write_text(
+        'task = "tau"\n[params]\nschedule = "sqrt_n"\n'
+        f'[[grid]]\nfamily = ["{MINE}"]\nn = [50, 100, 200, 400]\n'
+        '[[grid]]\nfamily = ["erdos_renyi"]\ngraph_params = {p = "min(1, 3*log(n)/n)"}\n'
+        'n = [50, 100, 200, 400]\n')
+    out = tmp_path / "mine.jsonl"
+    assert cli.main(["sweep", str(cfg), "--out", str(out), "-j", "1", "--no-progress"]) == 0
+    recs = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(recs) == 8 and all(r["result"]["method"] != "estimate" for r in recs)
+    er = [r for r in recs if r["params"]["family"] == "erdos_renyi"]
+    assert er[-1]["params"]["graph_params"]["p"] == pytest.approx(3 * math.log(400) / 400)
+    verdicts = tau_verdicts(recs)
+    assert len(verdicts) == 2                        # one series per family / expression
+    by = {label: (v, slope, ci) for label, v, slope, ci, _ in verdicts}
+    mine = next(k for k in by if MINE in k)
+    v, slope, (lo, hi) = by[mine]
+    assert v == "holds" and lo <= slope <= hi < -0.1
+    assert any("p=min(1, 3*log(n)/n)" in k for k in by)
+    text, figs = summarize(out, tmp_path)
+    assert "verdict per series" in text and len(figs) == 1
+    assert cli.main(["sweep", "--summary", str(out), "--no-plots"]) == 0
+    assert f"family={MINE}" in capsys.readouterr().out
+
+
+def test_sweep_dry_run_prints_the_cost_estimate_and_runs_nothing(tmp_path, capsys):
+    cfg = tmp_path / "big.json"
+    cfg.write_text(json.dumps({"task": "tau", "params": {"schedule": "sqrt_n"},
+                               "grid": {"family": ["er_avgdeg_2logn", "ring"],
+                                        "n": [1000, 8000]}}))
+    out = tmp_path / "big.jsonl"
+    assert cli.main(["sweep", str(cfg), "--out", str(out), "--dry-run", "-j", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "tau × 4: " in text and "n=1000,8000" in text
+    # exact τ at n = 8000, λ = √n, S = 179 costs minutes: the estimator is chosen there only.
+    assert "τ estimated (bracket) in 1 of 4 tau cells" in text
+    assert "er_avgdeg_2logn n=8000, S=179" in text
+    assert text.rstrip().splitlines()[-1].startswith("total: 4 cells (0 finished), ~")
+    assert not out.exists()
+
+
+def test_tau_task_picks_the_estimator_over_the_budget_and_brackets_the_exact_tau():
+    p = {"family": "er_avgdeg_2logn", "n": 300, "lam": 8.0, "S": 12, "graph_seed": 3}
+    exact, est = run_sweep([("tau", p), ("tau", dict(p, exact_max_seconds=0.0))], n_jobs=1)
+    assert exact["result"]["method"] == "exact" and est["result"]["method"] == "estimate"
+    assert est["result"]["exact_seconds_estimate"] > 0
+    lo, hi = est["result"]["tau_lower"], est["result"]["tau_upper"]
+    assert lo * (1 - 1e-12) <= exact["result"]["tau"] <= hi * (1 + 1e-12)
+
+
+def test_theorem_1_in_hypotheses_half_runs_on_the_users_family(monkeypatch):
+    from ngc_ref_theory import Context
+    from ngc_ref_theory.claims.theorem_1 import inside, readings
+    monkeypatch.setattr(inside, "hyp_design",
+                        lambda ctx: ((200, 283, 400, 566, 800), (2,) * 5, 3, 6, 100))
+    ctx = Context(seed=0, families=(MINE,))
+    fams = inside.hyp_results(ctx, "rw")
+    assert list(fams) == [MINE] and fams[MINE]["judged"] and "registry" in fams[MINE]["words"]
+    res = readings.reading_result(ctx, "rw", fams, "mean", [])
+    assert [f["family"] for f in res.evidence["families"]] == [MINE]
+    assert list(res.evidence["searched"]["families"]) == [MINE]
+    assert fams[MINE]["inside"]           # no isolated node, no hub, ‖W‖ bounded
+    assert MINE in res.summary and res.evidence["verdicts"][MINE] == res.verdict
+
+
+# ---------------------------------------------------------------------- one task per quantity
+
+def test_one_lemma1_task_with_the_former_trials_task_as_an_alias():
+    from ngc_ref import connectivity_factor
+    p = {"family": "complete", "n": 30, "d": 2, "trials": 40}
+    both = make_cell("lemma1", dict(p, draws=True))
+    alias = make_cell("lemma1_trials", p)
+    assert alias.task == "lemma1" and alias.params["bounds"] is False and alias.params["draws"]
+    rec, draws_only = (r["result"] for r in run_sweep([both, alias], n_jobs=1))
+    assert "exceed_paper" not in draws_only and len(draws_only["fro2"]) == 40
+    # The counts are the draws above the bounds (six-digit draws: away from the bound).
+    fro2 = np.array(rec["fro2"])
+    assert rec["exceed_paper"] == int((fro2 > rec["paper_bound"]).sum())
+    # K_n's τ in closed form is the τ of the built graph.
+    tau = connectivity_factor(graphs.complete(30), 32.0, 16, norm="rw").tau
+    assert rec["tau"] == pytest.approx(tau, rel=1e-10)
