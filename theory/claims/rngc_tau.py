@@ -274,10 +274,13 @@ def _literal(ctx, norm, rows, ref, usage_results):
     if not not_up:
         return LITERAL.result(norm, "holds", ev, f"τ_RNGC/τ_NGC > 1 on all {len(rows)} cases "
                                                  f"({_ratios(rows)}); meant reading: {meant_txt}")
-    w = min(not_up, key=lambda r: r["tau_ratio"])
+    # The paper's own data first: its counterexample is the one a reader checks.
+    own = [r for r in not_up if r["kind"] == "paper-data"]
+    w = min(own or not_up, key=lambda r: r["tau_ratio"])
     return LITERAL.result(norm, "fails", ev,
                           f"as written (τ increases) it fails on {len(not_up)}/{len(rows)} "
-                          f"cases, lowest τ_RNGC/τ_NGC {w['tau_ratio']:.4f} ({w['graph']}); "
+                          f"cases, e.g. τ_RNGC/τ_NGC = {w['tau_ratio']:.4f} ({w['graph']} λ="
+                          f"{w['lam']:g} ε={w['eps']:g}); "
                           f"as meant (τ decreases) — {meant_txt}",
                           _case_ce(LITERAL.id, ctx, norm, w))
 
