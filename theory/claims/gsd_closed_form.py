@@ -187,7 +187,8 @@ def _gradient_result(ctx, norm):
     mc_text = f"; minimal: {setting(mc)} ({mc['certified']})" if mc else ""
     return GRADIENT.result(norm, "fails", ev,
                            f"∇q = 2L̃F + 2(F − X) is off by {worst[0]:.2f} (relative) at "
-                           f"λ={lam:g} ({name}); with λ: 2λL̃F + 2(F − X){mc_text}", ce, figs,
+                           f"λ={lam:g} ({name}); meant with λ: 2λL̃F + 2(F − X), the gradient for "
+                           f"sym only (see {GRADIENT_MEANT.id}){mc_text}", ce, figs,
                            violation=worst[0] / EXACT_RTOL, search=search,
                            minimal_counterexample=mc)
 
