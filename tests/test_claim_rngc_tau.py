@@ -18,27 +18,39 @@ def _run(only):
 def test_verdicts_scopes_and_reference():
     res = _run(["rngc-tau"])
     for norm in ("sym", "rw"):
-        lit = res["rngc-tau:synthetic", norm]
-        assert lit.verdict == "fails" and lit.scope == "extension"
-        assert lit.evidence["reference_max_rel_diff"] < 1e-10
+        usage = res["rngc-tau:synthetic", norm]          # the paper's usage: τ decreases
+        assert usage.verdict == "holds" and usage.scope == "extension"
+        assert usage.evidence["reference_max_rel_diff"] < 1e-10
+        lit = res["rngc-tau:literal", norm]              # τ as a number increases: erratum
+        assert lit.verdict == "fails" and lit.scope == "erratum"
+        assert "naming inversion" in lit.scope_reason
+        assert "to increase the high-order graph connectivity factor" in lit.evidence["written"]
+        assert "more uniformly distributed" in lit.evidence["meant"]
+        assert "τ → 1" in lit.evidence["meant"]
+        assert lit.evidence["meant_verdicts"] == {"rngc-tau:synthetic": "holds"}
         cor = res["rngc-tau-corrected", norm]
         assert cor.verdict == "holds"
         ratios = [c["tau_ratio"] for c in cor.evidence["cases"]]
         assert max(ratios) <= 1 + 1e-9 and min(ratios) < 0.95
     assert ("rngc-tau:paper-data", "sym") not in res          # no data folder here
-    assert rngc_tau.PAPER_DATA.scope_for("sym").name == "as-stated"
-    assert rngc_tau.PAPER_DATA.scope_for("rw").name == "extension"
+    # Eq. 12's filter and Def. 1's τ are written with a generic Ã: as stated in both norms.
+    for norm in ("sym", "rw"):
+        sc = rngc_tau.PAPER_DATA.scope_for(norm)
+        assert sc.name == "as-stated" and "more uniformly distributed" in sc.why
 
 
 def test_planted_plus_sign_raises_tau(monkeypatch):
     real = rngc_tau.rngc_operator
 
-    def plus(A, X, eps, norm):            # Ã + εP instead of Ã − εP
+    def plus(A, X, eps, norm):            # Ã + εP instead of Ã − εP: the wrong direction
         An, Xs, XT, c = real(A, X, eps, norm)
         return An, Xs, XT, -c
     monkeypatch.setattr(rngc_tau, "rngc_operator", plus)
     res = _run(["rngc-tau"])
-    assert res["rngc-tau:synthetic", "rw"].verdict == "holds"
+    assert res["rngc-tau:synthetic", "rw"].verdict == "fails"
+    assert res["rngc-tau:synthetic", "rw"].counterexample["tau_rngc"] > \
+        res["rngc-tau:synthetic", "rw"].counterexample["tau_ngc"]
+    assert res["rngc-tau:literal", "rw"].verdict == "holds"
     assert res["rngc-tau-corrected", "rw"].verdict == "fails"
     assert res["rngc-tau-corrected", "rw"].counterexample["tau_rngc"] > \
         res["rngc-tau-corrected", "rw"].counterexample["tau_ngc"]

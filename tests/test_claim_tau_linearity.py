@@ -1,5 +1,9 @@
-"""tau-linearity: the noise per node is not proportional to τ across graphs (Remark 2), and the
-criterion says "holds" where it must: on vertex-transitive graphs e/τ = m²/n exactly."""
+"""tau-linearity: Remark 2's bound is linear in τ (as stated, by construction: checked on a
+symbolic τ); the noise per node is not proportional to τ across graphs (tau-linearity:measured,
+our question), and that criterion says "holds" where it must: on vertex-transitive graphs
+e/τ = m²/n exactly."""
+
+import math
 
 import pytest
 
@@ -13,17 +17,48 @@ def _run():
                                                   progress=False)}
 
 
-def test_verdicts_and_scopes():
+def test_as_stated_bound_is_linear_in_tau():
     res = _run()
     for norm in ("sym", "rw"):
         r = res["tau-linearity", norm]
+        assert r.verdict == "holds"
+        for a, b in r.evidence["symbolic"].values():
+            assert a > 0 and b == 0.0
+        assert max(r.evidence["bound_over_tau_max_rel_spread"].values()) <= tl.LINEAR_RTOL
+    assert res["tau-linearity", "rw"].scope == "as-stated"
+    assert "linear with respect to τ" in res["tau-linearity", "rw"].scope_reason
+    assert res["tau-linearity", "sym"].scope == "extension"
+
+
+@pytest.mark.parametrize("bad", [lambda t, lam, S, s, n, d: t * t / n,          # quadratic
+                                 lambda t, lam, S, s, n, d: t / n + 1.0,        # intercept
+                                 lambda t, lam, S, s, n, d: math.log(t) / n])   # non-linear op
+def test_planted_non_linear_bound_fails(monkeypatch, bad):
+    monkeypatch.setattr(tl, "paper_bound", bad)
+    r = _run()["tau-linearity", "rw"]
+    assert r.verdict == "fails" and r.counterexample
+
+
+def test_linear_form_refuses_non_linear_operations():
+    t = tl.Linear(1.0, 0.0)
+    assert ((3 * t + 1) / 2).a == 1.5 and ((3 * t + 1) / 2).b == 0.5
+    with pytest.raises(TypeError):
+        t * t
+    with pytest.raises(TypeError):
+        math.log(t)
+
+
+def test_verdicts_and_scopes():
+    res = _run()
+    for norm in ("sym", "rw"):
+        r = res["tau-linearity:measured", norm]
         assert r.verdict == "fails" and r.evidence["ratio_max_over_min"] > tl.RATIO_FAILS
         lo, hi = r.evidence["fits"]["loglog"]["exponent_ci"]
         assert hi < 1.0                                  # far from proportional
         assert r.counterexample["other_graph"]["ratio"] > r.counterexample["ratio"]
-    assert res["tau-linearity", "rw"].scope == "as-stated"
-    assert "linear with respect to τ" in res["tau-linearity", "rw"].scope_reason
-    assert res["tau-linearity", "sym"].scope == "extension"
+        assert r.scope == "extension" and "ours" in r.scope_reason
+        assert "linear with respect to τ" in r.scope_reason
+        assert r.evidence["criterion"].startswith("ours")
 
 
 def test_planted_vertex_transitive_graphs_hold(monkeypatch):
@@ -32,7 +67,7 @@ def test_planted_vertex_transitive_graphs_hold(monkeypatch):
         "ring": (graphs.ring(n), "ring"), "complete": (graphs.complete(n), "complete")})
     res = _run()
     for norm in ("sym", "rw"):
-        r = res["tau-linearity", norm]
+        r = res["tau-linearity:measured", norm]
         assert r.verdict == "holds"
         for g in r.evidence["graphs"]:       # mean = max row energy: e/τ = m²/n exactly
             assert g["ratio"] == pytest.approx(series_mass(tl.LAM, tl.S) ** 2 / n, rel=1e-10)

@@ -133,15 +133,25 @@ def test_theorem_1_check_end_to_end(monkeypatch):
     c = by["theorem-1:c"]
     assert c.scope == "extension" and "Assumption 2" in c.scope_reason
     assert by["theorem-1:c"].evidence["outside_assumption_2"]["floor_tau_over_n"] > 0.005
-    # Inside the hypotheses: the paper's statement for rw, both readings.
-    for rid in ("theorem-1:sum", "theorem-1:mean"):
-        assert by[rid].scope == "as-stated" and by[rid].evidence["reading"] == rid.split(":")[1]
+    # Inside the hypotheses: the sum (Eq. 8 as written) is the paper's statement for rw; the
+    # per-node mean is our reading.
+    for rid, scope in (("theorem-1:sum", "as-stated"), ("theorem-1:mean", "extension")):
+        assert by[rid].scope == scope and by[rid].evidence["reading"] == rid.split(":")[1]
         assert "sum" in by[rid].evidence["which_reading_the_proof_uses"]
 
 
 def test_inside_parts_are_an_extension_for_sym():
-    for st in statements.PART_READING.values():
-        assert st.scope_for("rw").name == "as-stated" and st.scope_for("sym").name == "extension"
+    st = statements.PART_READING["sum"]
+    assert st.scope_for("rw").name == "as-stated" and st.scope_for("sym").name == "extension"
+    assert "‖Ã_S X W − Y‖_F²" in st.scope_for("rw").why          # Eq. 8's words, quoted
+
+
+def test_mean_reading_is_ours_in_both_norms():
+    st = statements.PART_READING["mean"]
+    for norm in ("rw", "sym"):
+        sc = st.scope_for(norm)
+        assert sc.name == "extension" and "our reading" in sc.why
+        assert "‖Ã_S X W − Y‖_F²" in sc.why and "no 1/n anywhere" in sc.why     # Eq. 8, proof
     part_c_scopes = {statements.PART_C.scope_for(norm).name for norm in ("rw", "sym")}
     assert part_c_scopes == {"extension"}
     assert statements.PART_A.scope_for("rw").name == "as-stated"          # (a), (b) as they were

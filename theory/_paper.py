@@ -35,12 +35,61 @@ EXPERIMENTS_SYM = as_stated(f"the paper's experiments use D̃^{{-1/2}}ÃD̃^{{-1
 EXPERIMENTS_NORMS = {"rw": extension(f"the paper's experiments use D̃^{{-1/2}}ÃD̃^{{-1/2}}, not "
                                      f"D̃⁻¹Ã: {RW_FOOTNOTE}")}
 
+#: What the experiments' sentence of the footnote to Eq. 6 says, quoted on its own.
+EXPERIMENTS_WORDS = ("footnote to Eq. 6: '... while in experiments we adopt more commonly used "
+                     "Ã = D̃^{-1/2}ÃD̃^{-1/2}'")
+
+#: The one rule that decides the scope of each normalisation, from the paper's two sentences
+#: about them (after Eq. 3 and the footnote to Eq. 6). Every claim is classified in
+#: :data:`NORM_RULE`; ``tests/test_scopes.py`` holds every statement to it.
+NORMALISATION_RULE = (
+    "One rule, from the paper's two sentences about the normalisations. "
+    f"(generic) {BOTH_NORMS}: an equation or derivation the paper writes with a generic Ã or L̃ "
+    "(Eq. 1-5, Def. 1's formula, Eq. 9-12 and the appendix derivations of them) is stated for "
+    "both normalisations, so it is as-stated in sym and in rw; a statement about that formula "
+    "(RNGC's τ, the convergence and the approximation of Eq. 12) inherits it. "
+    f"(theory) {RW_FOOTNOTE}: what the paper derives from Eq. 6's row sums (Eq. 6-7, Remark 1's "
+    "τ ∈ [1, n], Assumption 2, Lemma 1, Theorem 1, Remarks 2-3, the case study and the depth "
+    "analysis built on them) is as-stated in rw only, an extension in sym. "
+    "(experiments) the same footnote: a measured outcome of the paper's experiments (its "
+    "accuracy tables and figures, its timing) is as-stated in sym, the normalisation the "
+    "experiments adopt, an extension in rw. "
+    "(free) a statement that does not involve Ã (the noise, the features, row normalisation of "
+    "X) reads the same in both: as-stated in both. "
+    "Independently of the rule, a setting the paper does not use (constructed graphs, our "
+    "thresholds, our readings) is an extension, and a typo whose meaning is clear an erratum.")
+
+#: Each claim's kind under :data:`NORMALISATION_RULE`.
+NORM_RULE = {
+    "gsd-closed-form": "generic", "gsd-trace": "generic", "neumann-identity": "generic",
+    "neumann-truncation": "generic", "inner-max": "generic", "agsd-stationarity": "generic",
+    "rngc-approximation": "generic", "rngc-convergence": "generic", "rngc-tau": "generic",
+    "row-sum": "theory", "row-square-bounds": "theory", "tau-range": "theory",
+    "tau-at-scale": "theory", "case-study": "theory", "assumption-2": "theory",
+    "isolated-tau": "theory", "lemma-1": "theory", "noise-vanishing": "theory",
+    "theorem-1": "theory", "tau-linearity": "theory", "depth-denoising": "theory",
+    "rngc-edge-cost": "experiments", "denoising-accuracy": "experiments",
+    "flip-noise": "experiments", "row-normalization": "free",
+}
+#: Per kind: the scope name in (sym, rw) the rule gives a statement of the paper.
+RULE_SCOPES = {"generic": ("as-stated", "as-stated"), "theory": ("extension", "as-stated"),
+               "experiments": ("as-stated", "extension"), "free": ("as-stated", "as-stated")}
+
+
+def generic(words):
+    """``scope``/``norm_scopes`` of a statement about a formula written with a generic Ã or L̃
+    (the rule's 'generic' kind): as-stated in both normalisations, quoting ``words`` and the
+    sentence after Eq. 3."""
+    return {"scope": as_stated(f"{words}; Ã is generic: {BOTH_NORMS}"), "norm_scopes": {}}
+
+
 SYNTHETIC = extension("a synthetic or constructed setting chosen by the checker, beyond the "
                       "paper's own data and settings")
 
-__all__ = ["BOTH", "BOTH_NORMS", "EXPERIMENTS_NORMS", "EXPERIMENTS_SYM", "ROW_NORMALIZATION_TABLE",
+__all__ = ["BOTH", "BOTH_NORMS", "EXPERIMENTS_NORMS", "EXPERIMENTS_SYM", "EXPERIMENTS_WORDS",
+           "NORMALISATION_RULE", "NORM_RULE", "ROW_NORMALIZATION_TABLE", "RULE_SCOPES",
            "RW_FOOTNOTE", "SYNTHETIC", "THEORY_RW", "THEORY_RW_DEFAULT", "THEORY_RW_NORMS",
-           "as_stated", "erratum", "extension", "theory_rw"]
+           "as_stated", "generic", "erratum", "extension", "theory_rw"]
 
 #: The paper's Table 'row normalization' (label ``tab:row normalization``, appendix 'Analysis
 #: on Row Normalization'): NGC test accuracy (%) without / with row normalisation, per data set

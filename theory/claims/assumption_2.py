@@ -25,7 +25,7 @@ from .._atlas import combine_search, lam_grid, scan
 from .._common import counterexample, public
 from .._core import claim
 from .._exact import decimal, frac, mass as exact_mass
-from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
+from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS, erratum
 from .._bounds import floor_tau_over_n, grown_lam_S
 from .._figures import draws, fixed_vs_grown
 from .._graphs import FAMILIES, checker_families, family_graph, is_transitive
@@ -232,6 +232,7 @@ def check(ctx, norm):
     if ctx.thorough:
         for res in results:
             res.evidence["thorough"] = _thorough_evidence(ctx, series)
+    results.append(o_n_erratum(ctx, norm, fixed_rows, results))   # erratum block below
     return results
 
 
@@ -351,3 +352,52 @@ def _grown_result(ctx, norm, all_rows, figs):
             (r["family"], "outside the hypotheses" if r["family"] in outside else r["verdict"],
              r["loglog_slope_tau_over_n"], r["loglog_slope_ci95"]) for r in all_rows)
     return CORRECTED.result(norm, v, ev, summ, ce, figs)
+
+
+# ----------------------------------------------------------------------------- erratum: O(n)
+# The written "O(n)" against the meant "o(n)" (lim τ/n = 0). Kept apart from the families above:
+# it only reads the fixed-λ series and the two results the check already made.
+
+O_N_WORDS = ("Assumption 2: 'The high-order graph connectivity factor τ is O(n), i.e., "
+             "lim_{n→∞} τ/n = 0'")
+O_N = CLAIM.part(
+    "o-n", "As written, 'τ is O(n)' is the same as 'lim τ/n = 0' (the 'i.e.'). Checked: O(n) "
+           "holds for every graph (τ ≤ n, Remark 1; measured τ/n ≤ 1), while τ/n stays above "
+           "the floor 1/((λ+1)(1−r^{S+1}))² at fixed λ, S, so O(n) does not give the limit; "
+           "o(n) is meant, and whether it holds is read from assumption-2 (fixed λ = 32, "
+           "S = 16) and assumption-2-corrected (λ = √n).",
+    scope=erratum(f"written, {O_N_WORDS}: O(n) is vacuous since τ ≤ n for every graph (Remark "
+                  "1: 'τ ∈ [1, n]'), and the 'i.e.' states the limit τ/n → 0, which is o(n): "
+                  "o(n) is meant"),
+    norm_scopes={})
+
+
+def o_n_erratum(ctx, norm, fixed_rows, results):
+    """The erratum result: O(n) holds on every measured graph, the limit does not follow from
+    it (the family closest to τ/n → 0 stays above the floor), and the meant o(n)'s verdicts."""
+    floor = floor_tau_over_n(LAM, S)
+    pts = [(fam["family"], r) for fam in fixed_rows for r in fam["series"]]
+    max_over_n = max(r["tau_over_n"] for _, r in pts)
+    best = min(fixed_rows, key=lambda f: f["series"][-1]["tau_over_n"])
+    w = best["series"][-1]
+    meant = {r.id: r.verdict for r in results if r.id in (ID, CORRECTED.id)}
+    ev = {"written": O_N_WORDS, "meant": "τ = o(n): lim_{n→∞} τ/n = 0",
+          "O_n_on_every_graph": {"max_tau_over_n": max_over_n, "graphs": len(pts),
+                                 "why": "τ ≤ n by Remark 1's Eq. 7 (τ_i ≤ n for every row)"},
+          "limit_not_implied": {"family": best["family"], "n": w["n"],
+                                "tau_over_n": w["tau_over_n"], "floor": floor,
+                                "why": "τ/n ≥ 1/((λ+1)(1−r^{S+1}))² for every graph at fixed λ, S"},
+          "meant_verdicts": meant, "lam": LAM, "S": S}
+    ce = counterexample(O_N.id, ctx, graph=(f"{best['family']}-{w['n']}-seed{w['graph_seed']}",
+                                            _graph_of(best["family"], w)),
+                        family=best["family"], n=w["n"], lam=LAM, S=S, norm=norm,
+                        tau_over_n=w["tau_over_n"], floor=floor,
+                        note="τ ≤ n (O(n) holds) yet τ/n ≥ floor > 0 (no limit 0)")
+    label = {ID: f"fixed λ = {LAM:g}, S = {S}", CORRECTED.id: "λ = √n, S = ⌈2λ⌉"}
+    meant_txt = ", ".join(f"{label[k]} ({k}) {v}" for k, v in meant.items())
+    return O_N.result(norm, "fails", ev,
+                      f"as written 'O(n), i.e. τ/n → 0' is not one statement: τ/n ≤ 1 on all "
+                      f"{len(pts)} graphs (max {max_over_n:.3g}: O(n) holds), yet "
+                      f"{best['family']} n={w['n']} keeps τ/n = {w['tau_over_n']:.3g} ≥ floor "
+                      f"{floor:.2g}; meant o(n): {meant_txt}", ce)
+

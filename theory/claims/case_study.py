@@ -6,12 +6,15 @@ import numpy as np
 import scipy.sparse as sp
 
 import ngc_ref
+from ngc_ref import graphs, series_mass
 from ngc_ref.graphs import figure1_graphs
 
 from .._common import counterexample
 from .._core import claim
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
+from .._bounds import floor_tau_over_n
 from .._figures import draws, figure, save_figure
+from .tau_at_scale import complete_row_energy, complete_tau
 
 ID = "case-study"
 STATEMENT = ("At λ = S = 64: 1) G1 (isolated, n=4) has no denoising (largest τ·log n/n, τ = n); "
@@ -33,6 +36,83 @@ INSIGHTS = {
     5: CLAIM.part(5, "The larger graph G4 denoises better than G3: τ·log n/n(G4) < "
                      "τ·log n/n(G3)."),
 }
+
+
+INSIGHT_5_WORDS = ("Sec. 3 case study, insight 5: 'In terms of graph size, the graph with a larger "
+                   "size has a better denoising effect'; Figure 1 compares τ·log n/n "
+                   "('There is no denoising effect (the value of τ log n/n is quite large)')")
+#: Figure 1's λ = S and the sizes of the families at scale (Figure 1's own n = 4, 8 first).
+LAM_S = 64
+AT_SCALE_SIZES = tuple(2 ** k for k in range(2, 17))        # 4 … 65,536
+INSIGHT_5_SCALE = CLAIM.part(
+    "5-at-scale",
+    "Insight 5 beyond Figure 1's four graphs: within each of Figure 1's families — complete "
+    "(G3), ring (G4), star (G2) — the larger graph has the smaller τ·log n/n (the quantity "
+    f"Figure 1 compares) at λ = S = {LAM_S}, for n = 4, 8, …, 65,536: the family fixed, so only "
+    "the size changes. Control, reported beside it: the noise left per node relative to no "
+    "aggregation (G1, isolated nodes: 1 at every n), Σ_iρ_i/(n m²), against its floor "
+    "1/((λ+1)m)².")
+
+
+def family_at_scale(family, n, norm, lam=LAM_S, S=LAM_S):
+    """τ, τ·log n/n and the control Σ_iρ_i/(n m²) of one Figure 1 family at size n.
+
+    Complete graphs by the closed form of :mod:`.tau_at_scale`; the ring (vertex-transitive)
+    from one row; the star from its hub and one leaf (every leaf is alike)."""
+    m2 = series_mass(lam, S) ** 2
+    if family == "complete":
+        tau, mean_rho = complete_tau(n, lam, S), complete_row_energy(n, lam, S)
+    elif family == "ring":
+        res = ngc_ref.connectivity_factor(graphs.ring(n), lam, S, norm=norm, nodes=np.array([0]))
+        tau, mean_rho = res.tau, float(res.row_square_sums[0])
+    elif family == "star":                         # node 0 is the hub
+        res = ngc_ref.connectivity_factor(graphs.star(n), lam, S, norm=norm,
+                                          nodes=np.array([0, 1]))
+        hub, leaf = res.row_square_sums
+        tau, mean_rho = res.tau, float(hub + (n - 1) * leaf) / n
+    else:
+        raise ValueError(f"family must be 'complete', 'ring' or 'star', got {family!r}")
+    return {"n": n, "tau": tau, "tau_log_n_over_n": tau * math.log(n) / n,
+            "noise_per_node_over_no_aggregation": mean_rho / m2}
+
+
+def _insight_5_at_scale(ctx, norm):
+    fams = {f: [family_at_scale(f, n, norm) for n in AT_SCALE_SIZES]
+            for f in ("complete", "ring", "star")}
+    floor = floor_tau_over_n(LAM_S, LAM_S)
+    rises = {}
+    for f, rows in fams.items():
+        up = [(a, b) for a, b in zip(rows, rows[1:])
+              if b["tau_log_n_over_n"] > a["tau_log_n_over_n"] * (1 + 1e-12)]
+        if up:
+            rises[f] = up[0]
+    ev = {"words": INSIGHT_5_WORDS, "lam": LAM_S, "S": LAM_S, "sizes": list(AT_SCALE_SIZES),
+          "families": fams, "control_floor": floor,
+          "control": "Σ_iρ_i/(n m²): E‖Ã_Sη‖_F² per node over that of no aggregation (isolated "
+                     "nodes, G1, where Ã_S = mI); the graph's share of the noise it removes. "
+                     "It cannot fall below 1/((λ+1)m)² ([Ã_S]_ii ≥ 1/(λ+1)), so beyond "
+                     "n ≈ ((λ+1)m)² a larger graph removes no more noise per node",
+          "smallest_rise_per_family": {f: {"from": a, "to": b} for f, (a, b) in rises.items()}}
+    ctrl = {f: rows[-1]["noise_per_node_over_no_aggregation"] for f, rows in fams.items()}
+    ctrl_txt = ", ".join(f"{f} {v:.3g}" for f, v in ctrl.items())
+    if not rises:
+        return INSIGHT_5_SCALE.result(norm, "holds", ev, f"τ·log n/n decreases along n = 4…"
+                                                         f"{AT_SCALE_SIZES[-1]:,} in every "
+                                                         f"family; control at the largest n: "
+                                                         f"{ctrl_txt} (floor {floor:.3g})")
+    f0, (a, b) = min(rises.items(), key=lambda kv: kv[1][1]["n"])
+    ce = counterexample(INSIGHT_5_SCALE.id, ctx, family=f0, n_small=a["n"], n_large=b["n"],
+                        lam=LAM_S, S=LAM_S, norm=norm,
+                        tau_log_n_over_n_small=a["tau_log_n_over_n"],
+                        tau_log_n_over_n_large=b["tau_log_n_over_n"])
+    rise_txt = "; ".join(f"{f}: {x['n']}→{y['n']} {x['tau_log_n_over_n']:.3g}→"
+                         f"{y['tau_log_n_over_n']:.3g}" for f, (x, y) in rises.items())
+    return INSIGHT_5_SCALE.result(
+        norm, "fails", ev, f"the larger graph of the same family has the larger τ·log n/n "
+                           f"({rise_txt}, first rise in each family); control (noise per "
+                           f"node / no aggregation) at n = {AT_SCALE_SIZES[-1]:,}: {ctrl_txt}, "
+                           f"floor {floor:.3g}", ce,
+        violation=b["tau_log_n_over_n"] / a["tau_log_n_over_n"])
 
 
 @CLAIM.checker
@@ -66,6 +146,7 @@ def check(ctx, norm):
         ce = None if ok else counterexample(INSIGHTS[i].id, ctx, insight=i, table=table)
         results.append(INSIGHTS[i].result(norm, "holds" if ok else "fails", ev,
                                           f"insight {i}: {text}", ce, figs))
+    results.append(_insight_5_at_scale(ctx, norm))
     return results
 
 

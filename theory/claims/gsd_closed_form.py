@@ -6,7 +6,8 @@ from .._atlas import (atlas_counterexample, atlas_minimal, combine_search, exact
                       lam_grid, minimal_figure, scan, setting)
 from .._common import EXACT_RTOL, counterexample, dense_laplacian
 from .._core import claim
-from .._exact import certify_gradient, certify_gsd_stationary, certify_indefinite
+from .._exact import (certify_gradient, certify_gsd_stationary, certify_indefinite, frac,
+                      laplacian, text)
 from .._paper import BOTH, erratum
 from .._graphs import small_graphs
 
@@ -19,6 +20,17 @@ GRADIENT = CLAIM.part(
                 "(Sec. 2, before Eq. 2), whose zero gives Eq. 2.",
     scope=erratum("Sec. 2 writes '∇q(F) = 2L̃F + 2(F − X)', dropping λ; Eq. 2's solution "
                   "(I + λL̃)⁻¹X is the zero of 2λL̃F + 2(F − X), so λ is clearly meant"))
+#: Sec. 2's words on the gradient, and why λ is meant.
+GRADIENT_WORDS = ("Sec. 2: 'By taking the derivative ∇q(F) = 2L̃F + 2(F − X) to zero, we obtain "
+                  "the solution of GSD optimization problem as follows: F = (I + λL̃)⁻¹X' (Eq. 2)")
+GRADIENT_MEANT = CLAIM.part(
+    "gradient-meant", "The gradient Sec. 2 means, with λ: ∇q(F) = 2λL̃F + 2(F − X), whose zero "
+                      "is Eq. 2's (I + λL̃)⁻¹X. Checked against the true gradient "
+                      "2(F − X) + λ(L̃ + L̃ᵀ)F: their difference is λ(L̃ − L̃ᵀ)F.",
+    scope=erratum(f"written, {GRADIENT_WORDS}: the gradient drops λ, while Eq. 2 is the zero of "
+                  "2λL̃F + 2(F − X), so the λ is meant; this result checks the meant gradient, "
+                  "which for a non-symmetric L̃ (rw) is still not the gradient of tr(FᵀL̃F) "
+                  "(that is (L̃ + L̃ᵀ)F)"))
 CORRECTED = CLAIM.corrected(
     "For a non-symmetric L̃ (rw), whenever I + λ(L̃ + L̃ᵀ)/2 is positive definite, q(F) is "
     "minimised by F = (I + λ(L̃ + L̃ᵀ)/2)⁻¹X: its gradient vanishes there and q rises under every "
@@ -175,14 +187,76 @@ def _gradient_result(ctx, norm):
     mc_text = f"; minimal: {setting(mc)} ({mc['certified']})" if mc else ""
     return GRADIENT.result(norm, "fails", ev,
                            f"∇q = 2L̃F + 2(F − X) is off by {worst[0]:.2f} (relative) at "
-                           f"λ={lam:g} ({name}); with λ: 2λL̃F + 2(F − X){mc_text}", ce, figs,
+                           f"λ={lam:g} ({name}); meant with λ: 2λL̃F + 2(F − X), the gradient for "
+                           f"sym only (see {GRADIENT_MEANT.id}){mc_text}", ce, figs,
                            violation=worst[0] / EXACT_RTOL, search=search,
                            minimal_counterexample=mc)
 
 
+def _meant_gradient_test(c):
+    """Atlas test of the meant gradient 2λL̃F + 2(F − X): meant − true = λ(L̃ − L̃ᵀ)F."""
+    L = c.laplacian
+    D = c.lam * np.abs(L - np.swapaxes(L, 1, 2)).max(axis=(1, 2))
+    return D > EXACT_RTOL * (1 + c.lam), D
+
+
+def certify_meant_gradient(n, edges, lam):
+    """rw: an exact non-zero entry of λ(L̃ − L̃ᵀ) (meant − true gradient operator; for an edge
+    (i, j), L̃_ij − L̃_ji = 1/d̃_j − 1/d̃_i)."""
+    lam = frac(lam)
+    L = laplacian(n, edges, "rw")
+    nz = [(i, j) for i in range(n) for j in range(n) if L[i][j] != L[j][i]]
+    exact = {}
+    if nz:
+        i, j = nz[0]
+        exact[f"λ(L̃ − L̃ᵀ)_{i}{j}"] = text(lam * (L[i][j] - L[j][i]))
+        exact[f"L̃_{i}{j}"], exact[f"L̃_{j}{i}"] = text(L[i][j]), text(L[j][i])
+    return {"fails": bool(nz), "certified": "exact", "exact": exact,
+            "why": "meant − true gradient = λ(L̃ − L̃ᵀ)F, non-zero for F = I", "numbers": {}}
+
+
+def _meant_gradient_result(ctx, norm):
+    """The erratum's meant statement: is 2λL̃F + 2(F − X) the gradient of q?"""
+    rng = ctx.rng(ID, norm, "gradient-meant")
+    worst = (0.0, None)
+    for name, A in small_graphs(ctx).items():
+        L = dense_laplacian(A, norm)
+        for lam in (0.5, 1.0, 32.0):
+            X, F = rng.standard_normal((2, L.shape[0], 3))
+            true = 2 * (F - X) + lam * (L + L.T) @ F
+            meant = 2 * lam * L @ F + 2 * (F - X)
+            rel = float(np.linalg.norm(meant - true) / np.linalg.norm(true))
+            if rel > worst[0] or worst[1] is None:
+                worst = (rel, (name, A, lam))
+    ev = {"written": GRADIENT_WORDS, "meant": "∇q(F) = 2λL̃F + 2(F − X)",
+          "true_gradient": "2(F − X) + λ(L̃ + L̃ᵀ)F", "graphs": list(small_graphs(ctx)),
+          "lams": [0.5, 1.0, 32.0], "max_relative_difference": worst[0],
+          "tolerance": EXACT_RTOL}
+    atlas, mc, search = _atlas(ctx, norm, _meant_gradient_test,
+                               None if norm == "sym" else (
+                                   lambda n, e, lam: certify_meant_gradient(n, e, lam)),
+                               "max |λ(L̃ − L̃ᵀ)| (meant − true gradient operator)")
+    if worst[0] <= EXACT_RTOL and mc is None:
+        return GRADIENT_MEANT.result(
+            norm, "holds", ev, f"as meant (with λ) it is the gradient: L̃ is symmetric, meant − "
+                               f"true ≤ {worst[0]:.1e} (relative); " + atlas.describe(),
+            search=search)
+    name, A, lam = worst[1]
+    ce = (atlas_counterexample(ctx, GRADIENT_MEANT.id, mc, exact=mc["exact"]) if mc else
+          counterexample(GRADIENT_MEANT.id, ctx, graph=(name, A), lam=lam,
+                         relative_difference=worst[0]))
+    mc_text = f"; minimal: {setting(mc)} ({mc['certified']})" if mc else ""
+    return GRADIENT_MEANT.result(
+        norm, "fails", ev, f"even with λ, 2λL̃F + 2(F − X) is not the gradient for a "
+                           f"non-symmetric L̃: off by {worst[0]:.2f} (relative) at λ={lam:g} "
+                           f"({name}); the gradient needs λ(L̃ + L̃ᵀ)F{mc_text}", ce,
+        violation=worst[0] / EXACT_RTOL, search=search, minimal_counterexample=mc)
+
+
 @CLAIM.checker
 def check(ctx, norm):
-    return [*_closed_form_results(ctx, norm), _gradient_result(ctx, norm)]
+    return [*_closed_form_results(ctx, norm), _gradient_result(ctx, norm),
+            _meant_gradient_result(ctx, norm)]
 
 
 def _closed_form_results(ctx, norm):

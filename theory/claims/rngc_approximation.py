@@ -17,21 +17,39 @@ import numpy as np
 from ngc_ref import robust_propagate
 
 from .._common import counterexample, dense_laplacian
-from .._core import claim
-from .._paper import EXPERIMENTS_NORMS, EXPERIMENTS_SYM
+from .._core import claim, extension
+from .._paper import generic
 from .._figures import draws, legend_outside, log_axes, save_figure, subplots
-from .._stats import class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
+from .._stats import (class_bag_of_words, labelled_sbm, loglog_slope, pyg_row_normalize,
+                      seed_of)
 
 ID = "rngc-approximation"
-#: The checker's criterion (the paper gives none): relative error of Eq. 12 ≤ 10% for ε ≤ 1.
+WORDS = ("Sec. 4.2: 'Note that in Eq. [AGSD, Sec. 4.1] we also require F to be close to X, we can "
+         "approximate Eq. (11) by replacing the F with X in the inverse matrix on the right hand "
+         "side', and Eq. 12 writes 'H ≈ ...' with no tolerance")
+#: Our criterion for the thresholded reading (the paper gives none): relative error of Eq. 12
+#: ≤ 10% for ε ≤ 1.
 REL_ERR_MAX = 0.10
 EPS_MAX = 1.0
-STATEMENT = ("Eq. 12 approximates Eq. 11: F ≈ X inside (I + λL̃ + λεFFᵀ/‖FFᵀ‖_F)⁻¹. Checker's "
-             f"criterion: ‖G(X) − F*‖_F/‖F*‖_F ≤ {REL_ERR_MAX:.0%} for every ε ≤ {EPS_MAX:g} "
-             "(λ = 32), where F* is the fixed point of Eq. 11 and G(X) is Eq. 12 with the exact "
-             "inverse (S → ∞); the full error curve over ε ∈ [1e-5, 10] is reported.")
-CLAIM = claim(ID, "Sec. 4.2, Eq. 11 → Eq. 12", STATEMENT, order=120, scope=EXPERIMENTS_SYM,
-              norm_scopes=EXPERIMENTS_NORMS)
+#: ε range over which the growth exponent of the error is fitted (the small-ε end, where both
+#: Eq. 11 and Eq. 12 tend to NGC's solution).
+GROWTH_EPS = (1e-5, 1e-2)
+STATEMENT = ("Eq. 12 approximates Eq. 11: F ≈ X inside (I + λL̃ + λεFFᵀ/‖FFᵀ‖_F)⁻¹. The paper "
+             "writes '≈' and states no tolerance, so the as-stated result reports the measured "
+             "relative error ‖G(X) − F*‖_F/‖F*‖_F (F* the fixed point of Eq. 11, G(X) Eq. 12 with "
+             "the exact inverse, S → ∞) over ε ∈ [1e-5, 10] at λ = 32, its growth in ε (log-log "
+             "slope over ε ∈ [1e-5, 1e-2]) and its size against the effect of ε itself "
+             "‖F* − F_NGC‖/‖F*‖; no verdict rests on a threshold: inconclusive unless the error "
+             "is at rounding level (holds).")
+CLAIM = claim(ID, "Sec. 4.2, Eq. 11 → Eq. 12", STATEMENT, order=120, **generic(WORDS))
+TOLERANCE = CLAIM.part(
+    "tolerance", f"Eq. 12 is within {REL_ERR_MAX:.0%} of Eq. 11's fixed point: "
+                 f"‖G(X) − F*‖_F/‖F*‖_F ≤ {REL_ERR_MAX:.0%} for every ε ≤ {EPS_MAX:g} (λ = 32).",
+    scope=extension(f"the {REL_ERR_MAX:.0%} tolerance at ε ≤ {EPS_MAX:g} is ours: {WORDS}"),
+    norm_scopes={})
+#: Below this relative error Eq. 12 is Eq. 11's solution up to rounding: the only threshold-free
+#: 'holds' of '≈'.
+ROUNDING = 1e-8
 
 LAM = 32.0
 TOL = 1e-10
@@ -145,6 +163,33 @@ def _figure(path, norm, curves):
     return save_figure(fig, path)
 
 
+def growth(curves, eps_range=GROWTH_EPS):
+    """Per case, the log-log slope of the relative error against ε over ``eps_range`` (converged
+    points with a positive error), and the largest error over the ε-effect ratio at ε ≤ EPS_MAX."""
+    out = {}
+    for case, rows in curves.items():
+        pts = [(r["eps"], r["rel_error"]) for r in rows if r["converged"] and r["rel_error"] > 0
+               and eps_range[0] <= r["eps"] <= eps_range[1]]
+        ratio = [r["rel_error"] / r["effect_of_eps"] for r in rows
+                 if r["converged"] and r["eps"] <= EPS_MAX and r["effect_of_eps"] > 0]
+        out[case] = {"loglog_slope_error_vs_eps": (loglog_slope(*zip(*pts)) if len(pts) >= 2
+                                                   else None),
+                     "max_error_over_effect_of_eps": max(ratio) if ratio else None}
+    return out
+
+
+def judge_as_stated(curves):
+    """'≈' without a tolerance: holds only at rounding level (Eq. 12 is then Eq. 11's solution),
+    else inconclusive; the measured size and growth are the result. Returns (verdict, worst)."""
+    conv = [(case, r) for case, rows in curves.items() for r in rows
+            if r["converged"] and r["eps"] <= EPS_MAX]
+    worst = max(conv, key=lambda cr: cr[1]["rel_error"]) if conv else None
+    if worst is not None and worst[1]["rel_error"] <= ROUNDING and len(conv) == sum(
+            r["eps"] <= EPS_MAX for rows in curves.values() for r in rows):
+        return "holds", worst
+    return "inconclusive", worst
+
+
 @CLAIM.checker
 def check(ctx, norm):
     eps_grid = (np.array([1e-5, 1e-4, 1e-3, 1e-2, 3e-2, 1e-1, 3e-1, 1.0, 3.0, 10.0])
@@ -152,27 +197,59 @@ def check(ctx, norm):
     cases = _cases(ctx)
     curves = {name: error_curve(A, X, LAM, norm, eps_grid) for name, (A, X) in cases.items()}
     figs = _figure(ctx, norm, curves)
+    grow = growth(curves)
+    base = {"lam": LAM, "eps_grid": eps_grid,
+            "iteration": f"damped fixed point from F_0 = X, stop at ‖G(F)−F‖ ≤ {TOL:g}‖F‖; "
+                         f"(β, cap) tried in turn: {SCHEDULE}",
+            "features": "row-normalised class bag-of-words (3 classes, d = 60, 8 words/node); "
+                        "'noisy' adds 0.1·N(0,1)",
+            "curves": curves, "growth": grow,
+            "note": "eq12_S16_rel_error is Eq. 12 truncated at S = 16 (robust_propagate): its "
+                    "error is dominated by the truncation (mass 1 − r^17 ≈ 0.41 at λ = 32), not "
+                    "by F ≈ X."}
+    return [_as_stated(ctx, norm, curves, grow, base, figs),
+            _tolerance(ctx, norm, cases, curves, base, figs)]
+
+
+def _as_stated(ctx, norm, curves, grow, base, figs):
+    verdict, worst = judge_as_stated(curves)
+    slopes = [g["loglog_slope_error_vs_eps"] for g in grow.values()
+              if g["loglog_slope_error_vs_eps"] is not None]
+    over = [g["max_error_over_effect_of_eps"] for g in grow.values()
+            if g["max_error_over_effect_of_eps"] is not None]
+    ev = dict(base, words=WORDS,
+              why_no_threshold="the paper writes '≈' and gives no tolerance, so a fails or holds "
+                               "at a chosen tolerance is ours (rngc-approximation:tolerance); "
+                               f"holds here only at rounding level (≤ {ROUNDING:g})")
+    if worst is None:
+        return CLAIM.result(norm, "inconclusive", ev, "no case converged: no reference")
+    wcase, wrow = worst
+    ev.update(worst_case=wcase, worst=wrow)
+    summ = (f"'≈' states no tolerance; measured: relative error up to {wrow['rel_error']:.3g} "
+            f"at ε ≤ {EPS_MAX:g} ({wcase} ε={wrow['eps']:.2g}); it grows as ε^"
+            f"{min(slopes):.2f}..ε^{max(slopes):.2f} for ε ∈ [{GROWTH_EPS[0]:g}, "
+            f"{GROWTH_EPS[1]:g}] and reaches {max(over):.2g}× the effect of ε itself "
+            "(‖F* − F_NGC‖/‖F*‖)" if slopes and over else
+            f"'≈' states no tolerance; relative error up to {wrow['rel_error']:.3g}")
+    return CLAIM.result(norm, verdict, ev, summ, figures=figs)
+
+
+def _tolerance(ctx, norm, cases, curves, base, figs):
     verdict, (wcase, wrow) = judge(curves)
-    ev = {"lam": LAM, "eps_grid": eps_grid,
-          "criterion": STATEMENT.split("Checker's criterion: ")[1],
-          "iteration": f"damped fixed point from F_0 = X, stop at ‖G(F)−F‖ ≤ {TOL:g}‖F‖; "
-                       f"(β, cap) tried in turn: {SCHEDULE}",
-          "features": "row-normalised class bag-of-words (3 classes, d = 60, 8 words/node); "
-                      "'noisy' adds 0.1·N(0,1)",
-          "curves": curves, "worst_case": wcase, "worst": wrow,
-          "note": "eq12_S16_rel_error is Eq. 12 truncated at S = 16 (robust_propagate): its error "
-                  "is dominated by the truncation (mass 1 − r^17 ≈ 0.41 at λ = 32), not by F ≈ X."}
+    ev = dict(base, criterion=f"ours: ‖G(X) − F*‖_F/‖F*‖_F ≤ {REL_ERR_MAX:.0%} for every "
+                              f"ε ≤ {EPS_MAX:g}", worst_case=wcase, worst=wrow)
     big = [(case, r["eps"], r["rel_error"]) for case, rows in curves.items() for r in rows
            if r["converged"] and r["rel_error"] > REL_ERR_MAX]
     ev["cases_above_criterion"] = big
     summ = (f"worst at ε ≤ {EPS_MAX:g}: {wcase} ε={wrow['eps']:.2g}: rel. error "
             f"{wrow['rel_error']:.3g} (ε-effect {wrow['effect_of_eps']:.3g}); "
-            f"{len(big)} grid points above {REL_ERR_MAX:.0%} over ε ≤ 10")
+            f"{len(big)} grid points above {REL_ERR_MAX:.0%} (our tolerance) over ε ≤ 10")
     ce = None
     if verdict == "fails":
-        A, X = cases[wcase]
-        ce = counterexample(ID, ctx, graph=(wcase, A), lam=LAM, eps=wrow["eps"], norm=norm,
-                            rel_error=wrow["rel_error"], iterations=wrow["iterations"],
+        A, _X = cases[wcase]
+        ce = counterexample(TOLERANCE.id, ctx, graph=(wcase, A), lam=LAM, eps=wrow["eps"],
+                            norm=norm, rel_error=wrow["rel_error"],
+                            iterations=wrow["iterations"], tolerance=REL_ERR_MAX,
                             features=f"ctx.rng('{ID}', 'features', ...) as in _cases")
-    return CLAIM.result(norm, verdict, ev, summ, ce, figs,
-                        violation=wrow["rel_error"] / REL_ERR_MAX if ce else None)
+    return TOLERANCE.result(norm, verdict, ev, summ, ce, figs,
+                            violation=wrow["rel_error"] / REL_ERR_MAX if ce else None)

@@ -63,6 +63,9 @@ def check(ctx, norm):
     ev = {"graphs": list(small_graphs(ctx)), "lam_S": lam_S_grid(ctx),
           "min_tau_i": lo[0], "max_tau_over_n": hi[0], "isolated_tau_over_n": iso,
           "complete_K8_tau_at_lam_eq_S": kn_seq, "tolerance": TOL,
+          "complete_at_scale": "τ(K_n) = 1 + (n − 1)/((λ+1)(1 − r^{S+1}))²: τ → 1 as λ, S grow "
+                               "at fixed n, but grows linearly in n at fixed λ, S "
+                               "(tau-at-scale)",
           "note": "τ is a max over rows: the bound τ ≥ 1 needs every τ_i ≥ 1 only for max_i; "
                   "min τ_i is reported as well because Remark 1's argument is per row (Eq. 7)."}
     problems = []
@@ -85,8 +88,10 @@ def check(ctx, norm):
     if not problems and mc is None:
         return [CLAIM.result(norm, "holds", ev,
                              f"1 ≤ τ ≤ n on all cases (τ/n ≤ {hi[0]:.4f}, min τ = "
-                             f"{tau_min_over_cases:.4f}); isolated τ = n; K8 τ → {taus[-1]:.5f}; "
-                             f"{atlas.describe()}", search=search)]
+                             f"{tau_min_over_cases:.4f}); isolated τ = n; K8 τ → {taus[-1]:.5f} "
+                             f"as λ = S → {kn_seq[-1][0]} (fixed n; at fixed λ, S, τ grows with "
+                             f"n even on K_n: see tau-at-scale); {atlas.describe()}",
+                             search=search)]
     if not problems:
         ce = atlas_counterexample(ctx, ID, mc)
         return [CLAIM.result(norm, "fails", ev, f"sampled graphs hold; {atlas.describe()}", ce,
