@@ -48,7 +48,7 @@ STATEMENT = ("RNGC increases τ: the τ of the RNGC filter R_S = (1/(λ+1))Σ_s[
 CLAIM = claim(ID, "Sec. 1; Sec. 4.2 (Eq. 12)", STATEMENT, order=133,
               scope=as_stated(f"{WORDS}; the RNGC experiments use D̃^{{-1/2}}ÃD̃^{{-1/2}}: "
                               f"{RW_FOOTNOTE}"),
-              norm_scopes=EXPERIMENTS_NORMS)
+              norm_scopes=EXPERIMENTS_NORMS, data_sets=("cora",))
 PAPER_DATA = CLAIM.part(
     "paper-data", "τ_RNGC > τ_NGC on Cora with its row-normalised features at the (λ, S, ε) of "
                   "its own table rows (the citation table; with --thorough also the flip table "
