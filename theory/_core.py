@@ -339,11 +339,6 @@ def statement_ids():
     return out
 
 
-def claim_of(statement_id):
-    """The registered claim that declares ``statement_id``, or None (imports nothing)."""
-    return next((c for c in _REGISTRY.values() if statement_id in c.statements), None)
-
-
 def match_id(name, choices, what="id"):
     """The entry of ``choices`` that ``name`` is up to letter case; otherwise ``ValueError``
     ``unknown <what> '<name>'`` with the closest entries (``difflib``) as a suggestion.
@@ -394,7 +389,7 @@ def rerun_command(statement_id, ctx, needs_data=None):
     words += ["--out", f"{RERUN_DIR}/{re.sub(r'[^A-Za-z0-9._-]+', '_', statement_id)}"]
     line = " ".join(shlex.quote(w) for w in words)
     if needs_data is None:
-        c = claim_of(statement_id)
+        c = statement_ids().get(statement_id)
         needs_data = c is not None and c.needs_data
     if needs_data and ctx.data_root is not None:
         line = f"NGC_REF_DATA={shlex.quote(str(ctx.data_root))} {line}"
