@@ -33,7 +33,8 @@ def test_exact_claims_verdicts():
     assert v[("row-square-bounds", "rw")].verdict == "holds"
     assert v[("row-square-bounds-corrected", "sym")].verdict == "holds"
     ce = v[("row-sum", "sym")].counterexample
-    assert ce["rerun"] == "ngc-ref check --only row-sum --seed 0" and ce["graph"]["n"] > 0
+    assert ce["rerun"] == ("ngc-ref check --only row-sum --seed 0 --out ngc_ref_rerun/row-sum")
+    assert ce["graph"]["n"] > 0
 
 
 def test_planted_row_sum_violation(monkeypatch):

@@ -169,17 +169,17 @@ def commands(body):
 
 def check_ngc_ref(argv, where):
     """Parse ``ngc-ref ARGV`` as the CLI does and validate what parsing alone does not."""
-    from ngc_ref_theory.cli import build_parser
+    from ngc_ref_theory.cli import UsageError, build_parser
 
     if argv[-1:] in (["--help"], ["-h"]):
         argv = argv[:-1]          # the help of a subcommand: the rest must parse
     try:
         args = build_parser().parse_args(argv)
-    except SystemExit as exc:
+    except (SystemExit, UsageError) as exc:
         raise AssertionError(f"{where}: `ngc-ref {shlex.join(argv)}` does not parse") from exc
     if args.command == "check":
-        from ngc_ref_theory.runner import select
-        select(args.only)                            # unknown ids raise ValueError
+        from ngc_ref_theory.runner import resolve_ids, select
+        select(resolve_ids(args.only))               # unknown ids raise ValueError
         for flag, given in (("--scale", args.scale), ("--scheduler", args.scheduler),
                             ("-j", args.jobs)):
             assert given is None or args.thorough, f"{where}: {flag} needs --thorough"

@@ -109,7 +109,7 @@ def test_stale_figures_of_the_previous_report_are_removed(tmp_path):
     figs = {f for r in json.loads((out / "report.json").read_text())["results"]
             for f in r["figures"]}
     (out / "notes.txt").write_text("mine")           # a user's file is never touched
-    assert _run(out) == 0
+    assert _run(out, "--force") == 0                 # another selection: replaced on purpose
     names = {p.name for p in out.iterdir()}
     assert not figs & names and "notes.txt" in names
 

@@ -7,6 +7,7 @@ import scipy.sparse as sp
 
 from ngc_ref import normalized_adjacency
 
+from ._core import rerun_command
 from ._graphs import as_dense
 
 #: Relative tolerance for identities that are exact in real arithmetic (float64 checks).
@@ -47,7 +48,9 @@ def public(row, drop=("A",)):
 
 
 def counterexample(claim_id, ctx, graph=None, **fields):
-    out = {"rerun": f"ngc-ref check --only {claim_id} --seed {ctx.seed}"}
+    """The record of a counterexample: its ``rerun`` command (:func:`._core.rerun_command`:
+    safe and complete as printed), the graph (:func:`graph_record`) and ``fields``."""
+    out = {"rerun": rerun_command(claim_id, ctx)}
     if graph is not None:
         out["graph"] = graph_record(*graph)
     out.update(fields)

@@ -17,10 +17,13 @@ run: missing data, a crash; the message is the evidence).
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import importlib
 import math
 import pkgutil
+import re
+import shlex
 import traceback
 from dataclasses import asdict, dataclass, field
 from typing import Callable
@@ -164,12 +167,20 @@ class Claim:
         Normalisations the check runs in.
     order : int
         Position in the report (the README's table order).
+    data_sets : tuple of str
+        The paper's data sets the check reads from ``ctx.data_root`` (``NGC_REF_DATA``), by
+        their ``ngc_ref.datasets`` names; it skips them when the folder is not set. A claim
+        that declares them gets ``NGC_REF_DATA=...`` in its rerun commands, and the run names
+        the ones it will skip when it starts.
     """
 
     def __init__(self, id, paper_ref, statement, norms=("sym", "rw"), order=0, *,
-                 scope=PAPER_STATEMENT, norm_scopes=None):
+                 scope=PAPER_STATEMENT, norm_scopes=None, data_sets=()):
         self.id, self.paper_ref, self.norms, self.order = id, paper_ref, tuple(norms), order
         self.scope, self.norm_scopes = scope, dict(norm_scopes or {})
+        if isinstance(data_sets, str):
+            raise TypeError(f"data_sets must be a tuple of data set names, got {data_sets!r}")
+        self.data_sets = tuple(data_sets)
         self.statements: dict[str, Statement] = {}
         self.own = self._add(id, statement, None, scope, self.norm_scopes)
         self._check: Callable | None = None
@@ -186,6 +197,11 @@ class Claim:
     @property
     def statement(self):
         return self.own.text
+
+    @property
+    def needs_data(self):
+        """Whether the check reads the paper's data sets (``NGC_REF_DATA``) when it is set."""
+        return bool(self.data_sets)
 
     def part(self, key, text, *, scope=None, norm_scopes=None):
         """A sub-statement checked separately, id ``"<claim>:<key>"``; its scope defaults to
@@ -298,11 +314,12 @@ class Context:
 _REGISTRY: dict[str, Claim] = {}
 
 
-def claim(id, paper_ref, statement, norms=("sym", "rw"), order=0, **scopes):
-    """Declare and register a :class:`Claim` (``scope=``, ``norm_scopes=`` as there)."""
+def claim(id, paper_ref, statement, norms=("sym", "rw"), order=0, **options):
+    """Declare and register a :class:`Claim` (``scope=``, ``norm_scopes=``, ``data_sets=`` as
+    there)."""
     if id in _REGISTRY:
         raise ValueError(f"claim {id!r} registered twice")
-    c = Claim(id, paper_ref, statement, norms, order, **scopes)
+    c = Claim(id, paper_ref, statement, norms, order, **options)
     _REGISTRY[id] = c
     return c
 
@@ -323,6 +340,66 @@ def statement_ids():
         for sid in c.statements:
             out[sid] = c
     return out
+
+
+def match_id(name, choices, what="id"):
+    """The entry of ``choices`` that ``name`` is up to letter case; otherwise ``ValueError``
+    ``unknown <what> '<name>'`` with the closest entries (``difflib``) as a suggestion.
+
+    Examples
+    --------
+    >>> match_id("Lemma-1", ["lemma-1", "theorem-1"])
+    'lemma-1'
+    >>> match_id("lemma1", ["lemma-1", "theorem-1"], "claim id")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown claim id 'lemma1'; did you mean 'lemma-1'?
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"{what} must be a str, got {type(name).__name__}")
+    folded = {}
+    for c in choices:
+        folded.setdefault(c.lower(), c)
+    if name.lower() in folded:
+        return folded[name.lower()]
+    close = difflib.get_close_matches(name.lower(), list(folded), n=3, cutoff=0.6)
+    hint = "; did you mean " + " or ".join(repr(folded[c]) for c in close) + "?" if close else ""
+    raise ValueError(f"unknown {what} {name!r}{hint}")
+
+
+#: Where a printed rerun command writes: a folder of its own per statement, never the report
+#: it came from (``--out ngc_ref_rerun/<statement id>``).
+RERUN_DIR = "ngc_ref_rerun"
+
+
+def rerun_command(statement_id, ctx, needs_data=None):
+    """The shell command that re-runs ``statement_id`` as the run of ``ctx`` ran it.
+
+    It names the run's seed, ``--thorough --scale`` of a thorough run, the run's ``--family``
+    values, an output folder of its
+    own (``ngc_ref_rerun/<id>``: a rerun never replaces the report it is printed in), and, for
+    a claim that reads the paper's data sets (:attr:`Claim.needs_data`; ``needs_data``
+    overrides) in a run that had them, ``NGC_REF_DATA=<the absolute folder the run used>``.
+    Every word is shell-quoted, so the line runs as printed.
+
+    Examples
+    --------
+    >>> rerun_command("theorem-1:a", Context(seed=3))
+    'ngc-ref check --only theorem-1:a --seed 3 --out ngc_ref_rerun/theorem-1_a'
+    """
+    words = ["ngc-ref", "check", "--only", statement_id, "--seed", str(ctx.seed)]
+    if ctx.thorough:
+        words += ["--thorough", "--scale", repr(float(ctx.scale))]
+    for family in ctx.families:           # --family runs are rerun on the same families
+        words += ["--family", family]
+    words += ["--out", f"{RERUN_DIR}/{re.sub(r'[^A-Za-z0-9._-]+', '_', statement_id)}"]
+    line = " ".join(shlex.quote(w) for w in words)
+    if needs_data is None:
+        c = statement_ids().get(statement_id)
+        needs_data = c is not None and c.needs_data
+    if needs_data and ctx.data_root is not None:
+        line = f"NGC_REF_DATA={shlex.quote(str(ctx.data_root))} {line}"
+    return line
 
 
 def format_exception(exc):

@@ -7,86 +7,84 @@ import argparse
 import datetime
 import json
 import os
-import shutil
+import re
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from ._files import sigint_held
+from ._core import RERUN_DIR, rerun_command
+from ._files import data_root, staged_output
 
 
 def _check(args):
     from . import Context, run_checks
-    from ._provenance import machine, source, versions
-    from ._thorough import parse_scale, scale_from_env
-    from .report import counts, counts_line, format_table, skipped_lines, write_report
-    from .runner import dry_run, select
+    from ._thorough import scale_from_env
+    from .report import write_report
+    from .runner import data_notice, dry_run, resolve_ids, select
 
-    if args.seed < 0:
-        raise ValueError(f"--seed must be a non-negative integer, got {args.seed}")
+    _thorough_only(args)
+    args.only = resolve_ids(args.only)     # unknown ids fail here, before anything is created
+    claims, keep = select(args.only)
+    families = _families(args)             # a bad --family stops the run here
+    root = data_root()                     # a typo in NGC_REF_DATA stops the run here
+    ctx = Context(seed=args.seed, thorough=args.thorough, data_root=root and Path(root),
+                  scale=(args.scale or scale_from_env()) if args.thorough else 1.0,
+                  # a thorough run's cells live beside the report and outlive it (resume)
+                  store=args.out / ".thorough" / "store.jsonl" if args.thorough else None,
+                  n_jobs=-1 if args.jobs is None else args.jobs, scheduler=args.scheduler,
+                  families=families)
+    if args.dry_run:
+        store = ctx.store if ctx.store and ctx.store.exists() else None
+        print("\n".join(dry_run(ctx, claims, store)))
+        return 0
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    with staged_output(args.out) as staged:
+        if not args.force:
+            refuse_to_shrink(args.out, args.only, keep, args.thorough)
+        for line in data_notice(ctx, claims):
+            print(line, file=sys.stderr, flush=True)
+        ctx.out_dir = staged.dir
+        try:
+            results = run_checks(ctx, only=args.only, progress=not args.no_progress,
+                                 raise_errors=args.debug)
+            write_report(results, staged.dir, _meta(args, ctx, started, t0), claims)
+            staged.commit(*report_files(staged.dir, args.out))
+        except KeyboardInterrupt:
+            print("ngc-ref: interrupted after the report was written" if staged.committed
+                  else "ngc-ref: interrupted; no report was replaced", file=sys.stderr)
+            if ctx.store is not None and not staged.committed:
+                print(f"ngc-ref: finished cells are in {ctx.store}; re-run the same command "
+                      "to resume", file=sys.stderr)
+            return 130
+    return _summary(results, ctx, args.out)
+
+
+def _thorough_only(args):
     for flag, given in (("--scale", args.scale is not None), ("--scheduler", args.scheduler),
                         ("--jobs", args.jobs is not None)):
         if given and not args.thorough:
             raise ValueError(f"{flag} applies to --thorough runs only")
-    if args.jobs is not None and args.jobs == 0:
-        raise ValueError(f"--jobs must be a non-zero integer (-1: all cores), got {args.jobs}")
-    if args.scheduler and not args.scheduler.startswith(("tcp://", "tls://", "inproc://",
-                                                         "ws://", "wss://")):
-        raise ValueError(f"--scheduler must be an address like tcp://HOST:PORT, got "
-                         f"{args.scheduler!r}")
-    scale = 1.0
+
+
+def _meta(args, ctx, started, t0):
+    """The run's record in ``report.json``: settings, provenance, skips, the rerun pattern."""
+    from ._provenance import machine, source, versions
+    meta = {"seed": args.seed, "thorough": args.thorough, "only": args.only,
+            "version": versions()["ngc_ref"], "source": source(), "started": started,
+            "seconds": round(time.perf_counter() - t0, 1), **versions(), **machine(),
+            "data_root": None if ctx.data_root is None else str(ctx.data_root),
+            "skipped": list(ctx.skipped), "families": list(ctx.families),
+            "rerun": rerun_command("ID", ctx, needs_data=ctx.data_root is not None)}
     if args.thorough:
-        scale = parse_scale(args.scale) if args.scale is not None else scale_from_env()
-    claims, _ = select(args.only)     # unknown ids fail here, before anything is created
-    families = _families(args)
-    out = Path(args.out)
-    data_root = os.environ.get("NGC_REF_DATA") or None
-    # The thorough run's cells live beside the report and outlive it: a re-run resumes.
-    store = out / ".thorough" / "store.jsonl" if args.thorough else None
-    ctx = Context(seed=args.seed, thorough=args.thorough, out_dir=None,
-                  data_root=Path(data_root) if data_root else None, scale=scale, store=store,
-                  n_jobs=-1 if args.jobs is None else args.jobs, scheduler=args.scheduler,
-                  families=families)
-    if args.dry_run:
-        print("\n".join(dry_run(ctx, claims, store if store and store.exists() else None)))
-        return 0
-    created = not out.exists()
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=".ngc-ref-staging-", dir=out))
-    except OSError as exc:
-        raise ValueError(f"--out {args.out!r} is not a writable directory: "
-                         f"{exc.strerror}") from None
-    ctx.out_dir = stage
-    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    t0 = time.perf_counter()
-    committed = False
-    try:
-        results = run_checks(ctx, only=args.only, progress=not args.no_progress,
-                             raise_errors=args.debug)
-        meta = {"seed": args.seed, "thorough": args.thorough, "only": args.only,
-                "version": versions()["ngc_ref"], "source": source(), "started": started,
-                "seconds": round(time.perf_counter() - t0, 1), **versions(), **machine(),
-                "data_root": data_root, "skipped": list(ctx.skipped),
-                "rerun": f"ngc-ref check --only ID --seed {args.seed}", "families": families}
-        if args.thorough:
-            meta["scale"] = scale
-            meta["store"] = str(Path(".thorough") / "store.jsonl")
-        write_report(results, stage, meta, claims)
-        commit_report(stage, out)
-        committed = True
-    except KeyboardInterrupt:
-        print("ngc-ref: interrupted; no report was replaced" if not committed else
-              "ngc-ref: interrupted after the report was written", file=sys.stderr)
-        if store is not None and not committed:
-            print(f"ngc-ref: finished cells are in {store}; re-run the same command to resume",
-                  file=sys.stderr)
-        return 130
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
-        if created and not committed and not any(out.iterdir()):
-            out.rmdir()
+        meta["scale"] = ctx.scale
+        meta["store"] = str(Path(".thorough") / "store.jsonl")
+    return meta
+
+
+def _summary(results, ctx, out):
+    """Print the table, the counts, the skips and where the report is; the exit status."""
+    from .report import counts, counts_line, format_table, skipped_lines
     print(format_table(results))
     c = counts(results)
     print(f"\nthe paper's statements as stated: {counts_line(c, 'as-stated')}; extensions and "
@@ -111,13 +109,36 @@ def _families(args):
     return list(dict.fromkeys(check_family(f, "--family") for f in args.family or ()))
 
 
-def commit_report(stage, out):
-    """Move the report staged in ``stage`` (figures, report.json, report.md) into ``out``.
+def refuse_to_shrink(out, only, keep, thorough):
+    """``ValueError`` (exit 2) when ``out`` holds a report that this run would replace without
+    re-running all of it: one with a statement this run does not check (``keep``: its
+    statement ids, None for all), or a ``--thorough`` report replaced by a default run. A
+    ``report.json`` that cannot be read is not replaced either. ``--force`` skips this."""
+    path = Path(out) / "report.json"
+    if not path.exists():
+        return
+    elsewhere = f"{RERUN_DIR}/{'_'.join(only)}" if only and len(only) <= 2 else "OTHER"
+    how = (f"write this run elsewhere with --out {elsewhere}, or replace that report with "
+           "--force")
+    try:
+        prev = json.loads(path.read_text(encoding="utf-8"))
+        old = {r["id"] for r in prev["results"]}
+        was_thorough = bool(prev["meta"].get("thorough"))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise ValueError(f"--out {str(out)!r} holds a report.json this run cannot read; "
+                         f"{how}") from None
+    lost = set() if keep is None else old - keep
+    if lost or (was_thorough and not thorough):
+        why = (f"this run does not check {len(lost)} of its {len(old)} statements"
+               if lost else "it is a --thorough report and this run is not")
+        raise ValueError(f"--out {str(out)!r} holds a report this run would replace, and "
+                         f"{why}; {how}")
 
-    Figures move first and report.md last, each by an atomic rename, with SIGINT held off for
-    the few milliseconds this takes, so ``out`` never holds a report whose figures come from
-    another run. Figures that the previous report listed and this one does not are removed.
-    """
+
+def report_files(stage, out):
+    """The staged report's files in the order they move into ``out`` (figures, report.json,
+    report.md: the file a reader opens last), and the figures of the previous report in
+    ``out`` that this one does not have (removed, so no figure of another run stays)."""
     old = set()
     try:
         prev = json.loads((out / "report.json").read_text(encoding="utf-8"))
@@ -125,14 +146,8 @@ def commit_report(stage, out):
     except (OSError, ValueError, AttributeError):
         pass
     figures = sorted(p.name for p in stage.glob("*.png"))
-    with sigint_held():
-        for name in figures:
-            os.replace(stage / name, out / name)
-        os.replace(stage / "report.json", out / "report.json")
-        os.replace(stage / "report.md", out / "report.md")
-        for name in old - set(figures):
-            if "/" not in name and name.endswith(".png"):
-                (out / name).unlink(missing_ok=True)
+    stale = sorted(n for n in old - set(figures) if "/" not in n and n.endswith(".png"))
+    return [*figures, "report.json", "report.md"], stale
 
 
 def _sweep(args):
@@ -250,14 +265,85 @@ def _demo(args):
     return 0
 
 
+class UsageError(Exception):
+    """A command line argparse rejects (exit status 2); the message is what to print."""
+
+
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser whose epilog may be a function, called only when help is shown (the
-    list of claim ids imports every claim module)."""
+    list of claim ids imports every claim module), and whose usage errors return to
+    :func:`main` (exit status 2) instead of leaving the interpreter."""
 
     def format_help(self):
         if callable(self.epilog):
             self.epilog = self.epilog()
         return super().format_help()
+
+    def error(self, message):
+        # "argument -j/--jobs: must be ..." reads "--jobs must be ..." (as the checks' errors)
+        m = re.fullmatch(r"argument (?:\S+/)?(\S+): (?:\1 )?(must be .*)", message, re.S)
+        raise UsageError(f"{self.format_usage()}{self.prog}: error: "
+                         + (f"{m[1]} {m[2]}" if m else message))
+
+
+def _arg_type(convert):
+    """An argparse ``type=`` from ``convert(text)``: its ``ValueError`` is a usage error."""
+    def checked(text):
+        try:
+            return convert(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    checked.__name__ = convert.__name__
+    return checked
+
+
+def _integer(text, what, ok):
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not ok(value):
+        raise ValueError(f"must be {what}, got {text!r}")
+    return value
+
+
+@_arg_type
+def _seed(text):
+    return _integer(text, "a non-negative integer", lambda v: v >= 0)
+
+
+@_arg_type
+def _jobs(text):
+    return _integer(text, "a non-zero integer (-1: all cores)", lambda v: v != 0)
+
+
+@_arg_type
+def _runs(text):
+    return _integer(text, "a positive integer", lambda v: v >= 1)
+
+
+@_arg_type
+def _scale(text):
+    from ._thorough import parse_scale
+    return parse_scale(text, "--scale")
+
+
+CHECK_DESCRIPTION = """\
+Check the paper's claims numerically and write OUT/report.md and OUT/report.json (with the
+figures). Claims that read the paper's data sets use NGC_REF_DATA (a folder: a path that is
+not one stops the run at once); the data sets a run will skip are named when it starts.
+
+One run at a time per output folder: a second run into the same --out stops at once (exit 2)
+naming the first (pid, start time, command). A run replaces the report in --out only if it
+checks every statement of that report (a full run, or the same or a larger --only) and is
+--thorough if that report was; otherwise it stops before running anything (exit 2) and says
+how to proceed: another --out, or --force. Every `rerun` command a report prints writes into
+its own folder, ngc_ref_rerun/<id>, so running it as printed replaces no report.
+
+exit status: 0 done, 1 some check could not run (an `error` result), 2 bad input (arguments,
+NGC_REF_DATA, an output folder in use or holding a larger report), 130 interrupted (the
+previous report is left whole).
+"""
 
 
 def _ids_epilog():
@@ -271,7 +357,7 @@ def _ids_epilog():
 
 
 def build_parser():
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="ngc-ref",
         description="Reference implementation and theory checker for Neumann Graph Convolution.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
@@ -282,25 +368,30 @@ def build_parser():
                        help="show tracebacks on errors")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     chk = sub.add_parser("check", help="check the paper's claims numerically and write a report",
-                         parents=[debug], epilog=_ids_epilog,
+                         parents=[debug], epilog=_ids_epilog, description=CHECK_DESCRIPTION,
                          formatter_class=argparse.RawDescriptionHelpFormatter)
     chk.add_argument("--only", nargs="+", metavar="ID",
-                     help="run only these claims or statements (ids listed below)")
-    chk.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
+                     help="run only these claims or statements (ids listed below; any letter "
+                     "case)")
+    chk.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
     chk.add_argument("--thorough", action="store_true",
                      help="the asymptotic claims at large n (up to 10^5) and more trials, as "
                      "sweep cells kept in OUT/.thorough/ (re-running resumes); about 50 min on "
                      "2 cores")
-    chk.add_argument("--out", default="ngc_ref_report",
-                     help="output folder (default ngc_ref_report)")
+    chk.add_argument("--out", type=Path, default=Path("ngc_ref_report"),
+                     help="output folder (default ngc_ref_report); see above for when a report "
+                     "there is replaced")
+    chk.add_argument("--force", action="store_true",
+                     help="replace the report in --out even if it has statements this run does "
+                     "not check, or is a --thorough report and this run is not")
     chk.add_argument("--no-progress", action="store_true",
                      help="no progress bar (--thorough: one line per finished claim)")
-    chk.add_argument("-j", "--jobs", type=int, default=None,
+    chk.add_argument("-j", "--jobs", type=_jobs, default=None,
                      help="--thorough: local joblib workers (default -1: all cores; 1: "
                      "in-process)")
     chk.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                      help="--thorough: run the cells on this dask.distributed scheduler")
-    chk.add_argument("--scale", metavar="FLOAT",
+    chk.add_argument("--scale", metavar="FLOAT", type=_scale,
                      help="--thorough: multiply every planned grid's sizes (and, below 1, its "
                      "trial counts) by FLOAT; default $NGC_REF_THOROUGH_SCALE or 1")
     chk.add_argument("--family", action="append", metavar="NAME|MODULE:FUNCTION",
@@ -320,7 +411,7 @@ def build_parser():
     swp.add_argument("config", nargs="?", metavar="CONFIG", help="sweep config (.toml/.json)")
     swp.add_argument("--out", help="output .jsonl (default: the config's 'out', else "
                      "CONFIG-STEM.jsonl in the current folder)")
-    swp.add_argument("-j", "--jobs", type=int, default=-1,
+    swp.add_argument("-j", "--jobs", type=_jobs, default=-1,
                      help="local joblib workers (default -1: all cores; 1: in-process)")
     swp.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                      help="run on this dask.distributed scheduler instead of local cores")
@@ -345,17 +436,17 @@ def build_parser():
                          "command resumes.")
     rep.add_argument("--only", nargs="+", metavar="TARGET",
                      help="run only these targets (or TARGET:DATASET); listed below")
-    rep.add_argument("--runs", type=int, metavar="N",
+    rep.add_argument("--runs", type=_runs, metavar="N",
                      help="runs per cell for every target (default: the budgeted counts "
                      "below; --full: the paper's)")
     rep.add_argument("--full", action="store_true", help="the paper's run counts (hours)")
-    rep.add_argument("--out", default="ngc_ref_reproduce",
-                     help="output folder (default ngc_ref_reproduce)")
-    rep.add_argument("-j", "--jobs", type=int, default=-1,
+    rep.add_argument("--out", type=Path, default=Path("ngc_ref_reproduce"),
+                     help="output folder (default ngc_ref_reproduce; one run at a time)")
+    rep.add_argument("-j", "--jobs", type=_jobs, default=-1,
                      help="local joblib workers running the cells (default -1: all cores)")
     rep.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                      help="run the cells on this dask.distributed scheduler")
-    rep.add_argument("--seed", type=int, default=0, help="sweep seed (default 0)")
+    rep.add_argument("--seed", type=_seed, default=0, help="sweep seed (default 0)")
     rep.add_argument("--scale-run", action="store_true",
                      help="also time NGC/RNGC on a synthetic graph of ogbn-products' size")
     rep.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -371,9 +462,13 @@ def build_parser():
 
 def main(argv=None):
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        args = parser.parse_args(["demo"] + (["--debug"] if args.debug else []))
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            args = parser.parse_args(["demo"] + (["--debug"] if args.debug else []))
+    except UsageError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     try:
         return args.func(args)
     except BrokenPipeError:

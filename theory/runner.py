@@ -18,9 +18,10 @@ import sys
 import tempfile
 import time
 import traceback
+import warnings
 from pathlib import Path
 
-from ._core import Context, Result, format_exception, registry, statement_ids
+from ._core import Context, Result, format_exception, match_id, registry, statement_ids
 from ._thorough import cell_seconds, format_seconds, vary_lines as _vary
 from .report import sort_results
 from .sweep import Param, make_cell, register_task, run_sweep
@@ -31,25 +32,67 @@ from .sweep.store import finished, read_records
 CHECK_TASK = "check"
 
 
+def resolve_ids(only):
+    """The ids of ``--only`` as registered (any letter case is accepted: ``Lemma-1``), or
+    ``None`` for none; an unknown id raises ``ValueError`` suggesting the closest ones."""
+    if not only:
+        return None
+    index, ids, problems = statement_ids(), [], []
+    for name in only:
+        try:
+            ids.append(match_id(name, index, "claim id"))
+        except ValueError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise ValueError("; ".join(problems) + " (`ngc-ref check --help` lists every id)")
+    return list(dict.fromkeys(ids))
+
+
 def select(only=None):
     """The claims to run for ``--only`` and the statement ids to keep (``None``: all).
 
     ``only`` may name claims (``lemma-1``: all its statements) or single statements
-    (``lemma-1-corrected:frobenius``, ``case-study:3``); an unknown id raises ``ValueError``
-    listing the valid ones.
+    (``lemma-1-corrected:frobenius``, ``case-study:3``), in any letter case; an unknown id
+    raises ``ValueError`` suggesting the closest ones (:func:`resolve_ids`).
     """
     claims = registry()
+    only = resolve_ids(only)
     if not only:
         return claims, None
     index = statement_ids()
-    unknown = [i for i in only if i not in index]
-    if unknown:
-        raise ValueError(f"unknown claim id(s) {unknown}; valid ids: {', '.join(index)}")
     keep = set()
     for i in only:
         keep.update(claims[i].statements if i in claims else [i])
     wanted = {index[i].id for i in only}
     return {k: c for k, c in claims.items() if k in wanted}, keep
+
+
+def data_notice(ctx, claims):
+    """The lines a run prints before it starts: the paper's data sets that the selected
+    ``claims`` will skip (:attr:`.Claim.data_sets`) and why. Without ``ctx.data_root`` that is
+    all of them; with it, each one that does not load (loading them takes well under a second).
+    """
+    users = {}
+    for c in claims.values():
+        for name in c.data_sets:
+            users.setdefault(name, []).append(c.id)
+    if not users:
+        return []
+    if ctx.data_root is None:
+        return [f"ngc-ref: NGC_REF_DATA is not set: skipping the paper's data sets "
+                f"{', '.join(users)} (used by {', '.join(dict.fromkeys(sum(users.values(), [])))}"
+                "); set it to the data folder to check them"]
+    from ngc_ref import datasets
+    lines = []
+    for name, ids in users.items():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")     # e.g. Pubmed's partial features: the
+                datasets.load_dataset(name, root=ctx.data_root)    # claims say so themselves
+        except (OSError, ValueError) as exc:
+            lines.append(f"ngc-ref: skipping {name} (used by {', '.join(ids)}): could not load "
+                         f"it from {ctx.data_root}: {exc}")
+    return lines
 
 
 def check_context(ctx, c):

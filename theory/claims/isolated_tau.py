@@ -30,7 +30,7 @@ from .._atlas import combine_search
 from .._core import as_stated, claim, extension
 from .._graphs import lam_S_grid, small_graphs
 from .._paper import RW_FOOTNOTE
-from ._paper_data import load, ngc_settings
+from ._paper_data import PAPER_DATASETS, load, ngc_settings
 from .tau_range import atlas_only_if
 
 ID = "isolated-tau"
@@ -43,7 +43,8 @@ STATEMENT = ("Only if all nodes of a graph are isolated does τ reach its upper 
 CLAIM = claim(ID, "Assumption 2 (discussion) and Remark 1", STATEMENT, order=85,
               scope=as_stated(f"{WORDS}; τ is defined with D̃⁻¹Ã: {RW_FOOTNOTE}"),
               norm_scopes={"sym": extension(f"{WORDS}, with τ of the paper's theory, stated for "
-                                            f"D̃⁻¹Ã: {RW_FOOTNOTE}")})
+                                            f"D̃⁻¹Ã: {RW_FOOTNOTE}")},
+              data_sets=PAPER_DATASETS)
 PAPER_DATA = CLAIM.part(
     "paper-data", "On the paper's data sets, none of which has all its nodes isolated, τ < n "
                   "at the (λ, S) of their NGC rows in the appendix tables (Cora, Citeseer, "

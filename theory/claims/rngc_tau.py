@@ -59,7 +59,8 @@ STATEMENT = ("RNGC 'increase[s] the high-order graph connectivity factor' in the
              "1e-9.")
 CLAIM = claim(ID, "Sec. 1; Sec. 4.2 (Eq. 12)", STATEMENT, order=133,
               **generic(f"{WORDS}, read with the paper's usage ({USAGE_WORDS}); R_S is Eq. 12's "
-                        "filter and τ Def. 1's formula"))
+                        "filter and τ Def. 1's formula"),
+              data_sets=("cora",))
 PAPER_DATA = CLAIM.part(
     "paper-data", "τ_RNGC < τ_NGC (the paper's 'increase the connectivity factor') on Cora with "
                   "its row-normalised features at the (λ, S, ε) of its own table rows (the "

@@ -79,7 +79,8 @@ STATEMENT = (
     "unbounded in n (no threshold on 'close to 1' is needed).")
 CLAIM = claim(ID, "Remark 1 (after Def. 1); Remark 2; Sec. 3 case study", STATEMENT, order=65,
               **theory_rw(f"{REMARK_1}; {REMARK_2}", "τ and its range are the theory's, built "
-                                                     "on D̃⁻¹Ã"))
+                                                     "on D̃⁻¹Ã"),
+              data_sets=("cora", "citeseer"))
 LAMBDA = CLAIM.part(
     "lambda", "What λ(n) restores τ → 1: τ → 1 needs (λ+1)(1 − r^{S+1}) ≥ √n(1 − o(1)) on every "
               "graph (the floor); on K_n, τ → 1 iff (λ+1)(1 − r^{S+1})/√n → ∞. With S = ⌈2λ⌉: "

@@ -8,21 +8,19 @@ The cells run on ``jobs`` joblib workers (or a Dask cluster), longest first (see
 float32 features, a few GB each while they run) start first, one of each data set side by
 side, and the small cells fill the cores around them.
 
-The report is written into a staging folder inside OUT and moved into place by atomic renames
-(figures, then ``reproduce.json``, then ``reproduce.md``), so it is never half-written.
+OUT is locked for the run, and the report is written into a staging folder inside it and moved
+into place by atomic renames (figures, then ``reproduce.json``, then ``reproduce.md``), so it
+is never half-written (:func:`.._files.staged_output`, shared with ``ngc-ref check``).
 """
 
 from __future__ import annotations
 
 import datetime
 import json
-import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 
-from .._files import atomic_write_text, sigint_held
+from .._files import atomic_write_text, data_root, staged_output
 from .._provenance import machine, source, versions
 from ..sweep import make_cell, run_sweep
 from ..sweep.store import encode
@@ -33,19 +31,6 @@ from .targets import NOT_RUN, TARGETS, parse_only, plan, run_counts
 
 STORE = "reproduce.jsonl"
 SCALE = "scale.json"
-
-
-def data_root():
-    """``NGC_REF_DATA`` as a folder, or ValueError saying what to set."""
-    root = os.environ.get("NGC_REF_DATA") or None
-    if root is None:
-        raise ValueError("ngc-ref reproduce needs the paper's data sets: set NGC_REF_DATA to the "
-                         "folder that holds planetoid/, geom-gcn/ and coauthor/ (see "
-                         "data/README.md), e.g. NGC_REF_DATA=/path/to/data ngc-ref reproduce")
-    if not os.path.isdir(root):
-        raise ValueError(f"NGC_REF_DATA={root!r} is not a folder; set it to the folder that "
-                         "holds planetoid/, geom-gcn/ and coauthor/ (see data/README.md)")
-    return root
 
 
 def select(only):
@@ -76,7 +61,7 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
     selection = select(only)
     scale = scale or "scale" in selection
     runnable = {k: v for k, v in selection.items() if k in TARGETS}
-    root = data_root() if runnable else os.environ.get("NGC_REF_DATA")
+    root = data_root("ngc-ref reproduce" if runnable else None)
     pairs = cells_for(runnable, runs=runs, full=full, seed=seed)
     for name in sorted({c.dataset for c, _ in pairs}):
         # a missing or damaged file stops the run here, with the loader's message, before
@@ -87,18 +72,10 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
             raise ValueError(f"cannot load {name!r} from NGC_REF_DATA={root!r}: "
                              f"{exc}") from None
     out = Path(out)
-    created = not out.exists()
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = tempfile.mkdtemp(prefix=".ngc-ref-staging-", dir=out)
-    except OSError as exc:
-        raise ValueError(f"--out {str(out)!r} is not a writable directory: "
-                         f"{exc.strerror}") from None
-    stage = Path(probe)
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
-    committed = False
-    try:
+    with staged_output(out) as staged:
+        stage = staged.dir
         records = []
         if pairs:
             records = run_sweep([cell for _, cell in pairs], out / STORE, n_jobs=jobs,
@@ -137,12 +114,8 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
         text = json.dumps(json.loads(encode(payload)), indent=1, ensure_ascii=False)
         (stage / "reproduce.json").write_text(text + "\n", encoding="utf-8")
         (stage / "reproduce.md").write_text(markdown(report, meta, figs), encoding="utf-8")
-        _commit(stage, out, [f for fs in figs.values() for f in fs])
-        committed = True
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
-        if created and not committed and not any(out.iterdir()):
-            out.rmdir()
+        staged.commit([*(f for fs in figs.values() for f in fs), "reproduce.json",
+                       "reproduce.md"])
     for line in terminal_lines(report):
         echo(line)
     for c in report["claims"]:
@@ -184,12 +157,4 @@ def _scale(out, echo):
     return result
 
 
-def _commit(stage, out, figure_names):
-    with sigint_held():
-        for name in figure_names:
-            os.replace(stage / name, out / name)
-        os.replace(stage / "reproduce.json", out / "reproduce.json")
-        os.replace(stage / "reproduce.md", out / "reproduce.md")
-
-
-__all__ = ["STORE", "cells_for", "data_root", "reproduce", "select"]
+__all__ = ["STORE", "cells_for", "reproduce", "select"]

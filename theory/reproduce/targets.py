@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import zip_longest
 
+from .._core import match_id
+
 #: Models: our key -> what it is (the report's legend).
 MODEL_HELP = {
     "ngc": "NGC: Ã_S X (appendix S, λ; Ã_sym) + the appendix classifier (linear, or '+MLP')",
@@ -185,16 +187,16 @@ COST = {
 
 
 def resolve(name):
-    """The target key for a key, a LaTeX label or an alias; ValueError lists the valid ones."""
+    """The target key for a key, a LaTeX label or an alias, in any letter case; ValueError
+    suggests the closest ones."""
     if not isinstance(name, str):
         raise TypeError(f"target must be a str, got {type(name).__name__}")
-    key = ALIASES.get(name, name)
-    if key in TARGETS or key in NOT_RUN or key == "scale":
-        return key
-    raise ValueError(f"unknown target {name!r}; valid: {', '.join(map(repr, TARGETS))}, "
-                     f"{', '.join(map(repr, NOT_RUN))} (not run: listed with the reason), "
-                     f"'scale' (the synthetic ogbn-products-size run), or TARGET:DATASET "
-                     f"(e.g. 'tab:heterophily:texas')")
+    try:
+        key = match_id(name, [*TARGETS, *NOT_RUN, "scale", *ALIASES], "target")
+    except ValueError as exc:
+        raise ValueError(f"{exc} (`ngc-ref reproduce --help` lists the targets; TARGET:DATASET "
+                         "picks one data set, e.g. 'tab:heterophily:texas')") from None
+    return ALIASES.get(key, key)
 
 
 def parse_only(items):
@@ -207,11 +209,16 @@ def parse_only(items):
     for item in items:
         try:
             key, ds = resolve(item), None
-        except ValueError:
+        except ValueError as exc:
             head, sep, tail = item.rpartition(":")
             if not sep or not head:
                 raise
-            key = resolve(head)
+            try:
+                key = resolve(head)
+            except ValueError:
+                if ":" not in head:     # 'tab:nope': the whole item is the unknown target
+                    raise exc from None
+                raise
             if key not in TARGETS:
                 raise ValueError(f"{item!r}: {key!r} is not run, so it has no data sets to "
                                  "choose from") from None

@@ -4,17 +4,19 @@ Each line is written with a single ``os.write`` of its complete bytes (newline i
 file descriptor opened with ``O_APPEND``, then ``fsync``-ed. A crash or Ctrl-C can therefore
 leave at most one incomplete *last* line, never a damaged earlier one; :func:`open_store`
 truncates such a tail before appending, and :func:`read_records` ignores it. An exclusive
-``flock`` keeps two sweeps from appending to the same file at once.
+``flock`` (:func:`.._files.try_lock`, the lock of the checker's output folders too) keeps two
+sweeps from appending to the same file at once.
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
 import math
 import os
 import warnings
 from pathlib import Path
+
+from .._files import try_lock
 
 SCHEMA_VERSION = 1
 
@@ -113,9 +115,7 @@ class Store:
     def __init__(self, path):
         self.path = Path(path)
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not try_lock(fd):
             os.close(fd)
             raise ValueError(f"output {str(self.path)!r} is being written by another sweep "
                              "(it is locked); wait for it or choose another --out") from None
