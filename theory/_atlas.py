@@ -309,15 +309,15 @@ class Scan:
     """What a scan searched and found (see :func:`scan`).
 
     ``cases``, ``failing_cases``, ``failing_graphs``, ``worst``, ``minimal`` and ``candidates``
-    are those inside the statement's :class:`Range`; ``degenerate`` holds the same for the
-    cases outside it (None when the range is everything)."""
+    are those inside the statement's :class:`Range` (``within``); ``degenerate`` holds the same
+    for the cases outside it (None when the range is everything)."""
 
     norm: str
     lams: tuple
     with_S: bool
     extra: tuple | None = None
     ratio_is: str = "measured / bound"
-    range: Range = EVERYTHING
+    within: Range = EVERYTHING
     graphs: int = 0
     cases: int = 0
     failing_cases: int = 0
@@ -360,7 +360,7 @@ class Scan:
                                 + ", then atlas order"}
         if self.degenerate is not None:
             dg = self.degenerate
-            out["range"] = (f"{self.range.describe(self.extra_name)} (the statement's "
+            out["range"] = (f"{self.within.describe(self.extra_name)} (the statement's "
                             "non-degenerate range: cases, failures, worst and minimal above "
                             "are counted inside it)")
             out["degenerate"] = {
@@ -374,7 +374,7 @@ class Scan:
     def describe(self):
         """One line for a summary."""
         rng = ("" if self.degenerate is None
-               else f" in range ({self.range.describe(self.extra_name)})")
+               else f" in range ({self.within.describe(self.extra_name)})")
         if self.holds:
             line = f"atlas: no failure in {self.cases:,} cases{rng} ({self.graphs:,} graphs × grid)"
         else:
@@ -394,18 +394,18 @@ class Scan:
 
 
 def scan(norm, test, *, lams=LAMS, with_S=True, extra=None, ratio="measured / bound",
-         range=None):
+         within=None):
     """Run ``test`` over every atlas graph × λ (× S when ``with_S``) (× ``extra`` values).
 
     ``test(cells)`` — or ``test(cells, x)`` for each ``x`` of ``extra = (name, values)`` —
     returns ``(bad, ratio)``: boolean and float arrays of shape ``(S_MAX + 1, G)`` (``(G,)``
     without S). ``ratio`` is the measured/bound (or similar) value whose maximum is reported.
-    ``range`` (a :class:`Range`) is the statement's non-degenerate range: counts, worst and
+    ``within`` (a :class:`Range`) is the statement's non-degenerate range: counts, worst and
     minimal are taken inside it, the rest is reported under ``degenerate``.
     """
-    rng = EVERYTHING if range is None else range
+    rng = EVERYTHING if within is None else within
     lams = tuple(sorted(lams, key=float))
-    res = Scan(norm, lams, with_S, extra, ratio_is=ratio, range=rng)
+    res = Scan(norm, lams, with_S, extra, ratio_is=ratio, within=rng)
     res.graphs = N_ATLAS
     dg = None if rng.everything else {"cases": 0, "failing_cases": 0, "failing_graphs": set(),
                                       "worst_ratio": -np.inf}
@@ -529,10 +529,56 @@ def atlas_minimal(result, certify, norm):
         if low is not None:
             mc["degenerate_minimal"] = dict(
                 low, norm=norm, label=f"degenerate: outside the statement's range "
-                                      f"({result.range.describe(result.extra_name)})")
+                                      f"({result.within.describe(result.extra_name)})")
     if dg is not None:
-        mc["range"] = result.range.describe(result.extra_name)
+        mc["range"] = result.within.describe(result.extra_name)
     return mc
+
+
+def walk_minimal(certify, *, lams, extra, within=None, limit=400):
+    """The minimal failing case by certificates alone: walk the cases inside ``within`` (a
+    :class:`Range`) in minimal order (fewest nodes, fewest edges, smallest S, simplest λ, the
+    extra values in the order given, atlas order) and certify each with ``certify(where)``
+    until one fails.
+
+    For a statement whose float screen can miss failures (a probability known only through a
+    lower bound), this makes the minimum minimal: every case before it is certified to hold.
+    ``certify`` returns a dict whose ``fails`` is True, False or None (undecided: the walk stops
+    there and says so). Returns ``{"minimal": record or None, "holding_before": [(where,
+    short certificate)], "stopped": why}``; at most ``limit`` certificates are made.
+    """
+    rng = EVERYTHING if within is None else within
+    name, values = extra
+    lam_order = sorted(lams, key=simplicity)
+    groups: dict = {}
+    for st in stacks():
+        ok = rng.graphs(st)
+        for g in np.nonzero(ok)[0]:
+            groups.setdefault((st.n, int(st.edges[g])), []).append(int(st.index[g]))
+    holding, made = [], 0
+    for (n, _e), indices in sorted(groups.items()):
+        for S in range(rng.min_S, S_MAX + 1):
+            for lam in lam_order:
+                for x in values:
+                    if rng.min_extra is not None and x < rng.min_extra:
+                        continue
+                    for index in indices:
+                        where = {"atlas_index": index, "n": n, "edges": graph(index)[1],
+                                 "lam": float(lam), "S": S, name: x}
+                        if made >= limit:
+                            return {"minimal": None, "holding_before": holding,
+                                    "stopped": f"after {limit} certificates, none failing"}
+                        cert = certify(where)
+                        made += 1
+                        if cert["fails"] is None:
+                            return {"minimal": None, "holding_before": holding,
+                                    "stopped": f"undecided at {where}"}
+                        if cert["fails"]:
+                            out = dict(where, **{k: v for k, v in cert.items() if k != "fails"})
+                            return {"minimal": out, "holding_before": holding,
+                                    "stopped": "first certified failure"}
+                        holding.append(where)
+    return {"minimal": None, "holding_before": holding, "stopped": "every case holds"}
 
 
 def adjacency(n, edges):

@@ -179,7 +179,7 @@ def atlas_only_if(ctx, norm):
     :data:`RANGE` (S ≥ 1, n ≥ 2), exactly certified (rational τ_i), with the degenerate
     minimum (S = 0: K2, where τ = n on every graph) beside it under ``degenerate_minimal``.
     """
-    atlas = scan(norm, _only_if_test, lams=lam_grid(ctx), ratio="τ/n", range=RANGE)
+    atlas = scan(norm, _only_if_test, lams=lam_grid(ctx), ratio="τ/n", within=RANGE)
     mc = atlas_minimal(atlas, lambda w: certify_tau_only_if(w["n"], w["edges"], w["lam"],
                                                             w["S"], norm), norm)
     if mc is None:
