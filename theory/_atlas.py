@@ -373,14 +373,16 @@ class Scan:
 
     def describe(self):
         """One line for a summary."""
-        rng = ("" if self.degenerate is None
-               else f" in range ({self.within.describe(self.extra_name)})")
+        dg = self.degenerate
+        if self.holds and (dg is None or not dg["failing_cases"]):   # nothing fails anywhere
+            total = self.cases + (dg["cases"] if dg else 0)
+            return f"atlas: no failure in {total:,} cases ({self.graphs:,} graphs × grid)"
+        rng = ("" if dg is None else f" in range ({self.within.describe(self.extra_name)})")
         if self.holds:
             line = f"atlas: no failure in {self.cases:,} cases{rng} ({self.graphs:,} graphs × grid)"
         else:
             line = (f"atlas: {self.failing_cases:,}/{self.cases:,} cases{rng} fail on "
                     f"{len(self.failing_graphs)} graphs; minimal: {self._where(self.minimal)}")
-        dg = self.degenerate
         if dg is not None and dg["failing_cases"]:
             line += (f" (degenerate cases outside the range: {dg['failing_cases']:,} more fail"
                      + (f", minimal {self._where(dg['minimal'])}" if dg["minimal"] else "")

@@ -238,8 +238,9 @@ def _own_result(ctx, norm, rows, minimal, agree, n_graphs, settings, atlas_run):
         if mc is not None:
             # The headline is the minimal case of the statement's range (S ≥ 1, n ≥ 2).
             ce = atlas_counterexample(ctx, ID, mc, exact=mc["exact"])
-            lead = (f"minimal (S ≥ 1, n ≥ 2): {setting(mc)}: τ = {mc['exact']['τ']} = n "
-                    f"exactly ({mc['certified']}); {atlas.describe()}; ")
+            lead = (f"τ = n exactly on a graph with an edge: {setting(mc)}, τ = "
+                    f"{mc['exact']['τ']} ({mc['certified']}; the smallest case with S ≥ 1, "
+                    f"n ≥ 2); {atlas.describe()}; ")
         else:
             ce = counterexample(ID, ctx, graph=("K2+isolated", edge_plus_isolated()),
                                 lam=m["lam"], S=m["S"], norm=norm, n=3, tau=m["tau"],
