@@ -158,8 +158,15 @@ def _before(mc):
             (mc["n"], mc["S"], mc["lam"])]
 
 
+#: d of the union-bound witness the proof chain runs on: D.3 (union over n² pairs) fails on K2
+#: for every d ≥ 18 (lemma-1:union-bound, exact column law); the chain's one-row lower bound
+#: sees it from d = 64.
+UNION_WITNESS_D = 64
+
+
 def _proof_steps(ctx, norm, mc):
     inst = [instance_from(mc, norm, d=mc["d"])] if mc else []
+    inst.append(instance_from(errata.K2, norm, d=UNION_WITNESS_D))
     inst += random_instances(ctx.rng(ID, norm, "proof"), PROOF_INSTANCES, norm,
                              sigmas=(1.0, 2.0))
     return run_chain(LEMMA_1_CHAIN, inst)
