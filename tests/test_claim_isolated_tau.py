@@ -39,7 +39,8 @@ def test_verdicts_and_scopes(results):
         assert ce["graph"]["n"] == 3 and ce["graph"]["edges"] == [[1, 2]]
         assert (ce["lam"], ce["S"]) == (1.0, 1) and ce["exact"]["τ"] == "3"
         assert (mc["n"], mc["edges"], mc["S"], mc["certified"]) == (3, [[1, 2]], 1, "exact")
-        assert "S ≥ 1" in own.summary.split(";")[0]
+        assert own.summary.split(": ", 2)[1] == "τ = n exactly on a graph with an edge"
+        assert "(exact; the smallest case with S ≥ 1, n ≥ 2)" in own.summary
         # The degenerate minimum (K2 at S = 0) is beside it, labelled.
         low = mc["degenerate_minimal"]
         assert (low["n"], low["edges"], low["S"]) == (2, [[0, 1]], 0)

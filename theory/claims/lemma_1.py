@@ -428,7 +428,8 @@ def check(ctx, norm):
                   "The chosen t contains (1 − r^S)² and no σ², the stated bound (1 − r^{S+1})²σ².",
                   "The displayed Hoeffding step writes Σ_s (rÃ_S)^s where Ã_S = Σ_s (rÃ)^s/(λ+1) "
                   "is meant."])
-    summ = (f"worst: {w['family']} n={w['n']} {w['noise']} d={w['d']}: P(exceed) = "
+    summ = (f"P(‖Ã_Sη‖_F² > Eq. 9's bound) exceeds 1/d: worst {w['family']} n={w['n']} "
+            f"{w['noise']} d={w['d']}: P(exceed) = "
             f"{w['exceed_paper']}/{w['trials']}, CI [{ci[0]:.3f}, {ci[1]:.3f}] vs 1/d = "
             f"{1 / w['d']:.3f}; E‖Z‖²={w['expected_fro2']:.3g} vs bound {w['paper_bound']:.3g}")
     ce = None
