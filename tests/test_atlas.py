@@ -158,3 +158,66 @@ def test_neumann_chain_holds_and_scan_is_deterministic():
     b = at.scan("sym", lambda c: (c.tau > c.n * (1 - 1e-12), c.tau / c.n))
     assert a.minimal == b.minimal and a.failing_cases == b.failing_cases
     assert [w for _, w in a.candidates] == [w for _, w in b.candidates]
+
+
+def test_non_degenerate_range_counts_and_minimum_inside_it_and_the_degenerate_beside():
+    # "τ = n only if all nodes are isolated": at S = 0 every graph has τ = n (Ã_0 = I/(λ+1)),
+    # so the whole-grid minimum is K2 at S = 0; inside S ≥ 1, n ≥ 2 it is K2 + K1 at S = 1.
+    def only_if(c):
+        iso = (c.stack.A.sum(axis=2) == 0).all(axis=1)[None]
+        return (c.tau >= c.n * (1 - 1e-12)) & ~iso, c.tau / c.n
+    within = at.Range(min_S=1, min_n=2)
+    res = at.scan("rw", only_if, within=within)
+    whole = at.scan("rw", only_if)
+    m, low = res.minimal, res.degenerate["minimal"]
+    assert (m["n"], m["edges"], m["S"], m["lam"]) == (3, [[1, 2]], 1, 1.0)
+    assert (low["n"], low["edges"], low["S"]) == (2, [[0, 1]], 0)
+    assert (whole.minimal["n"], whole.minimal["S"]) == (2, 0)
+    dg = res.degenerate
+    assert res.cases + dg["cases"] == whole.cases
+    assert res.failing_cases + dg["failing_cases"] == whole.failing_cases
+    assert res.failing_graphs | dg["failing_graphs"] == whole.failing_graphs
+    assert dg["graphs_failing_only_there"] == whole.failing_graphs - res.failing_graphs
+    assert "S ≥ 1, n ≥ 2" in res.describe() and "degenerate" in res.describe()
+    assert res.search()["degenerate"]["minimal"] == low
+    mc = at.atlas_minimal(res, lambda w: ex.certify_tau_only_if(w["n"], w["edges"], w["lam"],
+                                                               w["S"], "rw"), "rw")
+    assert mc["degenerate_minimal"]["S"] == 0 and mc["degenerate_minimal"]["label"].startswith(
+        "degenerate")
+    # NON_DEGENERATE also leaves out graphs with an isolated node: K2 + K1 is not in it.
+    assert at.scan("rw", only_if, within=at.NON_DEGENERATE).holds
+
+
+def test_a_range_leaves_a_holding_summary_as_it_was():
+    def never(c):
+        return np.zeros((at.S_MAX + 1, c.stack.size), bool), 0.0
+    assert (at.scan("rw", never, within=at.NON_DEGENERATE).describe()
+            == at.scan("rw", never).describe())
+
+
+def test_range_of_the_extra_parameter_and_contains():
+    r = at.NON_DEGENERATE
+    assert r.contains({"n": 2, "edges": [[0, 1]], "S": 1, "d": 2}, "d")
+    assert not r.contains({"n": 2, "edges": [[0, 1]], "S": 1, "d": 1}, "d")
+    assert not r.contains({"n": 3, "edges": [[0, 1]], "S": 1}, "d")      # node 2 isolated
+    assert not r.contains({"n": 2, "edges": [[0, 1]], "S": 0})
+    res = at.scan("rw", lambda c, d: (np.ones((at.S_MAX + 1, c.stack.size), bool), 0.0),
+                  lams=(1.0,), extra=("d", (1, 2)), within=r)
+    assert res.minimal["d"] == 2 and res.degenerate["minimal"]["d"] == 1
+
+
+def test_walk_certifies_every_case_before_the_minimal_one():
+    seen = []
+
+    def cert(w):
+        seen.append((w["n"], w["S"], w["lam"], w["d"]))
+        return {"fails": w["d"] >= 3 and w["lam"] == 2.0, "certified": "planted"}
+    out = at.walk_minimal(cert, lams=(0.5, 1.0, 2.0), extra=("d", (1, 2, 3)),
+                          within=at.NON_DEGENERATE)
+    m = out["minimal"]
+    assert (m["n"], m["edges"], m["S"], m["lam"], m["d"]) == (2, [[0, 1]], 1, 2.0, 3)
+    # λ in simplicity order (1, 2, then 1/2), d ≥ 2 only: 1 → d 2, 3; 2 → d 2, then d 3 fails.
+    assert seen == [(2, 1, 1.0, 2), (2, 1, 1.0, 3), (2, 1, 2.0, 2), (2, 1, 2.0, 3)]
+    assert len(out["holding_before"]) == 3
+    undecided = at.walk_minimal(lambda w: {"fails": None}, lams=(1.0,), extra=("d", (2,)))
+    assert undecided["minimal"] is None and undecided["stopped"].startswith("undecided")

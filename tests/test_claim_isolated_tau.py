@@ -33,8 +33,21 @@ def test_verdicts_and_scopes(results):
     for norm in ("sym", "rw"):
         own = by["isolated-tau", norm]
         assert own.verdict == "fails"
-        assert own.counterexample["graph"]["edges"] == [[0, 1]]
-        assert own.counterexample["tau"] == pytest.approx(3.0, rel=1e-12)
+        # The headline is the minimal case with S ≥ 1 (at S = 0 every graph has τ = n):
+        # K2 + K1 (the atlas numbers the isolated node 0), λ = 1, S = 1, τ = 3 exactly.
+        ce, mc = own.counterexample, own.minimal_counterexample
+        assert ce["graph"]["n"] == 3 and ce["graph"]["edges"] == [[1, 2]]
+        assert (ce["lam"], ce["S"]) == (1.0, 1) and ce["exact"]["τ"] == "3"
+        assert (mc["n"], mc["edges"], mc["S"], mc["certified"]) == (3, [[1, 2]], 1, "exact")
+        assert own.summary.split(": ", 2)[1] == "τ = n exactly on a graph with an edge"
+        assert "(exact; the smallest case with S ≥ 1, n ≥ 2)" in own.summary
+        # The degenerate minimum (K2 at S = 0) is beside it, labelled.
+        low = mc["degenerate_minimal"]
+        assert (low["n"], low["edges"], low["S"]) == (2, [[0, 1]], 0)
+        assert low["label"].startswith("degenerate")
+        dg = own.search["degenerate"]
+        assert dg["graphs_failing_only_there"] > 1000      # the graphs that fail only at S = 0
+        assert own.search["failing_graphs"] < 300           # those with an isolated node
         assert by["isolated-tau-corrected", norm].verdict == "holds"
         assert by["isolated-tau-corrected", norm].scope == "extension"
     assert by["isolated-tau", "rw"].scope == "as-stated"

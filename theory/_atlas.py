@@ -11,7 +11,14 @@ one stack and one λ (arrays of shape ``(S_MAX + 1, G)``, or ``(G,)`` for a stat
 the scan visits every stack and every λ of the grid and returns a :class:`Scan`: what was
 searched, how many cells failed, the worst ratio and the **minimal** failing case — fewest
 nodes, then fewest edges, then smallest S, then the simplest λ (smallest height max(|p|, q) of
-λ = p/q, integers before fractions of the same height), then the atlas order.
+λ = p/q, integers before fractions of the same height), then the extra parameter (e.g. d) in
+its grid order, then the atlas order.
+
+A statement declares its **non-degenerate range** (:class:`Range`, e.g. :data:`NON_DEGENERATE`:
+S ≥ 1, n ≥ 2, no isolated node, d ≥ 2): the scan then counts cases and failures inside the
+range, takes the minimal failing case there, and reports the degenerate cases (S = 0, where
+Ã_0 = I/(λ+1) on every graph; a single node; an isolated node; d = 1, where "1 − 1/d" = 0)
+beside them, with their own minimum labelled as such. Without a range every case is in range.
 
 The null graph (G0, no nodes) is visited vacuously: every statement about rows holds on it.
 """
@@ -42,6 +49,81 @@ LAMS_THOROUGH = (0.1, 3.0, 10.0, 100.0, 10000.0)
 S_MAX = 64
 #: Failing cases kept in minimal order (the exact certificate walks them until one holds up).
 CANDIDATES = 64
+
+
+@dataclass(frozen=True)
+class Range:
+    """The non-degenerate range of a statement: the cases its headline counterexample and
+    failure counts are taken from (the others are reported beside, as degenerate).
+
+    ``min_S``: smallest S (1 leaves out S = 0, where Ã_0 = I/(λ+1) for every graph);
+    ``min_n``: fewest nodes; ``isolated``: whether graphs with an isolated node belong to the
+    range (True for a statement about isolated nodes); ``min_extra``: smallest value of the
+    scan's extra parameter (d ≥ 2 where "with probability 1 − 1/d" is vacuous at d = 1).
+
+    >>> NON_DEGENERATE.describe("d")
+    'S ≥ 1, n ≥ 2, no isolated node, d ≥ 2'
+    >>> EVERYTHING.everything
+    True
+    """
+
+    min_S: int = 0
+    min_n: int = 1
+    isolated: bool = True
+    min_extra: float | None = None
+
+    @property
+    def everything(self):
+        return self == EVERYTHING
+
+    def describe(self, extra_name=None):
+        parts = []
+        if self.min_S:
+            parts.append(f"S ≥ {self.min_S}")
+        if self.min_n > 1:
+            parts.append(f"n ≥ {self.min_n}")
+        if not self.isolated:
+            parts.append("no isolated node")
+        if self.min_extra is not None and extra_name:
+            parts.append(f"{extra_name} ≥ {self.min_extra:g}")
+        return ", ".join(parts) or "every case"
+
+    def graphs(self, st):
+        """``(G,)``: which graphs of the stack lie in the range."""
+        ok = np.full(st.size, st.n >= self.min_n)
+        if not self.isolated:
+            ok &= ~(st.A.sum(axis=2) == 0).any(axis=1)
+        return ok
+
+    def cases(self, st, with_S, x=None):
+        """``(S_MAX + 1, G)`` (``(1, G)`` without S): which cells lie in the range."""
+        g = self.graphs(st)
+        if self.min_extra is not None and x is not None and float(x) < self.min_extra:
+            g = np.zeros_like(g)
+        if not with_S:
+            return g[None]
+        return (np.arange(S_MAX + 1) >= self.min_S)[:, None] & g[None]
+
+    def contains(self, where, extra_name=None):
+        """Whether a case record (``n``, ``edges``, ``S``, the extra parameter) lies in the
+        range."""
+        n, edges = where["n"], where["edges"]
+        if n < self.min_n or where.get("S", self.min_S) < self.min_S:
+            return False
+        if not self.isolated and len({v for e in edges for v in e}) < n:
+            return False
+        x = where.get(extra_name) if extra_name else None
+        return not (self.min_extra is not None and x is not None and x < self.min_extra)
+
+
+#: Every case (the default: counts and minimum over the whole grid).
+EVERYTHING = Range()
+#: S ≥ 1, n ≥ 2, no isolated node, d ≥ 2 (the extra parameter, where there is one).
+NON_DEGENERATE = Range(min_S=1, min_n=2, isolated=False, min_extra=2)
+#: Why a case outside a range is degenerate (for the evidence).
+DEGENERATE_WHY = ("S = 0: Ã_0 = I/(λ+1) on every graph (no propagation); n = 1: no graph; an "
+                  "isolated node: a component without edges (unless the statement is about "
+                  "isolated nodes); d = 1: 'with probability 1 − 1/d' promises probability 0")
 
 
 def lam_grid(ctx=None):
@@ -224,13 +306,18 @@ def cells(k, norm, lam):
 
 @dataclass
 class Scan:
-    """What a scan searched and found (see :func:`scan`)."""
+    """What a scan searched and found (see :func:`scan`).
+
+    ``cases``, ``failing_cases``, ``failing_graphs``, ``worst``, ``minimal`` and ``candidates``
+    are those inside the statement's :class:`Range` (``within``); ``degenerate`` holds the same
+    for the cases outside it (None when the range is everything)."""
 
     norm: str
     lams: tuple
     with_S: bool
     extra: tuple | None = None
     ratio_is: str = "measured / bound"
+    within: Range = EVERYTHING
     graphs: int = 0
     cases: int = 0
     failing_cases: int = 0
@@ -241,10 +328,17 @@ class Scan:
     #: The failing cases in minimal order, as (key, where) — the first :data:`CANDIDATES`
     #: (one per graph, λ and extra value: its smallest failing S).
     candidates: list = field(default_factory=list)
+    #: Outside the range: {"cases", "failing_cases", "failing_graphs" (set),
+    #: "graphs_failing_only_there" (set), "candidates", "minimal"}.
+    degenerate: dict | None = None
 
     @property
     def holds(self):
         return self.failing_cases == 0
+
+    @property
+    def extra_name(self):
+        return self.extra[0] if self.extra else None
 
     def search(self):
         """The ``search`` record of a result."""
@@ -253,41 +347,73 @@ class Scan:
             grid["S"] = f"0..{S_MAX}"
         if self.extra is not None:
             grid[self.extra[0]] = list(self.extra[1])
-        return {"atlas": f"all {N_ATLAS:,} graphs with ≤ {MAX_NODES} nodes (networkx "
-                         "graph_atlas_g; the null graph vacuously)",
-                "graphs_visited": self.graphs, "grid": grid, "cases": self.cases,
-                "failing_cases": self.failing_cases,
-                "failing_graphs": len(self.failing_graphs),
-                "worst_ratio": self.worst_ratio, "worst_ratio_is": self.ratio_is,
-                "worst": self.worst,
-                "minimal_order": "fewest nodes, fewest edges, smallest S, simplest λ "
-                                 "(height of p/q), then atlas order"}
+        out = {"atlas": f"all {N_ATLAS:,} graphs with ≤ {MAX_NODES} nodes (networkx "
+                        "graph_atlas_g; the null graph vacuously)",
+               "graphs_visited": self.graphs, "grid": grid, "cases": self.cases,
+               "failing_cases": self.failing_cases,
+               "failing_graphs": len(self.failing_graphs),
+               "worst_ratio": self.worst_ratio, "worst_ratio_is": self.ratio_is,
+               "worst": self.worst,
+               "minimal_order": "fewest nodes, fewest edges, smallest S, simplest λ "
+                                "(height of p/q)" + (f", smallest {self.extra_name}"
+                                                     if self.extra else "")
+                                + ", then atlas order"}
+        if self.degenerate is not None:
+            dg = self.degenerate
+            out["range"] = (f"{self.within.describe(self.extra_name)} (the statement's "
+                            "non-degenerate range: cases, failures, worst and minimal above "
+                            "are counted inside it)")
+            out["degenerate"] = {
+                "why": DEGENERATE_WHY, "cases": dg["cases"],
+                "failing_cases": dg["failing_cases"],
+                "failing_graphs": len(dg["failing_graphs"]),
+                "graphs_failing_only_there": len(dg["graphs_failing_only_there"]),
+                "minimal": dg["minimal"]}
+        return out
 
     def describe(self):
         """One line for a summary."""
+        dg = self.degenerate
+        if self.holds and (dg is None or not dg["failing_cases"]):   # nothing fails anywhere
+            total = self.cases + (dg["cases"] if dg else 0)
+            return f"atlas: no failure in {total:,} cases ({self.graphs:,} graphs × grid)"
+        rng = ("" if dg is None else f" in range ({self.within.describe(self.extra_name)})")
         if self.holds:
-            return f"atlas: no failure in {self.cases:,} cases ({self.graphs:,} graphs × grid)"
-        m = self.minimal
-        where = f"n={m['n']}, edges {m['edges']}, λ={m['lam']:g}" + (
+            line = f"atlas: no failure in {self.cases:,} cases{rng} ({self.graphs:,} graphs × grid)"
+        else:
+            line = (f"atlas: {self.failing_cases:,}/{self.cases:,} cases{rng} fail on "
+                    f"{len(self.failing_graphs)} graphs; minimal: {self._where(self.minimal)}")
+        if dg is not None and dg["failing_cases"]:
+            line += (f" (degenerate cases outside the range: {dg['failing_cases']:,} more fail"
+                     + (f", minimal {self._where(dg['minimal'])}" if dg["minimal"] else "")
+                     + ")")
+        return line
+
+    def _where(self, m):
+        return f"n={m['n']}, edges {m['edges']}, λ={m['lam']:g}" + (
             f", S={m['S']}" if m.get("S") is not None else "") + (
             f", {self.extra[0]}={m[self.extra[0]]}" if self.extra else "")
-        return (f"atlas: {self.failing_cases:,}/{self.cases:,} cases fail on "
-                f"{len(self.failing_graphs)} graphs; minimal: {where}")
 
 
-def scan(norm, test, *, lams=LAMS, with_S=True, extra=None, ratio="measured / bound"):
+def scan(norm, test, *, lams=LAMS, with_S=True, extra=None, ratio="measured / bound",
+         within=None):
     """Run ``test`` over every atlas graph × λ (× S when ``with_S``) (× ``extra`` values).
 
     ``test(cells)`` — or ``test(cells, x)`` for each ``x`` of ``extra = (name, values)`` —
     returns ``(bad, ratio)``: boolean and float arrays of shape ``(S_MAX + 1, G)`` (``(G,)``
     without S). ``ratio`` is the measured/bound (or similar) value whose maximum is reported.
+    ``within`` (a :class:`Range`) is the statement's non-degenerate range: counts, worst and
+    minimal are taken inside it, the rest is reported under ``degenerate``.
     """
+    rng = EVERYTHING if within is None else within
     lams = tuple(sorted(lams, key=float))
-    res = Scan(norm, lams, with_S, extra, ratio_is=ratio)
+    res = Scan(norm, lams, with_S, extra, ratio_is=ratio, within=rng)
     res.graphs = N_ATLAS
+    dg = None if rng.everything else {"cases": 0, "failing_cases": 0, "failing_graphs": set(),
+                                      "worst_ratio": -np.inf}
     xs = [None] if extra is None else list(extra[1])
     lam_rank = {lam: r for r, lam in enumerate(sorted(lams, key=simplicity))}
-    pending = []
+    pending, pending_out = [], []
     for k, st in enumerate(stacks()):
         for lam in lams:
             c = cells(k, norm, lam)
@@ -297,27 +423,50 @@ def scan(norm, test, *, lams=LAMS, with_S=True, extra=None, ratio="measured / bo
                 ratio = np.broadcast_to(np.asarray(ratio, dtype=float), bad.shape)
                 if not with_S:
                     bad, ratio = bad[None], ratio[None]
-                res.cases += bad.size
-                finite = np.where(np.isfinite(ratio), ratio, -np.inf)
+                inside = np.broadcast_to(rng.cases(st, with_S, x), bad.shape)
+                res.cases += int(inside.sum())
+                finite = np.where(np.isfinite(ratio) & inside, ratio, -np.inf)
                 if finite.size and finite.max() > res.worst_ratio:
                     s, g = np.unravel_index(int(finite.argmax()), finite.shape)
                     res.worst_ratio = float(finite[s, g])
                     res.worst = _where(st, g, lam, s if with_S else None, x, extra=extra)
+                if dg is not None:
+                    dg["cases"] += int((~inside).sum())
                 if not bad.any():
                     continue
-                res.failing_cases += int(bad.sum())
-                hit = bad.any(axis=0)
-                res.failing_graphs.update(int(i) for i in st.index[hit])
-                first_S = bad.argmax(axis=0)
-                for g in np.nonzero(hit)[0]:
-                    S = int(first_S[g]) if with_S else None
-                    key = (st.n, int(st.edges[g]), S or 0, lam_rank[lam], xi, int(st.index[g]))
-                    pending.append((key, (st, g, lam, S, x)))
+                for part, mask, store in ((res, inside, pending), (dg, ~inside, pending_out)):
+                    if part is None:
+                        continue
+                    b = bad & mask
+                    if not b.any():
+                        continue
+                    if part is res:
+                        res.failing_cases += int(b.sum())
+                    else:
+                        dg["failing_cases"] += int(b.sum())
+                    hit = b.any(axis=0)
+                    (res.failing_graphs if part is res else dg["failing_graphs"]).update(
+                        int(i) for i in st.index[hit])
+                    first_S = b.argmax(axis=0)
+                    for g in np.nonzero(hit)[0]:
+                        S = int(first_S[g]) if with_S else None
+                        key = (st.n, int(st.edges[g]), S or 0, lam_rank[lam], xi,
+                               int(st.index[g]))
+                        store.append((key, (st, g, lam, S, x)))
                 if len(pending) > 4 * CANDIDATES:
                     pending = heapq.nsmallest(CANDIDATES, pending, key=lambda t: t[0])
+                if len(pending_out) > 4 * CANDIDATES:
+                    pending_out = heapq.nsmallest(CANDIDATES, pending_out, key=lambda t: t[0])
     res.candidates = [(key, _where(*args, extra=extra)) for key, args in
                       heapq.nsmallest(CANDIDATES, pending, key=lambda t: t[0])]
     res.minimal = res.candidates[0][1] if res.candidates else None
+    if dg is not None:
+        dg["candidates"] = [(key, _where(*args, extra=extra)) for key, args in
+                            heapq.nsmallest(CANDIDATES, pending_out, key=lambda t: t[0])]
+        dg["minimal"] = dg["candidates"][0][1] if dg["candidates"] else None
+        dg["graphs_failing_only_there"] = dg["failing_graphs"] - res.failing_graphs
+        del dg["worst_ratio"]
+        res.degenerate = dg
     return res
 
 
@@ -331,16 +480,18 @@ def _where(st, g, lam, S, x, *, extra):
     return out
 
 
-def certified_minimal(result, certify, keep=None):
+def certified_minimal(result, certify, keep=None, candidates=None):
     """The first failing case of ``result`` (in minimal order; only those ``keep(where)``
     accepts, when given) that ``certify(where)`` confirms in exact or interval arithmetic, as
     ``where`` plus the certificate; None when none of the kept candidates is confirmed.
+    ``candidates`` (default: ``result.candidates``, those in range) lets the degenerate ones
+    be walked the same way.
 
     The certificate's ``fails`` decides: a float failure that exact arithmetic refutes is
     skipped and recorded under ``refuted``.
     """
     refuted = []
-    for _key, where in result.candidates:
+    for _key, where in (result.candidates if candidates is None else candidates):
         if keep is not None and not keep(where):
             continue
         cert = certify(where)
@@ -357,14 +508,79 @@ def atlas_minimal(result, certify, norm):
     """The minimal counterexample record of a scan: certified by ``certify(n, edges, ...)``
     through :func:`certified_minimal`, or, with ``certify=None`` (a quantity with no exact
     form), the float64 minimal marked as such. None when the atlas holds or every float
-    candidate is refuted by exact arithmetic."""
+    candidate is refuted by exact arithmetic.
+
+    With a :class:`Range`, the record is the minimum inside it; the minimum among the
+    degenerate cases, if any fails, is added under ``degenerate_minimal`` (labelled)."""
     if result.holds:
         return None
     if certify is None:
-        return dict(result.minimal, norm=norm,
-                    certified="none: float64 search only (no exact form for this quantity)")
-    mc = certified_minimal(result, certify)
-    return None if mc is None else dict(mc, norm=norm)
+        mc = dict(result.minimal, norm=norm,
+                  certified="none: float64 search only (no exact form for this quantity)")
+    else:
+        mc = certified_minimal(result, certify)
+        if mc is None:
+            return None
+        mc = dict(mc, norm=norm)
+    dg = result.degenerate
+    if dg is not None and dg["candidates"]:
+        if certify is None:
+            low = dict(dg["minimal"], certified=mc["certified"])
+        else:
+            low = certified_minimal(result, certify, candidates=dg["candidates"])
+        if low is not None:
+            mc["degenerate_minimal"] = dict(
+                low, norm=norm, label=f"degenerate: outside the statement's range "
+                                      f"({result.within.describe(result.extra_name)})")
+    if dg is not None:
+        mc["range"] = result.within.describe(result.extra_name)
+    return mc
+
+
+def walk_minimal(certify, *, lams, extra, within=None, limit=400):
+    """The minimal failing case by certificates alone: walk the cases inside ``within`` (a
+    :class:`Range`) in minimal order (fewest nodes, fewest edges, smallest S, simplest λ, the
+    extra values in the order given, atlas order) and certify each with ``certify(where)``
+    until one fails.
+
+    For a statement whose float screen can miss failures (a probability known only through a
+    lower bound), this makes the minimum minimal: every case before it is certified to hold.
+    ``certify`` returns a dict whose ``fails`` is True, False or None (undecided: the walk stops
+    there and says so). Returns ``{"minimal": record or None, "holding_before": [(where,
+    short certificate)], "stopped": why}``; at most ``limit`` certificates are made.
+    """
+    rng = EVERYTHING if within is None else within
+    name, values = extra
+    lam_order = sorted(lams, key=simplicity)
+    groups: dict = {}
+    for st in stacks():
+        ok = rng.graphs(st)
+        for g in np.nonzero(ok)[0]:
+            groups.setdefault((st.n, int(st.edges[g])), []).append(int(st.index[g]))
+    holding, made = [], 0
+    for (n, _e), indices in sorted(groups.items()):
+        for S in range(rng.min_S, S_MAX + 1):
+            for lam in lam_order:
+                for x in values:
+                    if rng.min_extra is not None and x < rng.min_extra:
+                        continue
+                    for index in indices:
+                        where = {"atlas_index": index, "n": n, "edges": graph(index)[1],
+                                 "lam": float(lam), "S": S, name: x}
+                        if made >= limit:
+                            return {"minimal": None, "holding_before": holding,
+                                    "stopped": f"after {limit} certificates, none failing"}
+                        cert = certify(where)
+                        made += 1
+                        if cert["fails"] is None:
+                            return {"minimal": None, "holding_before": holding,
+                                    "stopped": f"undecided at {where}"}
+                        if cert["fails"]:
+                            out = dict(where, **{k: v for k, v in cert.items() if k != "fails"})
+                            return {"minimal": out, "holding_before": holding,
+                                    "stopped": "first certified failure"}
+                        holding.append(where)
+    return {"minimal": None, "holding_before": holding, "stopped": "every case holds"}
 
 
 def adjacency(n, edges):

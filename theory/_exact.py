@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from . import _chisq
+
 ZERO, ONE = Fraction(0), Fraction(1)
 
 
@@ -587,3 +589,79 @@ def certify_lemma_1(n, edges, lam, S, d, norm):
                     "remainder bound (interval width < 1e-26); θ and the lower bound evaluated "
                     "in rational arithmetic at the interval's unfavourable end"),
             "numbers": {"E": float(E), "bound": float(b_hi), "pz": float(pz)}}
+
+
+def lemma_1_weights(n, edges, lam, S, norm):
+    """The weights of ‖Ã_Sη‖_F²/σ² = Σ_k μ_k χ²_d (Gaussian η): the eigenvalues μ_k of
+    Ã_SᵀÃ_S at :data:`_chisq.DPS` digits, their slack, and whether they are all equal
+    (decided exactly: Ã_SᵀÃ_S = μI).
+
+    rw: Ã_SᵀÃ_S is a rational symmetric matrix. sym: Ã_S = D̃^{1/2}Ã_rw,S D̃^{-1/2} is
+    symmetric, its entries [Ã_rw,S]_ij √(d̃_i/d̃_j); μ_k are the squares of its eigenvalues, and
+    Ã_S² = μI exactly when Ã_rw,S² = μI (similar matrices).
+    """
+    M = neumann_rw(n, edges, lam, S)
+    if norm == "rw":
+        G = matmul(transpose(M), M)
+        equal = all(G[i][j] == (G[0][0] if i == j else 0) for i in range(n) for j in range(n))
+        vals, slack = _chisq.symmetric_eigenvalues(G)
+        return vals, slack, equal
+    M2 = matmul(M, M)
+    equal = all(M2[i][j] == (M2[0][0] if i == j else 0) for i in range(n) for j in range(n))
+    d = degrees(n, edges)
+    with _chisq.mp.workdps(_chisq.DPS):
+        sym = [[_chisq.mp.mpf(x.numerator) / x.denominator
+                * _chisq.mp.sqrt(_chisq.mp.mpf(d[i]) / d[j]) for j, x in enumerate(row)]
+               for i, row in enumerate(M)]
+        nu, slack = _chisq.symmetric_eigenvalues(sym)
+        big = max(abs(v) for v in nu)
+        return sorted(v * v for v in nu), slack * (2 * big + slack), equal
+
+
+def certify_lemma_1_exact(n, edges, lam, S, d, norm):
+    """Lemma 1 (Eq. 9) for Gaussian η on one graph, by the exact probability:
+    P(‖Ã_Sη‖_F² > 2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n) against 1/d (σ cancels).
+
+    ‖Ã_Sη‖_F²/σ² = Σ_k μ_k χ²_d with μ_k the eigenvalues of Ã_SᵀÃ_S; its survival at the
+    bound/σ² = 2·max_i ρ_i·(4 log n + log 2d) is bracketed by :func:`_chisq.sf_interval`
+    (closed form for equal weights, else Moschopoulos' series with its truncation bound), with
+    the eigenvalues and the logarithms widened by their error bounds. ``fails`` is True
+    (P > 1/d), False (P ≤ 1/d) or None (undecided: the bracket straddles 1/d).
+    """
+    mp = _chisq.mp
+    rho = row_square_sums(n, edges, lam, S, norm)
+    rmax, fro = max(rho), sum(rho, ZERO)
+    mu, slack, equal = lemma_1_weights(n, edges, lam, S, norm)
+    with mp.workdps(_chisq.DPS):
+        trace = mp.mpf(fro.numerator) / fro.denominator
+        if abs(mp.fsum(mu) - trace) > n * slack:     # Σ μ_k = tr Ã_SᵀÃ_S = ‖Ã_S‖_F², exactly
+            raise ArithmeticError(f"eigenvalues of Ã_SᵀÃ_S sum to {mp.fsum(mu)}, not "
+                                  f"‖Ã_S‖_F² = {fro} (n={n}, edges={edges}, λ={lam}, S={S})")
+        if equal:       # one weight, exactly ‖Ã_S‖_F²/n: no eigenvalue error at all
+            mu, slack = [trace / n] * n, mp.mpf(0)
+        bound = 2 * (mp.mpf(rmax.numerator) / rmax.denominator) * (
+            4 * mp.log(n) + mp.log(2 * d))
+        b_slack = bound * mp.mpf(10) ** (15 - _chisq.DPS)
+        lo_w = [max(m - slack, mp.mpf(10) ** (-_chisq.DPS)) for m in mu]
+        hi_w = [m + slack for m in mu]
+        br = _chisq.sf_interval(lo_w, hi_w, d, bound - b_slack, bound + b_slack)
+        fails, margin = _chisq.decide(br, Fraction(1, d))
+        method = br["method"]
+        exact = {"E‖Ã_Sη‖_F² / σ² = d·‖Ã_S‖_F²": text(d * fro),
+                 "max_i ρ_i = τ(1 − r^(S+1))²/n": text(rmax),
+                 "Eq. 9 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)": mp.nstr(bound, 15),
+                 "weights μ_k (eigenvalues of Ã_SᵀÃ_S)": ", ".join(mp.nstr(m, 12) for m in mu),
+                 "P(‖Ã_Sη‖_F² > bound)": f"in [{mp.nstr(br['lo'], 15)}, "
+                                          f"{mp.nstr(br['hi'], 15)}]",
+                 "1/d": text(Fraction(1, d)),
+                 "margin from 1/d": mp.nstr(margin, 6)}
+        numbers = {"P": float(br["lo"]), "P_hi": float(br["hi"]), "bound": float(bound),
+                   "E": float(d * fro)}
+    return {"fails": fails, "certified": f"exact probability: {br['name']}, mpmath "
+                                         f"{_chisq.DPS} digits",
+            "exact": exact, "numbers": numbers,
+            "why": ("‖Ã_Sη‖_F²/σ² = Σ_k μ_k χ²_d (Gaussian η; μ_k eigenvalues of Ã_SᵀÃ_S, by "
+                    "mpmath's Jacobi method, widened by their error bound; Σ μ_k checked against "
+                    "the exact ‖Ã_S‖_F²); P(> bound) bracketed by " + method + "; the "
+                    "logarithms at 50 digits, widened; the probability is monotone in every "
+                    "weight and in the bound, so the widened ends bracket it")}

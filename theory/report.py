@@ -1,10 +1,12 @@
 """The checker's report: a table for the terminal, ``report.json`` and ``report.md``.
 
-``report.json`` keeps every number; ``report.md`` is for reading and citing: the table, then one
-section per claim and, inside it, one per statement (the paper's own, its parts, the corrected
-statements) with its words, and per normalisation the verdict, the evidence a reader needs, the
-counterexample and the figures. Bulk numbers (per-case arrays, long edge lists) stay in
-``report.json`` and are referenced from the markdown by their path.
+``report.json`` keeps every number; ``report.md`` is for reading and citing: first "What fails as
+stated" (one line per failing statement of the paper, with its minimal counterexample and the
+command that reruns it), then the table, then one section per claim and, inside it, one per
+statement (the paper's own, its parts, the corrected statements) with its words, and per
+normalisation the verdict, the evidence a reader needs, the counterexample and the figures. Bulk
+numbers (per-case arrays, long edge lists) stay in ``report.json`` and are referenced from the
+markdown by their path.
 """
 
 from __future__ import annotations
@@ -203,18 +205,89 @@ def _minimal_lines(mc, where):
     return lines
 
 
+def cell(text):
+    """A markdown table cell: ``|`` escaped as ``\\|`` (GitHub and CommonMark tables read it
+    as a literal bar, so |τ/n − 1| and E[η | X=0] keep their meaning) and line breaks as
+    spaces.
+
+    >>> cell("|τ/n − 1| ≤ 4.4e-16")
+    '\\\\|τ/n − 1\\\\| ≤ 4.4e-16'
+    """
+    return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
 def _steps_lines(steps):
     lines = ["| step | verdict | worst ratio | where | the paper's step |",
              "|---|---|---|---|---|"]
     for st in steps:
         ratio = st.get("worst_ratio")
-        lines.append(f"| {st.get('step')} | **{st.get('verdict')}** | "
+        lines.append(f"| {cell(st.get('step'))} | **{st.get('verdict')}** | "
                      f"{_fmt(ratio) if ratio is not None else ''} | "
-                     f"{str(st.get('where', '')).replace('|', '/')} | "
-                     f"{str(st.get('text', '')).replace('|', '/')} |")
+                     f"{cell(st.get('where', ''))} | "
+                     f"{cell(st.get('text', ''))} |")
     first = next((st for st in steps if st.get("verdict") == "fails"), None)
     if first is not None:
         lines += ["", f"First false step: **{first.get('step')}** — {first.get('text')}"]
+    return lines
+
+
+def _first_clause(text, limit=220):
+    """The summary's first clause: up to the first '; ' outside brackets and parentheses."""
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth == 0 and text.startswith("; ", k):
+            text = text[:k]
+            break
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _case(m):
+    """A minimal counterexample record in one line: graph, setting, certificate."""
+    graph = (f"atlas G{m['atlas_index']} " if "atlas_index" in m else "") + (
+        f"(n={m['n']}, edges {json.dumps(m['edges'])})" if "edges" in m else "")
+    params = ", ".join(f"{k}={_fmt(m[k])}" for k in ("lam", "S", "d") if m.get(k) is not None)
+    out = ", ".join(p for p in (graph, params.replace("lam=", "λ="), m.get("case")) if p)
+    return out + (f" ({m['certified']})" if m.get("certified") else "")
+
+
+def _headline_case(r):
+    """The minimal (non-degenerate) counterexample of a result, else its counterexample's
+    graph and setting, in one line; the degenerate minimum beside it, labelled."""
+    m = r.minimal_counterexample
+    if m:
+        line = _case(m)
+        if m.get("range"):
+            line = f"{line}, smallest with {m['range']}"
+        low = m.get("degenerate_minimal")
+        if low:
+            line += f"; degenerate minimum (outside that range): {_case(low)}"
+        return line
+    ce = r.counterexample or {}
+    g = ce.get("graph")
+    parts = [f"{g['name']} (n = {g['n']}, {g['n_edges']} edges)"] if g else []
+    parts += [f"{k}={_fmt(ce[k])}" for k in ("dataset", "lam", "S", "d", "eps", "p", "noise")
+              if isinstance(ce.get(k), (int, float, str)) and not isinstance(ce.get(k), bool)]
+    return ", ".join(parts).replace("lam=", "λ=") or "see the result"
+
+
+def what_fails_lines(results):
+    """The section "What fails as stated": one line per failing ``as-stated`` result — id,
+    norm, the violation (the summary's first clause), the minimal counterexample, the rerun
+    command."""
+    bad = [r for r in results if r.scope == "as-stated" and r.verdict == "fails"]
+    lines = ["## What fails as stated", ""]
+    if not bad:
+        return lines + ["No statement of the paper fails as stated in this run."]
+    lines += [f"{len(bad)} of the paper's statements fail under their own hypotheses (the "
+              "minimal counterexample is the smallest inside the statement's non-degenerate "
+              "range; sections below give the evidence):", ""]
+    for r in bad:
+        rerun = (r.counterexample or {}).get("rerun", f"ngc-ref check --only {r.id}")
+        what = _first_clause(r.summary.removeprefix(f"{r.scope}: "))
+        lines.append(f"- [`{r.id}`](#{_anchor(r.id)}) ({r.norm}): {what} — counterexample: "
+                     f"{_headline_case(r)} — rerun `{rerun}`")
     return lines
 
 
@@ -246,12 +319,13 @@ def render_markdown(results, meta, claims=None):
     ]
     for line in skipped_lines(meta.get("skipped", [])):
         lines.append(f"- {line}")
+    lines += ["", *what_fails_lines(results)]
     lines += ["", "| id | paper | norm | scope | verdict | evidence |",
               "|---|---|---|---|---|---|"]
     for r in results:
-        summary = r.summary.removeprefix(f"{r.scope}: ").replace("|", "/")
-        lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | {r.paper_ref} | {r.norm} | {r.scope} | "
-                     f"**{r.verdict}** | {summary} |")
+        summary = cell(r.summary.removeprefix(f"{r.scope}: "))
+        lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | {cell(r.paper_ref)} | {r.norm} | "
+                     f"{r.scope} | **{r.verdict}** | {summary} |")
     by_statement: dict = {}
     for r in results:
         by_statement.setdefault(r.id, []).append(r)

@@ -83,6 +83,19 @@ def witness(p, x, sigma):
     return t, float(log_mgf(t, p, x) - sigma ** 2 * t ** 2 / 2)
 
 
+def minimal_case(p=LEVELS[0], sigma=1.0):
+    """The smallest counterexample: one entry with clean bit X_ij = 0, flipped with the flip
+    table's smallest p: E η_ij = p ≠ 0, and Assumption 1's inequality fails at t = p/σ²
+    (closed form, every σ; σ = 1 shown)."""
+    t, gap = witness(p, 0, sigma)
+    return {"case": f"one entry (n = d = 1), clean bit X_ij = 0, p = {p:g}, σ = {sigma:g}",
+            "p": p, "X_ij": 0, "sigma": sigma, "mean_eta": p, "witness_t": t,
+            "log_mgf_minus_sigma2_t2_over_2": gap,
+            "certified": "closed form: E η_ij = p, log E e^{tη} = log(1 + p(e^t − 1))",
+            "why_minimal": "every entry with X_ij = 0 has E η_ij = p > 0 for every p ∈ (0, 1): "
+                           "one entry and the smallest flip level of the table suffice"}
+
+
 def feature_sets(ctx):
     """name -> binary X (CSR): a synthetic bag of words, Cora and Citeseer when present."""
     s = seed_of(ctx.rng(ID, "labels"))
@@ -179,7 +192,7 @@ def _own(ctx, norm, rows, sets, common):
                             f"{w['mean_eta_ci'][1]:.4f}]); Assumption 1's inequality fails at "
                             f"t = ±p/σ² for every σ tried ({', '.join(f'{x:g}' for x in SIGMAS)}"
                             f"); {len(off_zero)}/{len(rows)} simulated cases: both conditional "
-                            "means exclude 0", ce)
+                            "means exclude 0", ce, minimal_counterexample=minimal_case())
     return CLAIM.result(norm, "inconclusive", ev, "the closed-form witness t = ±p/σ² does not "
                                                   "violate Assumption 1: checker problem")
 

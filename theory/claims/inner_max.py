@@ -94,15 +94,14 @@ def check(ctx, norm):
     return results
 
 
-def _dimension_check(rng, n=5, d=3):
-    """Evaluate the paper's ⟨δ, FᵀF⟩ literally and see whether it is defined for n ≠ d."""
+def _dimension_check(rng, n=2, d=1):
+    """Evaluate the paper's ⟨δ, FᵀF⟩ literally and see whether it is defined for n ≠ d (the
+    smallest case: n = 2 nodes, d = 1 feature; n = 1 would be no graph)."""
     F = rng.standard_normal((n, d))
     delta = rng.standard_normal((n, n))
-    try:
-        np.sum(delta * (F.T @ F))
-        defined = True
-    except ValueError:
-        defined = False
+    # The Frobenius inner product ⟨A, B⟩ = Σ_ij A_ij B_ij needs equal shapes (NumPy would
+    # broadcast a 1×1 FᵀF at d = 1 and hide the mismatch).
+    defined = delta.shape == (F.T @ F).shape
     return {"n": n, "d": d, "shape_of_delta": list(delta.shape),
             "shape_of_FtF": list((F.T @ F).shape), "shape_of_FFt": list((F @ F.T).shape),
             "paper_form_defined": defined,

@@ -27,11 +27,11 @@ import numpy as np
 
 from ngc_ref import NeumannFilter, connectivity_factor
 
-from .._atlas import (atlas_counterexample, atlas_minimal, certified_minimal, combine_search,
-                      lam_grid, minimal_figure, scan, setting)
+from .._atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combine_search,
+                      lam_grid, minimal_figure, scan, setting, walk_minimal)
 from .._common import counterexample, public
-from .._core import claim
-from .._exact import certify_lemma_1
+from .._core import claim, erratum
+from .._exact import certify_lemma_1, certify_lemma_1_exact
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
 from .._figures import draws, legend_outside, log_axes, save_figure, subplots
@@ -40,6 +40,7 @@ from .._graphs import checker_families, family_graph
 from .._stats import CONFIDENCE, NOISES, bound_verdict, seed_of
 from .._thorough import scaled_count, scaled_sizes
 from ..sweep import run_planned
+from . import _lemma_1_errata as errata
 
 ID = "lemma-1"
 STATEMENT = ("Under Assumption 1 (i.i.d. zero-mean sub-Gaussian η ∈ R^{n×d}, parameter σ), with "
@@ -60,9 +61,29 @@ FROBENIUS = CLAIM.corrected(
     "2τ(1 − r^{S+1})²σ²·d·log(2nd²) (= nd × the max-entry bound; it does not vanish as n "
     "grows).", key="frobenius")
 
+#: Errata of the lemma and its proof (what is written, what is meant, whether that holds).
+T_ERRATUM = CLAIM.part(
+    "t", "The lemma's t = 2τ(1 − r^S)²(4 log n + log 2d)/n is Eq. 9's right-hand side "
+         "2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n (as written it has (1 − r^S)² and no σ²).",
+    scope=erratum(f"{errata.LEMMA_T}; {errata.PROOF_T}: the t that makes the proof's last "
+                  "display equal 1/d is Eq. 9's right-hand side"), norm_scopes={})
+UNION_ERRATUM = CLAIM.part(
+    "union-bound", "The proof's union bound P(‖Ã_Sη‖_{∞,∞} ≥ t) ≤ 2n²exp{−nt²/(2τ(1 − "
+                   "r^{S+1})²σ²)} over i ∈ [n], j ∈ [n] (as written; Ã_Sη is n × d, so the "
+                   "union runs over j ∈ [d] and the factor is 2nd).",
+    scope=erratum(f"{errata.UNION}: Ã_Sη has d columns, so j ∈ [d] is meant"), norm_scopes={})
+PROBABILITY_ERRATUM = CLAIM.part(
+    "probability", "'With probability 1 − 1/d' is a guarantee for every d ≥ 1 (as written; at "
+                   "d = 1 it promises probability 0).",
+    scope=erratum(f"{errata.PROBABILITY}: at d = 1 this is probability 0; a guarantee for "
+                  "d ≥ 2 (or a free failure probability) is meant"), norm_scopes={})
+
 LAM, S = 32.0, 16
 #: Feature dimensions d of the exhaustive search (the bound and its probability 1 − 1/d use d).
 ATLAS_D = (2, 4, 8, 16, 64, 256, 1024)
+#: Feature dimensions of the exact walk for the minimal counterexample: every d (d = 1 only
+#: in the degenerate walk: there "with probability 1 − 1/d" promises nothing).
+WALK_D = tuple(range(1, 1025))
 #: Random instances the proof chain runs on besides the minimal counterexample.
 PROOF_INSTANCES = 30
 
@@ -90,28 +111,62 @@ def _mean_test(c, d):
     return E > B, E / B
 
 
+def exact_minimal(norm, lams, within=NON_DEGENERATE):
+    """The minimal counterexample of Eq. 9 (Gaussian η) by the exact probability: the atlas
+    walked in minimal order over ``within`` × λ × S × every d of :data:`WALK_D`, each case
+    certified by :func:`certify_lemma_1_exact` until one fails (every case before it is
+    certified to hold)."""
+    return walk_minimal(lambda w: certify_lemma_1_exact(w["n"], w["edges"], w["lam"], w["S"],
+                                                        w["d"], norm),
+                        lams=lams, extra=("d", WALK_D), within=within)
+
+
 def _atlas_part(ctx, norm):
-    """Eq. 9 in expectation on every graph ≤ 7 nodes × λ × S × d, the certified minimal
-    counterexample (and the smallest one with ≥ 2 nodes), and the cases with mean > bound."""
-    grid = dict(lams=lam_grid(ctx), extra=("d", ATLAS_D))
+    """Eq. 9 on every graph ≤ 7 nodes × λ × S × d inside the statement's range (S ≥ 1, n ≥ 2,
+    no isolated node, d ≥ 2): the cases the Paley–Zygmund lower bound shows failing, the
+    cases with mean > bound, and the minimal counterexample by the exact probability (the
+    degenerate minimum beside it)."""
+    grid = dict(lams=lam_grid(ctx), extra=("d", ATLAS_D), within=NON_DEGENERATE)
     atlas = scan(norm, _pz_test, ratio="d × Paley–Zygmund lower bound on P(exceed)", **grid)
     mean = scan(norm, _mean_test, ratio="E‖Ã_Sη‖_F² / bound", **grid)
-
-    def certify(w):
-        return certify_lemma_1(w["n"], w["edges"], w["lam"], w["S"], w["d"], norm)
-    mc = atlas_minimal(atlas, certify, norm)
-    if mc is not None and mc["n"] < 2:
-        two = certified_minimal(atlas, certify, keep=lambda w: w["n"] >= 2)
-        if two is not None:
-            mc["smallest_with_at_least_2_nodes"] = two
+    walk = exact_minimal(norm, lam_grid(ctx))
+    mc = walk["minimal"]
+    if mc is None:      # the walk stopped undecided: the Paley–Zygmund minimum, certified
+        mc = atlas_minimal(atlas, lambda w: certify_lemma_1(w["n"], w["edges"], w["lam"],
+                                                            w["S"], w["d"], norm), norm)
+        if mc is not None:
+            mc["exact_walk"] = walk["stopped"]
+        return atlas, mean, mc
+    low = exact_minimal(norm, lam_grid(ctx), within=None)["minimal"]
+    mc = dict(mc, norm=norm, range=NON_DEGENERATE.describe("d"),
+              certified_holding_before=walk["holding_before"],
+              minimal_order="fewest nodes, fewest edges, smallest S, simplest λ, smallest d "
+                            f"(every d from 2 to {WALK_D[-1]}), then atlas order; every case "
+                            "before it certified to hold by the same exact probability",
+              paley_zygmund_first_failure=(setting(atlas.minimal) + " (float screen)"
+                                           if atlas.minimal else None))
+    if low is not None:
+        mc["degenerate_minimal"] = dict(
+            low, norm=norm, label="degenerate: outside the statement's range "
+                                  f"({NON_DEGENERATE.describe('d')})")
     return atlas, mean, mc
+
+
+def _before(mc):
+    """The cases the exact walk certified to hold before the minimal one (same graph, λ, S)."""
+    return [w for w in mc.get("certified_holding_before", []) if (w["n"], w["S"], w["lam"]) ==
+            (mc["n"], mc["S"], mc["lam"])]
+
+
+#: d of the union-bound witness the proof chain runs on: D.3 (union over n² pairs) fails on K2
+#: for every d ≥ 18 (lemma-1:union-bound, exact column law); the chain's one-row lower bound
+#: sees it from d = 64.
+UNION_WITNESS_D = 64
 
 
 def _proof_steps(ctx, norm, mc):
     inst = [instance_from(mc, norm, d=mc["d"])] if mc else []
-    two = (mc or {}).get("smallest_with_at_least_2_nodes")
-    if two:
-        inst.append(instance_from(two, norm, d=two["d"]))
+    inst.append(instance_from(errata.K2, norm, d=UNION_WITNESS_D))
     inst += random_instances(ctx.rng(ID, norm, "proof"), PROOF_INSTANCES, norm,
                              sigmas=(1.0, 2.0))
     return run_chain(LEMMA_1_CHAIN, inst)
@@ -326,20 +381,16 @@ def _figure(path, norm, rows):
 
 
 def _minimal_figures(ctx, norm, mc):
-    figs = []
-    for m, tag in ((mc, ""), (mc.get("smallest_with_at_least_2_nodes"), "-n2")):
-        if m is None:
-            continue
-        ex = m["exact"]
-        figs += minimal_figure(
-            ctx, f"lemma-1-minimal{tag}-{norm}.png", m,
-            f"Eq. 9 fails ({norm}, Gaussian η): atlas G{m['atlas_index']}, λ = {m['lam']:g}, "
-            f"S = {m['S']}, d = {m['d']}\nE‖Ã_Sη‖²/σ² = {ex[next(iter(ex))]}, bound/σ² "
-            f"{ex['Eq. 9 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)']}",
-            caption=f"certified {m['certified']}: P(‖Ã_Sη‖_F² > bound) "
-                    f"{ex['Paley–Zygmund: P(‖Ã_Sη‖_F² > bound) ≥ (1 − θ)²E²/(Var + E²)']} > "
-                    f"1/d = {ex['1/d']} (Paley–Zygmund, exact moments, bracketed logs)")
-    return figs
+    ex = mc["exact"]
+    prob = ex.get("P(‖Ã_Sη‖_F² > bound)") or ex.get(
+        "Paley–Zygmund: P(‖Ã_Sη‖_F² > bound) ≥ (1 − θ)²E²/(Var + E²)")
+    return minimal_figure(
+        ctx, f"lemma-1-minimal-{norm}.png", mc,
+        f"Eq. 9 fails ({norm}, Gaussian η): atlas G{mc['atlas_index']}, λ = {mc['lam']:g}, "
+        f"S = {mc['S']}, d = {mc['d']}\nE‖Ã_Sη‖²/σ² = {ex[next(iter(ex))]}, bound/σ² "
+        f"{ex['Eq. 9 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)']}",
+        caption=f"certified {mc['certified']}: P(‖Ã_Sη‖_F² > bound) {prob} > 1/d = "
+                f"{ex['1/d']}; smallest case with S ≥ 1, n ≥ 2, no isolated node, d ≥ 2")
 
 
 @CLAIM.checker
@@ -378,7 +429,8 @@ def check(ctx, norm):
                   "The chosen t contains (1 − r^S)² and no σ², the stated bound (1 − r^{S+1})²σ².",
                   "The displayed Hoeffding step writes Σ_s (rÃ_S)^s where Ã_S = Σ_s (rÃ)^s/(λ+1) "
                   "is meant."])
-    summ = (f"worst: {w['family']} n={w['n']} {w['noise']} d={w['d']}: P(exceed) = "
+    summ = (f"P(‖Ã_Sη‖_F² > Eq. 9's bound) exceeds 1/d: worst {w['family']} n={w['n']} "
+            f"{w['noise']} d={w['d']}: P(exceed) = "
             f"{w['exceed_paper']}/{w['trials']}, CI [{ci[0]:.3f}, {ci[1]:.3f}] vs 1/d = "
             f"{1 / w['d']:.3f}; E‖Z‖²={w['expected_fro2']:.3g} vs bound {w['paper_bound']:.3g}")
     ce = None
@@ -393,8 +445,6 @@ def check(ctx, norm):
                                          f"{w['d']}, '{w['noise']}')" if not ctx.thorough else
                             "the seeds of the lemma1_trials cells of this graph, d and noise "
                             "(OUT/.thorough/store.jsonl)")
-    # The size of the violation: the lower end of the exceedance probability's interval
-    # against the promised 1/d.
     atlas, mean, mc = _atlas_part(ctx, norm)
     steps = _proof_steps(ctx, norm, mc)
     broken = first_failure(steps)
@@ -407,19 +457,32 @@ def check(ctx, norm):
     search = combine_search(atlas, {"families_and_sizes": common["families_and_sizes"],
                                     "lam": LAM, "S": S, "d": common["d"],
                                     "noises": list(NOISES), "trials": common["trials_per_case"]})
-    sampled_fails = verdict == "fails"
+    if verdict == "fails":
+        # The size of the violation (the lower end of the exceedance probability's interval
+        # against the promised 1/d), named with the case it was measured on.
+        summ += (f" [measured/bound = {ci[0] * w['d']:.3g} on {w['family']} n={w['n']} "
+                 f"{w['noise']} d={w['d']}]")
     if mc is not None:
-        summ += (f"; atlas (Gaussian, Paley–Zygmund): P(exceed) > 1/d on "
-                 f"{atlas.failing_cases:,}/{atlas.cases:,} cases, minimal {setting(mc)} "
-                 f"({mc['certified']})")
+        P = mc["exact"].get("P(‖Ã_Sη‖_F² > bound)")
+        summ += (f"; atlas minimal (Gaussian η; {mc.get('range', 'every case')}): "
+                 f"{setting(mc)}: P(exceed) {P or 'see minimal_counterexample'} > 1/d = "
+                 f"{mc['exact']['1/d']} ({mc['certified']}"
+                 + (f"; {', '.join('d=' + str(x['d']) for x in _before(mc))} certified to hold"
+                    if _before(mc) else "") + ")"
+                 + (f"; degenerate minimum {setting(mc['degenerate_minimal'])}"
+                    if mc.get("degenerate_minimal") else "")
+                 + f"; the Paley–Zygmund lower bound shows P(exceed) > 1/d on "
+                   f"{atlas.failing_cases:,}/{atlas.cases:,} atlas cases in range")
         figs = figs + _minimal_figures(ctx, norm, mc)
         if verdict != "fails":
             verdict = "fails"
             ce = atlas_counterexample(ctx, ID, mc, exact=mc["exact"])
     results.append(CLAIM.result(norm, verdict, ev, summ, ce, figs,
-                                violation=ci[0] * w["d"] if sampled_fails else None,
                                 search=search, minimal_counterexample=mc,
                                 steps=steps))
+    results += [errata.t_result(T_ERRATUM, ctx, norm, mc),
+                errata.union_result(UNION_ERRATUM, ctx, norm),
+                errata.probability_result(PROBABILITY_ERRATUM, ctx, norm, mc)]
 
     # Corrected statements: per-entry Hoeffding + union bound over the nd entries.
     for st, key, label, what in (

@@ -4,8 +4,8 @@ import numpy as np
 
 import ngc_ref
 
-from .._atlas import (atlas_counterexample, atlas_minimal, combine_search, exact_line,
-                      lam_grid, minimal_figure, scan, setting)
+from .._atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combine_search,
+                      exact_line, lam_grid, minimal_figure, scan, setting)
 from .._common import EXACT_RTOL, counterexample
 from .._core import claim
 from .._exact import certify_row_squares, certify_row_sum
@@ -103,7 +103,7 @@ def check_row_sum(ctx, norm):
             worst = (dev, (name, A, lam, S, M.sum(axis=1), mass))
     ev = dict(_space(ctx), max_relative_deviation=worst[0], min_entry=neg,
               tolerance=f"relative {EXACT_RTOL:g}")
-    atlas = scan(norm, _row_sum_test, lams=lam_grid(ctx),
+    atlas = scan(norm, _row_sum_test, lams=lam_grid(ctx), within=NON_DEGENERATE,
                  ratio="max_i |Σ_j [Ã_S]_ij − (1 − r^(S+1))| / (1 − r^(S+1))")
     mc = atlas_minimal(atlas, lambda w: certify_row_sum(w["n"], w["edges"], w["lam"], w["S"],
                                                         norm), norm)
@@ -122,12 +122,19 @@ def check_row_sum(ctx, norm):
         ce = counterexample(ROW_SUM, ctx, graph=(name, A), lam=lam, S=S, expected=mass,
                             row_sums=rows.tolist(), max_relative_deviation=worst[0])
         figs = _row_sum_figure(ctx, norm, mc)
-        atlas_text = (f"; minimal: {setting(mc)}, {mc['certified']}" if mc else "")
+        atlas_text = ""
+        if mc:
+            nums = mc["numbers"]
+            atlas_text = (f"; minimal: {setting(mc)}, {mc['certified']} [measured/bound = "
+                          f"{max(nums['rows']) / nums['mass']:.3g} there: its largest row sum "
+                          "over 1 − r^(S+1)]")
+        # Each [measured/bound] names the case it was measured on.
         results.append(ROW_SUM_CLAIM.result(
             norm, "fails", ev,
             f"row sums range over [{rows.min():.4f}, {rows.max():.4f}], not {mass:.4f} "
-            f"({name}, λ={lam:g}, S={S}); the paper's proof uses rw (Lemma: stochastic P)"
-            f"{atlas_text}", ce, figs, violation=float(rows.max() / mass), search=search,
+            f"({name}, λ={lam:g}, S={S}) [measured/bound = {float(rows.max() / mass):.3g} on "
+            f"{name}, λ={lam:g}, S={S}]; the paper's proof uses rw (Lemma: stochastic P)"
+            f"{atlas_text}", ce, figs, search=search,
             minimal_counterexample=mc, steps=steps))
     else:
         ce = atlas_counterexample(ctx, ROW_SUM, mc, exact=mc["exact"])
@@ -195,7 +202,7 @@ def check_row_square(ctx, norm):
               max_sq_over_upper_bound=high[0], tolerance=f"relative {EXACT_RTOL:g}")
     ok_low = low[0] >= 1 - EXACT_RTOL
     ok_high = high[0] <= 1 + EXACT_RTOL
-    atlas = scan(norm, _row_square_test, lams=lam_grid(ctx),
+    atlas = scan(norm, _row_square_test, lams=lam_grid(ctx), within=NON_DEGENERATE,
                  ratio="max(bound_low/ρ_i, ρ_i/bound_high) (> 1: a bound fails)")
     mc = atlas_minimal(atlas, lambda w: certify_row_squares(w["n"], w["edges"], w["lam"],
                                                             w["S"], norm), norm)
@@ -209,7 +216,16 @@ def check_row_square(ctx, norm):
     ev["note"] = ("Eq. 7 follows from Eq. 6 and non-negativity (Cauchy–Schwarz and Σx² ≤ (Σx)²), "
                   "so it inherits Eq. 6's restriction to rw")
     figs = _row_square_figure(ctx, norm, mc)
-    atlas_text = f"; minimal: {setting(mc)}, {mc['certified']}" if mc else ""
+    atlas_text = ""
+    if mc:
+        nums = mc["numbers"]
+        i, which = mc["bad_rows"][0]
+        there = (nums["low"] / nums["rho"][i] if which == "lower"
+                 else nums["rho"][i] / nums["high"])
+        atlas_text = (f"; minimal: {setting(mc)}, {mc['certified']} [{which} bound over ρ_{i} "
+                      f"= {there:.9g} there]" if which == "lower" else
+                      f"; minimal: {setting(mc)}, {mc['certified']} [ρ_{i} over the {which} "
+                      f"bound = {there:.9g} there]")
     if ok_low and ok_high:
         ce = atlas_counterexample(ctx, ROW_SQ, mc, exact=mc["exact"])
         return [ROW_SQ_CLAIM.result(norm, "fails", ev, f"sampled graphs hold{atlas_text}", ce,
@@ -221,12 +237,14 @@ def check_row_square(ctx, norm):
             name, _A, lam, S, i, sq, b = where
             bad.append({"bound": bound, "graph": name, "lam": lam, "S": S, "row": i,
                         "row_square_sum": sq, "bound_value": b})
-            which.append(f"{bound} bound violated (ratio {ratio:.3f}, {name} row {i})")
+            # The measured/bound number next to the case it was measured on.
+            which.append(f"{bound} bound violated (ratio {ratio:.3f}, {name} row {i}) "
+                         f"[measured/bound = {ratio:.3g} on {name} row {i}, λ={lam:g}, "
+                         f"S={S}]")
     first = low[1] if not ok_low else high[1]
     ce = counterexample(ROW_SQ, ctx, graph=(first[0], first[1]), violations=bad)
     return [ROW_SQ_CLAIM.result(norm, "fails", ev, "; ".join(which) + atlas_text, ce, figs,
-                                violation=low[0] if not ok_low else high[0], search=search,
-                                minimal_counterexample=mc), *extra]
+                                search=search, minimal_counterexample=mc), *extra]
 
 
 def _row_square_figure(ctx, norm, mc):

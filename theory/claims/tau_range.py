@@ -6,10 +6,9 @@ import numpy as np
 import ngc_ref
 
 from .._atlas import (atlas_counterexample, atlas_minimal, combine_search, lam_grid,
-                      minimal_figure, scan)
+                      scan)
 from .._common import counterexample
 from .._core import claim
-from .._exact import certify_tau_only_if
 from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
 from .._graphs import lam_S_grid, small_graphs
 
@@ -35,12 +34,6 @@ def _range_test(c):
 def _only_if_test(c):
     """Atlas test of 'τ = n only if all nodes are isolated' (τ = n within 1e-12)."""
     return (c.tau >= c.n * (1 - 1e-12)) & ~_isolated(c), c.tau / c.n
-
-
-def _only_if_test_S1(c):
-    bad, ratio = _only_if_test(c)
-    bad[0] = False
-    return bad, ratio
 
 
 @CLAIM.checker
@@ -104,37 +97,6 @@ def check(ctx, norm):
     ce = counterexample(ID, ctx, violations=[p[0] for p in problems], **extra)
     return [CLAIM.result(norm, "fails", ev, "; ".join(p[0] for p in problems), ce,
                          search=search, minimal_counterexample=mc)]
-
-
-def atlas_only_if(ctx, norm, statement_id):
-    """Remark 1's converse on the whole atlas: is τ = n only when all nodes are isolated?
-
-    Returns ``(scan, minimal counterexample or None, figures)``; the minimal case is exactly
-    certified (rational τ_i), and the smallest with S ≥ 1 is added (at S = 0, Ã_0 = I/(λ+1)
-    and every graph has τ = n). Used by the claim ``isolated-tau``, the one home of that
-    statement.
-    """
-    atlas = scan(norm, _only_if_test, lams=lam_grid(ctx), ratio="τ/n")
-    mc = atlas_minimal(atlas, lambda w: certify_tau_only_if(w["n"], w["edges"], w["lam"],
-                                                            w["S"], norm), norm)
-    if mc is None:
-        return atlas, None, []
-    later = atlas_minimal(scan(norm, _only_if_test_S1, lams=lam_grid(ctx), ratio="τ/n"),
-                          lambda w: certify_tau_only_if(w["n"], w["edges"], w["lam"], w["S"],
-                                                        norm), norm)
-    if later is not None:
-        mc["smallest_with_S_at_least_1"] = later
-    figs = []
-    for m, tag in ((mc, ""), (mc.get("smallest_with_S_at_least_1"), "-S1")):
-        if m is not None:
-            figs += minimal_figure(
-                ctx, f"{statement_id}-minimal{tag}-{norm}.png", m,
-                f"τ = n without all nodes isolated ({norm}): atlas G{m['atlas_index']}, "
-                f"λ = {m['lam']:g}, S = {m['S']}\nτ = {m['exact']['τ']} = n exactly; "
-                "τ_i in red",
-                {i: f"τ_{i}={m['exact'][f'τ_{i}']}" for i in range(m["n"])},
-                caption=f"certified {m['certified']} (rational τ_i)")
-    return atlas, mc, figs
 
 
 def _min_tau(ctx, norm):
