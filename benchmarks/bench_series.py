@@ -79,7 +79,7 @@ def solver_curve(M_args, An, X, lam, ref, method, norm="sym"):
     return out
 
 
-def direct_solve(An, X, lam, max_fill=60_000_000):
+def direct_solve(An, X, lam):
     n = An.shape[0]
     M = sp.csc_matrix((1.0 + lam) * sp.identity(n) - lam * An)
     t0 = time.perf_counter()

@@ -12,11 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ngc_ref import normalized_adjacency, series_mass
-
-#: Graphs up to this many nodes go through the dense spectral path.
-MAX_DENSE = 2000
-
+from ngc_ref import normalized_adjacency
 
 def spectrum(A):
     """(U, μ, d̃) of Ã_sym = U diag(μ) Uᵀ (dense, symmetric eigensolver)."""
@@ -41,8 +37,3 @@ def neumann_dense(spec, lam, S, norm):
 def row_square_sums(spec, lam, S, norm):
     M = neumann_dense(spec, lam, S, norm)
     return (M ** 2).sum(axis=1)
-
-
-def tau_of(rho, lam, S):
-    """τ = n·max_i ρ_i/(1 − r^{S+1})² (Def. 1)."""
-    return rho.size * float(rho.max()) / series_mass(lam, S) ** 2

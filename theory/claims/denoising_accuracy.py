@@ -434,14 +434,12 @@ def check(ctx, norm):
                       "model": "that level's NGC (λ, S) and classifier, same split and "
                                "initialisation seed as the run (paired)",
                       "statement": iii},
-                  "rerun": f"run_experiment({name!r}, noise={noise!r}, levels={list(levels)}, "
-                           f"models={list(MODELS)}, runs={runs}, seed={seed}, "
-                           f"normalize={normalize})",
-                  "rerun_control": "scales = {}; res = run_experiment(<as rerun>, noise_fn="
-                                   "recording_corrupt(scales)); control_accuracy(dataset, res, "
-                                   "levels, scales, draw=lambda run: Context(seed="
-                                   f"{ctx.seed}).rng({ID!r}, 'signal-free', {name!r}, run)"
-                                   ".standard_normal(dataset.features.shape))"}
+                  # the experiment as one Python call (the check's shell rerun is the
+                  # counterexample's); it needs NGC_REF_DATA for the real data sets
+                  "python": "from ngc_ref.training import run_experiment; "
+                            f"run_experiment({name!r}, noise={noise!r}, levels={list(levels)}, "
+                            f"models={list(MODELS)}, runs={runs}, seed={seed}, "
+                            f"normalize={normalize})"}
         if name == "csbm":
             common["csbm"] = dict(CSBM, graph_seed=seed_of(ctx.rng(ID, "csbm-graph")),
                                   split="20 train per class, 500 val, 1000 test")

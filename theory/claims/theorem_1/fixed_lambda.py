@@ -19,15 +19,14 @@ import numpy as np
 from ngc_ref import connectivity_factor, series_mass
 from ngc_ref.training import theory_trajectory
 
-from ..._graphs import (CSBM_D, CSBM_DEG_IN, CSBM_DEG_OUT, CSBM_K, CSBM_SIGNAL, csbm_params,
-                        draw_csbm)
+from ..._graphs import CSBM_D, CSBM_DEG_IN, CSBM_DEG_OUT, csbm_params, draw_csbm
 from ..._stats import CONFIDENCE, seed_of
 from ..._thorough import scaled_count, scaled_sizes
 from .statements import EXACT_RTOL, ID, LAM, SIGMA, S
 
 #: Contextual SBM (:func:`ngc_ref_theory._graphs.csbm_params`): classes, feature dimension,
 #: expected in/out-class degree, clean row norm.
-K_CLASSES, D, DEG_IN, DEG_OUT, SIGNAL = CSBM_K, CSBM_D, CSBM_DEG_IN, CSBM_DEG_OUT, CSBM_SIGNAL
+D, DEG_IN, DEG_OUT = CSBM_D, CSBM_DEG_IN, CSBM_DEG_OUT
 #: GD steps (default, thorough); E(k) reaches rounding by k ≈ 250 on these graphs (cond(Z) ≤ 4).
 STEPS, STEPS_THOROUGH = 600, 3000
 
