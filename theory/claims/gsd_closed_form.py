@@ -242,7 +242,8 @@ def _meant_gradient_result(ctx, norm):
                                f"true ≤ {worst[0]:.1e} (relative); " + atlas.describe(),
             search=search)
     name, A, lam = worst[1]
-    ce = (atlas_counterexample(ctx, GRADIENT_MEANT.id, mc, exact=mc["exact"]) if mc else
+    ce = (atlas_counterexample(ctx, GRADIENT_MEANT.id, mc,
+                               **({"exact": mc["exact"]} if "exact" in mc else {})) if mc else
           counterexample(GRADIENT_MEANT.id, ctx, graph=(name, A), lam=lam,
                          relative_difference=worst[0]))
     mc_text = f"; minimal: {setting(mc)} ({mc['certified']})" if mc else ""
