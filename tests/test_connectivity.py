@@ -79,3 +79,96 @@ def test_dense_method_guard():
         connectivity_factor(nx.path_graph(30), 1.0, 2, method="dense", max_nodes=10)
     with pytest.raises(ValueError, match="method must be one of 'exact', 'dense'"):
         connectivity_factor(nx.path_graph(3), 1.0, 2, method="approx")
+
+
+# --- method="estimate": its χ² bracket, by formula and by coverage ------------------------
+
+def _estimate_by_hand(A, lam, S, nodes, m, confidence, max_candidates, seed):
+    """The estimator of connectivity_factor's Notes, recomputed with dense references: the
+    probes Z (one block of m <= 64 columns from ``seed``), q_i = ‖(Ã_S Z)_i‖², the Bonferroni
+    χ²_m bracket at δ/(2k) per side (k = len(nodes)), the candidates and the bounds on τ."""
+    from scipy.stats import chi2
+    n = A.shape[0]
+    M = ref.neumann(A, lam, S, "rw")
+    exact = ref.tau_i(A, lam, S, "rw")[nodes]
+    Z = np.random.default_rng(seed).standard_normal((n, m))
+    q = ((M @ Z)[nodes] ** 2).sum(axis=1)
+    r = lam / (lam + 1)
+    c = n / (1 - r ** (S + 1)) ** 2
+    k, delta = len(nodes), 1 - confidence
+    lower = c * q / chi2.isf(delta / (2 * k), df=m)    # the upper δ/2k quantile of χ²_m
+    upper = c * q / chi2.ppf(delta / (2 * k), df=m)
+    cand = np.flatnonzero(upper >= lower.max())
+    cand = cand[np.argsort(-upper[cand], kind="stable")][:max_candidates]
+    rest = np.setdiff1d(np.arange(k), cand)
+    tau = exact[cand].max()
+    tau_upper = max(tau, upper[rest].max()) if rest.size and upper[rest].max() >= lower.max() \
+        else tau
+    tau_i = c * q / m
+    tau_i[cand] = exact[cand]
+    return dict(tau=tau, tau_upper=tau_upper, tau_i=tau_i, lower=lower, upper=upper,
+                n_exact=len(cand))
+
+
+@pytest.mark.parametrize("graph, nodes", [
+    ("barbell", None), ("barbell", [0, 3, 5, 6, 9, 12]), ("star", None)])
+@pytest.mark.parametrize("m, confidence", [(48, 0.99), (5, 0.9)])
+def test_estimate_equals_its_stated_formula(graph, nodes, m, confidence):
+    # Every number the estimator returns, recomputed from its Notes with dense Ã_S and the same
+    # probes: a bracket with δ/2 per side (no multiple-comparison correction) or m − 1 degrees
+    # of freedom gives other bounds. max_candidates=2 leaves most nodes to the bracket.
+    G = nx.barbell_graph(5, 3) if graph == "barbell" else nx.star_graph(12)
+    A = nx.to_scipy_sparse_array(G, dtype=float)
+    nodes = np.arange(A.shape[0]) if nodes is None else np.array(nodes)
+    res = connectivity_factor(A, 3.0, 5, method="estimate", nodes=nodes, n_samples=m,
+                              confidence=confidence, max_candidates=2, seed=11)
+    want = _estimate_by_hand(A, 3.0, 5, nodes, m, confidence, 2, seed=11)
+    assert_allclose(res.tau_i_lower, want["lower"], rtol=1e-9)
+    assert_allclose(res.tau_i_upper, want["upper"], rtol=1e-9)
+    assert_allclose(res.tau_i, want["tau_i"], rtol=1e-9)
+    assert_allclose([res.tau, res.tau_lower, res.tau_upper],
+                    [want["tau"], want["tau"], want["tau_upper"]], rtol=1e-9)
+    assert res.n_exact == want["n_exact"] and res.confidence == confidence
+
+
+def _components_graph(kind, copies, seed):
+    """``copies`` disjoint 5-node graphs (block diagonal), so the rows of Ã_S — and the
+    sketch's q_i — of nodes in different components are independent."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for _ in range(copies):
+        G = (nx.path_graph(5) if kind == "paths" else nx.star_graph(4) if kind == "stars" else
+             nx.connected_watts_strogatz_graph(5, 2, 0.5, seed=int(rng.integers(2**31))))
+        parts.append(nx.to_scipy_sparse_array(G, dtype=float))
+    return sp.csr_array(sp.block_diag(parts)), 5 * np.arange(copies)
+
+
+def test_estimate_bracket_covers_at_its_stated_rate_and_no_more():
+    # Each node's bracket misses its exact τ_i with probability exactly δ/k (q_i/‖b_i‖² is
+    # χ²_m, the quantiles are exact), so all k hold with probability >= 1 − δ (Bonferroni).
+    # The first node of each component gives independent trials (the components share no
+    # rows of Ã_S): their miss count is Binomial(N, δ/k), checked two-sided — fewer misses
+    # would mean a bracket wider than it needs to be. Bounds at the 1e-6 tails of the binomial
+    # (the seeds are fixed, so the test is deterministic). Many seeds, three graph families.
+    from scipy.stats import binom
+    lam, S, m, confidence, copies = 2.0, 4, 2, 0.5, 40
+    delta, k = 1 - confidence, 5 * copies
+    trials = misses_any = misses_tau = first_misses = 0
+    for g, kind in enumerate(("paths", "stars", "small-worlds")):
+        A, firsts = _components_graph(kind, copies, seed=g)
+        exact = ref.tau_i(A, lam, S, "rw")
+        for seed in range(100):
+            res = connectivity_factor(A, lam, S, method="estimate", n_samples=m,
+                                      confidence=confidence, seed=1000 * g + seed)
+            miss = ((exact < res.tau_i_lower * (1 - 1e-12))
+                    | (exact > res.tau_i_upper * (1 + 1e-12)))
+            trials += 1
+            misses_any += bool(miss.any())
+            misses_tau += not (res.tau_lower <= exact.max() * (1 + 1e-12)
+                               and exact.max() <= res.tau_upper * (1 + 1e-12))
+            first_misses += int(miss[firsts].sum())
+    assert misses_any <= binom.isf(1e-6, trials, delta)
+    assert misses_tau <= binom.isf(1e-6, trials, delta)
+    n_first, p_first = trials * copies, delta / k
+    lo, hi = binom.ppf(1e-6, n_first, p_first), binom.isf(1e-6, n_first, p_first)
+    assert lo <= first_misses <= hi, (first_misses, n_first * p_first, lo, hi)
