@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MODULES = {
     "normalize": ["tests/test_normalize.py", "tests/test_normalize_weights.py"],
     "robust": ["tests/test_robust.py"],
-    "_spmm": ["tests/test_speed_paths.py", "tests/test_neumann.py"],
+    "_spmm": ["tests/test_spmm.py", "tests/test_speed_paths.py", "tests/test_neumann.py"],
     "connectivity": ["tests/test_connectivity.py"],
     "neumann": ["tests/test_neumann.py"],
     "noise": ["tests/test_noise.py"],
