@@ -16,6 +16,7 @@ mutants / killed / equivalent / survivors per module, where a survivor listed in
 equivalent, and writes the table to ``build/mutation/summary.json``. It exits 1 if any
 survivor is not named there.
 
+After adding tests, ``--survivors`` reruns only the previous survivors of the named modules.
 Inspect one survivor with ``cd build/mutation/<module> && ../../../.venv/bin/mutmut show NAME``.
 A rerun of the same module resumes from mutmut's cache unless ``--fresh`` is given.
 """
@@ -72,10 +73,10 @@ def _workdir(module, fresh):
     return work
 
 
-def _run(module, fresh, timeout):
+def _run(module, fresh, timeout, names=()):
     work = _workdir(module, fresh)
     mutmut = Path(sys.executable).with_name("mutmut")
-    cmd = ["nice", "-n", "10", str(mutmut), "run", "--max-children", "1"]
+    cmd = ["nice", "-n", "10", str(mutmut), "run", "--max-children", "1", *names]
     print(f"== {module}: {' '.join(MODULES[module])}", flush=True)
     with open(work / "mutmut.log", "w", encoding="utf-8") as log:
         try:
@@ -128,6 +129,8 @@ def main(argv=None):
     parser.add_argument("--fresh", action="store_true", help="discard mutmut's cache first")
     parser.add_argument("--timeout", type=float, default=3600.0,
                         help="seconds allowed per module (default 3600)")
+    parser.add_argument("--survivors", action="store_true",
+                        help="rerun only the previous run's survivors (after adding tests)")
     parser.add_argument("--summary-only", action="store_true",
                         help="only summarise the runs already in build/mutation/")
     args = parser.parse_args(argv)
@@ -142,8 +145,16 @@ def main(argv=None):
         if EQUIVALENT_FILE.exists() else {}
     rows = []
     for module in args.modules or list(MODULES):
-        work = (ROOT / "build" / "mutation" / module.replace("/", ".") if args.summary_only
-                else _run(module, args.fresh, args.timeout))
+        work = ROOT / "build" / "mutation" / module.replace("/", ".")
+        if not args.summary_only:
+            names = ()
+            if args.survivors:
+                names = [n for n, s in _statuses(work).items()
+                         if s not in ("killed", "timeout") and n not in equivalent]
+                if not names:
+                    print(f"== {module}: no survivors to rerun")
+            if names or not args.survivors:
+                work = _run(module, args.fresh, args.timeout, names)
         row = summarize(module, work, equivalent)
         rows.append(row)
         print(f"   mutants {row['mutants']}, killed {row['killed']} ({row['timeouts']} by "
