@@ -3,6 +3,7 @@
 tools/mutation.py)."""
 
 import numpy as np
+import pytest
 import scipy.sparse as sp
 from numpy.testing import assert_allclose
 
@@ -49,3 +50,41 @@ def test_empty_block_and_zero_steps():
     X = np.ones((3, 2))
     H = horner(k, X, 0.8, 0)
     assert_allclose(H, X) and H is not X
+
+
+def _random_sparse(n, per_row, seed):
+    rng = np.random.default_rng(seed)
+    i = np.repeat(np.arange(n), per_row)
+    j = rng.integers(0, n, n * per_row)
+    return sp.csr_array((rng.random(n * per_row), (i, j)), shape=(n, n))
+
+
+@pytest.mark.parametrize("fallback", [False, True])
+def test_sparse_product_on_several_row_ranges(monkeypatch, fallback):
+    # n·d = 1000·160 output elements: two threads, two row ranges (the second starts at a > 0).
+    # fallback: the public A[a:b] @ H path taken when SciPy's private kernel is missing.
+    from ngc_ref import _spmm
+    if fallback:
+        monkeypatch.setattr(_spmm, "_csr_matvecs", None)
+    A = _random_sparse(1000, 5, 0)
+    rng = np.random.default_rng(1)
+    H, B = rng.standard_normal((1000, 160)), rng.standard_normal((1000, 160))
+    with _spmm.SparseProduct(A, workers=2) as mul:
+        assert len(mul._ranges_for(160)) == 2
+        Y = np.empty_like(H)
+        assert_allclose(mul(H, Y, B), B + A @ H, rtol=1e-12, atol=1e-12)
+        assert_allclose(mul(H, Y), A @ H, rtol=1e-12, atol=1e-12)
+
+
+def test_kernel_reads_unsorted_indices_and_mixed_index_dtypes():
+    dense = np.array([[0.0, 2.0, 1.0], [3.0, 0.0, 0.0], [0.0, 1.0, 4.0]])
+    unsorted = sp.csr_array((np.array([1.0, 2.0, 3.0, 4.0, 1.0]),
+                             np.array([2, 1, 0, 2, 1]), np.array([0, 2, 3, 5])), shape=(3, 3))
+    assert not unsorted.has_sorted_indices
+    mixed = sp.csr_array(dense)
+    mixed.indptr = mixed.indptr.astype(np.int64)
+    mixed.indices = mixed.indices.astype(np.int32)
+    X = np.random.default_rng(2).standard_normal((3, 2))
+    for A in (unsorted, mixed):
+        k = HornerKernel(A, 0.3, workers=1)
+        assert_allclose(k(X, 3), _series(sp.csr_array(dense), X, 0.3, 3), rtol=1e-12)
