@@ -81,10 +81,12 @@ def test_kernel_reads_unsorted_indices_and_mixed_index_dtypes():
     unsorted = sp.csr_array((np.array([1.0, 2.0, 3.0, 4.0, 1.0]),
                              np.array([2, 1, 0, 2, 1]), np.array([0, 2, 3, 5])), shape=(3, 3))
     assert not unsorted.has_sorted_indices
-    mixed = sp.csr_array(dense)
+    mixed = sp.csr_array(_matrix())          # its last column is empty
     mixed.indptr = mixed.indptr.astype(np.int64)
     mixed.indices = mixed.indices.astype(np.int32)
+    assert mixed.indices.dtype != mixed.indptr.dtype
     X = np.random.default_rng(2).standard_normal((3, 2))
-    for A in (unsorted, mixed):
+    for A, want in ((unsorted, dense), (mixed, _matrix().toarray())):
         k = HornerKernel(A, 0.3, workers=1)
-        assert_allclose(k(X, 3), _series(sp.csr_array(dense), X, 0.3, 3), rtol=1e-12)
+        assert k.A.shape == (3, 3)
+        assert_allclose(k(X, 3), _series(sp.csr_array(want), X, 0.3, 3), rtol=1e-12)
