@@ -74,6 +74,9 @@ def test_sparse_product_on_several_row_ranges(monkeypatch, fallback):
         Y = np.empty_like(H)
         assert_allclose(mul(H, Y, B), B + A @ H, rtol=1e-12, atol=1e-12)
         assert_allclose(mul(H, Y), A @ H, rtol=1e-12, atol=1e-12)
+    # The pool is shut down on exit and a new one started when the product is used again.
+    with mul:
+        assert_allclose(mul(H, Y, B), B + A @ H, rtol=1e-12, atol=1e-12)
 
 
 def test_kernel_reads_unsorted_indices_and_mixed_index_dtypes():
