@@ -172,3 +172,25 @@ def test_estimate_bracket_covers_at_its_stated_rate_and_no_more():
     n_first, p_first = trials * copies, delta / k
     lo, hi = binom.ppf(1e-6, n_first, p_first), binom.isf(1e-6, n_first, p_first)
     assert lo <= first_misses <= hi, (first_misses, n_first * p_first, lo, hi)
+
+
+@pytest.mark.parametrize("kw, exc, msg", [
+    (dict(n_samples=0), ValueError, r"^n_samples must be >= 1, got 0$"),
+    (dict(n_samples=1.5), TypeError, r"^n_samples must be an integer, got float 1.5$"),
+    (dict(confidence=0.0), ValueError, r"^confidence must be > 0.0, got 0.0$"),
+    (dict(confidence=1.0), ValueError, r"^confidence must be < 1.0, got 1.0$"),
+    (dict(confidence=-0.5), ValueError, r"^confidence must be > 0.0, got -0.5$"),
+    (dict(confidence=1.5), ValueError, r"^confidence must be < 1.0, got 1.5$"),
+    (dict(max_candidates=0), ValueError, r"^max_candidates must be >= 1, got 0$"),
+    (dict(max_candidates=2.5), TypeError, r"^max_candidates must be an integer, got float 2.5$"),
+])
+def test_estimate_options_are_validated_by_name(kw, exc, msg):
+    with pytest.raises(exc, match=msg):
+        connectivity_factor(nx.path_graph(5), 1.0, 2, method="estimate", seed=0, **kw)
+
+
+def test_estimate_with_one_probe_and_one_candidate():
+    # The smallest valid options: one probe (χ²_1 bracket), one exact recomputation.
+    res = connectivity_factor(nx.path_graph(5), 1.0, 2, method="estimate", seed=0,
+                              n_samples=1, max_candidates=1, confidence=0.5)
+    assert res.n_exact == 1 and res.tau_lower <= res.tau_upper
