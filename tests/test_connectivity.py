@@ -85,13 +85,14 @@ def test_dense_method_guard():
 
 def _estimate_by_hand(A, lam, S, nodes, m, confidence, max_candidates, seed):
     """The estimator of connectivity_factor's Notes, recomputed with dense references: the
-    probes Z (one block of m <= 64 columns from ``seed``), q_i = ‖(Ã_S Z)_i‖², the Bonferroni
+    probes Z (drawn from ``seed`` in blocks of 64 columns), q_i = ‖(Ã_S Z)_i‖², the Bonferroni
     χ²_m bracket at δ/(2k) per side (k = len(nodes)), the candidates and the bounds on τ."""
     from scipy.stats import chi2
     n = A.shape[0]
     M = ref.neumann(A, lam, S, "rw")
     exact = ref.tau_i(A, lam, S, "rw")[nodes]
-    Z = np.random.default_rng(seed).standard_normal((n, m))
+    rng = np.random.default_rng(seed)
+    Z = np.hstack([rng.standard_normal((n, min(64, m - s))) for s in range(0, m, 64)])
     q = ((M @ Z)[nodes] ** 2).sum(axis=1)
     r = lam / (lam + 1)
     c = n / (1 - r ** (S + 1)) ** 2
@@ -112,7 +113,7 @@ def _estimate_by_hand(A, lam, S, nodes, m, confidence, max_candidates, seed):
 
 @pytest.mark.parametrize("graph, nodes", [
     ("barbell", None), ("barbell", [0, 3, 5, 6, 9, 12]), ("star", None)])
-@pytest.mark.parametrize("m, confidence", [(48, 0.99), (5, 0.9)])
+@pytest.mark.parametrize("m, confidence", [(48, 0.99), (5, 0.9), (150, 0.95)])
 def test_estimate_equals_its_stated_formula(graph, nodes, m, confidence):
     # Every number the estimator returns, recomputed from its Notes with dense Ã_S and the same
     # probes: a bracket with δ/2 per side (no multiple-comparison correction) or m − 1 degrees
@@ -194,3 +195,26 @@ def test_estimate_with_one_probe_and_one_candidate():
     res = connectivity_factor(nx.path_graph(5), 1.0, 2, method="estimate", seed=0,
                               n_samples=1, max_candidates=1, confidence=0.5)
     assert res.n_exact == 1 and res.tau_lower <= res.tau_upper
+
+
+def test_estimate_memory_guards_at_their_exact_need(monkeypatch):
+    # The probes: Z, Ã_S Z and a Horner temporary, 3 x (300 x 64) float64 = 460800 bytes: a
+    # budget of exactly that goes through, one byte less is refused with the numbers.
+    from ngc_ref import _memory
+    G = nx.cycle_graph(300)
+    opts = dict(method="estimate", n_samples=64, max_candidates=8, workers=1, seed=0)
+    monkeypatch.setenv(_memory.ENV_VAR, "460800")
+    assert connectivity_factor(G, 1.0, 2, **opts).n_exact == 8
+    monkeypatch.setenv(_memory.ENV_VAR, "460799")
+    with pytest.raises(ValueError, match=r"^connectivity_factor\(method='estimate'\) would need "
+                                         r".* \(3 blocks of 300 x 64 float64\) but only .*; pass "
+                                         r"a smaller n_samples\. Set NGC_REF_MEMORY_BUDGET"):
+        connectivity_factor(G, 1.0, 2, **opts)
+    # The exact recomputation of 64 candidates in one block of 64: 460800 bytes again, refused
+    # by name (and without suggesting the estimate the caller already uses).
+    monkeypatch.setenv(_memory.ENV_VAR, "100000")
+    with pytest.raises(ValueError, match=r"^connectivity_factor\(method='estimate'\) would need "
+                                         r".* \(1 worker\(s\) x 3 blocks of 300 x 64 float64\) .*;"
+                                         r" pass a smaller block_size \(or fewer workers\)\. Set"):
+        connectivity_factor(G, 1.0, 2, method="estimate", n_samples=1, max_candidates=64,
+                            block_size=64, workers=1, seed=0)
