@@ -108,7 +108,8 @@ def _estimate_by_hand(A, lam, S, nodes, m, confidence, max_candidates, seed):
     tau_i = c * q / m
     tau_i[cand] = exact[cand]
     return dict(tau=tau, tau_upper=tau_upper, tau_i=tau_i, lower=lower, upper=upper,
-                n_exact=len(cand))
+                n_exact=len(cand), candidates=nodes[cand], row_square_sums=tau_i / c,
+                mass=1 - r ** (S + 1), row_sums=M.sum(axis=1))
 
 
 @pytest.mark.parametrize("graph, nodes", [
@@ -130,6 +131,14 @@ def test_estimate_equals_its_stated_formula(graph, nodes, m, confidence):
     assert_allclose([res.tau, res.tau_lower, res.tau_upper],
                     [want["tau"], want["tau"], want["tau_upper"]], rtol=1e-9)
     assert res.n_exact == want["n_exact"] and res.confidence == confidence
+    # argmax: a recomputed node attaining τ (symmetric nodes tie to rounding).
+    assert res.argmax in want["candidates"] and np.array_equal(res.nodes, nodes)
+    assert ref.tau_i(A, 3.0, 5, "rw")[res.argmax] == pytest.approx(res.tau, rel=1e-9)
+    assert_allclose(res.row_square_sums, want["row_square_sums"], rtol=1e-9)
+    assert_allclose(res.row_sums, want["row_sums"], rtol=1e-12)
+    assert (res.n, res.lam, res.S, res.norm, res.method) == (A.shape[0], 3.0, 5, "rw",
+                                                             "estimate")
+    assert res.mass == pytest.approx(want["mass"], rel=1e-14)
 
 
 def _components_graph(kind, copies, seed):
@@ -218,3 +227,13 @@ def test_estimate_memory_guards_at_their_exact_need(monkeypatch):
                                          r" pass a smaller block_size \(or fewer workers\)\. Set"):
         connectivity_factor(G, 1.0, 2, method="estimate", n_samples=1, max_candidates=64,
                             block_size=64, workers=1, seed=0)
+
+
+def test_exact_memory_guard_names_the_method_and_the_estimate(monkeypatch):
+    from ngc_ref import _memory
+    monkeypatch.setenv(_memory.ENV_VAR, "100000")
+    with pytest.raises(ValueError, match=r"^connectivity_factor\(method='exact'\) would need .*"
+                                         r"\(1 worker\(s\) x 3 blocks of 300 x 64 float64\).*; "
+                                         r"pass a smaller block_size \(or fewer workers\), or use "
+                                         r"method='estimate'\. Set"):
+        connectivity_factor(nx.cycle_graph(300), 1.0, 2, block_size=64, workers=1)
