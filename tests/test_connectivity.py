@@ -229,11 +229,16 @@ def test_estimate_memory_guards_at_their_exact_need(monkeypatch):
                             block_size=64, workers=1, seed=0)
 
 
-def test_exact_memory_guard_names_the_method_and_the_estimate(monkeypatch):
+def test_exact_memory_guard_at_its_exact_need(monkeypatch):
+    # 2 workers x 3 blocks of 300 x 64 float64 = 921600 bytes: that budget goes through, one
+    # byte less is refused, naming the method and suggesting the estimate.
     from ngc_ref import _memory
-    monkeypatch.setenv(_memory.ENV_VAR, "100000")
+    G = nx.cycle_graph(300)
+    monkeypatch.setenv(_memory.ENV_VAR, "921600")
+    assert connectivity_factor(G, 1.0, 2, block_size=64, workers=2).n_exact == 300
+    monkeypatch.setenv(_memory.ENV_VAR, "921599")
     with pytest.raises(ValueError, match=r"^connectivity_factor\(method='exact'\) would need .*"
-                                         r"\(1 worker\(s\) x 3 blocks of 300 x 64 float64\).*; "
+                                         r"\(2 worker\(s\) x 3 blocks of 300 x 64 float64\).*; "
                                          r"pass a smaller block_size \(or fewer workers\), or use "
                                          r"method='estimate'\. Set"):
-        connectivity_factor(nx.cycle_graph(300), 1.0, 2, block_size=64, workers=1)
+        connectivity_factor(G, 1.0, 2, block_size=64, workers=2)
