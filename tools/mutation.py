@@ -54,7 +54,7 @@ def _workdir(module, fresh):
     """build/mutation/<module>/ with the sources, the tests and a per-module [mutmut] config."""
     work = ROOT / "build" / "mutation" / module.replace("/", ".")
     if fresh and work.exists():
-        shutil.rmtree(work)
+        shutil.rmtree(work)    # statuses.json too
     work.mkdir(parents=True, exist_ok=True)
     for name in ("ngc_ref", "tests"):
         shutil.copytree(ROOT / name, work / name, dirs_exist_ok=True,
@@ -106,10 +106,24 @@ def _statuses(work):
     return status
 
 
-def summarize(module, work, equivalent):
+def _merged_statuses(work):
+    """This run's statuses, with "not checked" filled in from the previous run's (a run of
+    named survivors leaves the others unchecked; tests were only added since, so what was
+    killed stays killed). Saved as statuses.json for the next run."""
     status = _statuses(work)
-    # A mutant the tests stop by mutmut's time limit is detected too (an endless loop).
-    detected = {"killed", "timeout"}
+    saved = work / "statuses.json"
+    if saved.exists():
+        old = json.loads(saved.read_text(encoding="utf-8"))
+        status = {n: old.get(n, s) if s == "not checked" else s for n, s in status.items()}
+    saved.write_text(json.dumps(status, indent=0), encoding="utf-8")
+    return status
+
+
+def summarize(module, work, equivalent):
+    status = _merged_statuses(work)
+    # A mutant the tests stop by mutmut's time limit (an endless loop) or that crashes the
+    # interpreter is detected too.
+    detected = {"killed", "timeout", "segfault"}
     survivors = sorted(n for n, s in status.items() if s not in detected | {"not checked"})
     named = [n for n in survivors if n in equivalent]
     open_ = [n for n in survivors if n not in equivalent]
@@ -149,8 +163,8 @@ def main(argv=None):
         if not args.summary_only:
             names = ()
             if args.survivors:
-                names = [n for n, s in _statuses(work).items()
-                         if s not in ("killed", "timeout") and n not in equivalent]
+                names = [n for n, s in _merged_statuses(work).items()
+                         if s not in ("killed", "timeout", "segfault") and n not in equivalent]
                 if not names:
                     print(f"== {module}: no survivors to rerun")
             if names or not args.survivors:
