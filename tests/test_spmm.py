@@ -93,3 +93,17 @@ def test_kernel_reads_unsorted_indices_and_mixed_index_dtypes():
         k = HornerKernel(A, 0.3, workers=1)
         assert k.A.shape == (3, 3)
         assert_allclose(k(X, 3), _series(sp.csr_array(want), X, 0.3, 3), rtol=1e-12)
+
+
+def test_resolve_workers_joblib_style():
+    from ngc_ref._spmm import default_workers, resolve_workers
+    cores = default_workers()
+    assert resolve_workers(None) == resolve_workers(0) == cores
+    assert resolve_workers(1) == 1 and resolve_workers(3) == 3
+    assert resolve_workers(-1) == cores                  # all cores, as in joblib
+    assert resolve_workers(-2) == max(1, cores - 1)
+    assert resolve_workers(-100) == 1
+    with pytest.raises(TypeError, match=r"^workers must be an int or None, got str$"):
+        resolve_workers("2")
+    with pytest.raises(TypeError, match="got bool"):
+        resolve_workers(True)
