@@ -66,6 +66,11 @@ class ConnectivityResult:
     n_exact : int
         How many τ_i were computed exactly (all nodes for the exact methods; the candidate
         maximisers for ``"estimate"``).
+    tau_i_lower, tau_i_upper : ndarray or None
+        ``"estimate"`` only (None for the exact methods): the sketch's bracket of each τ_i,
+        c·q_i/χ²_m(1 − δ/2k) and c·q_i/χ²_m(δ/2k) (c = n/mass², k = len(nodes), see
+        :func:`connectivity_factor`'s Notes), before any exact recomputation; all k hold at
+        once with probability >= ``confidence``, each one alone with 1 − δ/k.
     """
 
     tau: float
@@ -84,6 +89,8 @@ class ConnectivityResult:
     tau_upper: float = float("nan")
     confidence: float = 1.0
     n_exact: int = -1
+    tau_i_lower: np.ndarray | None = None
+    tau_i_upper: np.ndarray | None = None
 
     @property
     def tau_log_n_over_n(self):
@@ -352,4 +359,5 @@ def _estimate(filt, nodes, mass, block_size, workers, n_samples, confidence, max
                               row_square_sums=row_sq, argmax=int(nodes[cand[k]]), n=n,
                               lam=filt.lam, S=filt.S, norm=filt.norm, mass=mass,
                               method="estimate", tau_lower=tau, tau_upper=tau_upper,
-                              confidence=conf, n_exact=len(cand))
+                              confidence=conf, n_exact=len(cand), tau_i_lower=lower,
+                              tau_i_upper=upper)

@@ -57,9 +57,10 @@ class SolveInfo:
     method : str
         The method actually used (``"auto"`` is resolved).
     converged : bool
-        Whether the stopping rule ‖b_j − M f_j‖ <= max(rtol·‖b_j‖, atol) of the SPD system
-        holds for every column, up to rounding (100·eps·(‖b_j‖ + ‖M‖·‖z_j‖)), checked on the
-        returned solution after every method, iterative or not; when it does not, a
+        Whether the stopping rule ‖x_j − (I + λL̃) f_j‖ <= max(rtol·‖x_j‖, atol) of the
+        caller's equation holds for every column, up to rounding (100·eps·(‖b_j‖ + ‖M‖·‖z_j‖)
+        of the SPD system, divided by min d̃/max d̃ for ``rw``), checked on the returned
+        solution after every method, iterative or not; when it does not, a
         :class:`ConvergenceWarning` says so. A result is never reported converged only because
         the method stopped.
     iterations : int or None
@@ -70,8 +71,9 @@ class SolveInfo:
         split system (see the module docstring), which uses L̃F∞ = 0 exactly: formed directly,
         (I + λL̃)F would carry a rounding error of λ·eps·‖F‖.
     residual_history : list of float
-        For CG and Chebyshev: max over columns of the relative residual of the SPD system after
-        each iteration.
+        For CG and Chebyshev: max over columns of the relative residual ‖x_j − (I + λL̃) f_j‖ /
+        ‖x_j‖ of the caller's equation after each iteration, as the iteration's recurrence
+        tracks it (for ``rw`` the SPD residual is D̃/max d̃ times it and is weighted back).
     factor_nnz : int or None
         Nonzeros of the sparse LU factors (direct only): the fill-in.
     """
@@ -125,9 +127,11 @@ def gsd_solve(A, X, lam, *, norm="sym", method="auto", rtol=1e-10, atol=0.0, max
         ``NGC_REF_MEMORY_BUDGET`` (bytes, or e.g. ``"4GiB"``; see :mod:`ngc_ref._memory`).
     rtol, atol : float
         CG stops a column (Chebyshev stops when every column meets it) when
-        ‖b_j − M f_j‖ <= max(rtol·‖b_j‖, atol) for the SPD system M F = B. Every method's
-        result is checked against the same rule (up to rounding) before it is reported as
-        converged (:attr:`SolveInfo.converged`).
+        ‖x_j − (I + λL̃) f_j‖ <= max(rtol·‖x_j‖, atol): the residual of the caller's equation,
+        for both normalisations (for ``rw`` the SPD system's residual, D̃/max d̃ times it, is
+        weighted back by max d̃/D̃ before its norm is taken, so hubs do not hide it). Every
+        method's result is checked against the same rule (up to rounding) before it is
+        reported as converged (:attr:`SolveInfo.converged`).
     maxiter : int, optional
         CG/Chebyshev iteration cap (default 10·n). Hitting it warns with
         :class:`ConvergenceWarning`.
@@ -225,18 +229,21 @@ def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, ato
         B_perp *= sysm.mass[:, None]
     B_perp[sysm.single] = 0.0
     B = X64 * sysm.mass[:, None] if norm == "rw" else X64
-    bnorm = xp.sqrt(_coldot(B, B, xp))
-    # rw runs on D̃/max d̃ for D̃: atol is stated for ((1+λ)D̃ − λÃ)F = D̃X.
-    atol = atol / sysm.mass_scale
+    # rtol and atol are stated for the caller's (I + λL̃)F = X: the rw system's residual is
+    # mass·(X − (I + λL̃)F), so its rows are weighted back by 1/mass before the norm is taken
+    # (bounding it by the unweighted norm would let a hub's row hide small-degree rows).
+    bnorm = xp.sqrt(_coldot(X64, X64, xp))
+    rscale = 1.0 / sysm.mass if norm == "rw" else None
     if method == "cg":
         Z, info = _solve_cg(sysm.M, B_perp, sysm.Minv_diag, rtol=rtol, atol=atol,
-                            maxiter=maxiter, bnorm=bnorm, workers=workers)
+                            maxiter=maxiter, bnorm=bnorm, workers=workers, rscale=rscale)
     elif method == "chebyshev":
         # Precondition with D̃ (rw) or nothing (sym), not Jacobi: then the spectrum is exactly
         # that of a·I + b·L̃, inside [a, a + 2b].
         Z, info = _solve_chebyshev(sysm.M, B_perp, 1.0 / sysm.mass if norm == "rw" else None,
                                    sysm.a, sysm.a + 2.0 * sysm.b, rtol=rtol, atol=atol,
-                                   maxiter=maxiter, bnorm=bnorm, workers=workers)
+                                   maxiter=maxiter, bnorm=bnorm, workers=workers,
+                                   rscale=rscale)
     elif method == "direct":
         Z, info = _solve_direct(sysm.M, B_perp, list(sysm.nontrivial_components()),
                                 sysm.norm_M)
@@ -252,21 +259,24 @@ def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, ato
                       f"{info.residual_history[-1]:.3e})", ConvergenceWarning, stacklevel=3)
     Z -= sysm.project(Z)
     Z[sysm.single] = 0.0
-    # Check the answer on the system itself: M Z = B⊥ is (I + λL̃)F = X (times D̃ for rw) with
-    # L̃F∞ = 0 used exactly, so nothing of size λ is rounded against 1.
+    # Check the answer on the system itself: M Z = B⊥ is (I + λL̃)F = X (times D̃/max d̃ for
+    # rw, weighted back here) with L̃F∞ = 0 used exactly, so nothing of size λ is rounded
+    # against 1.
     R = B_perp - sysm.M @ Z
+    slack = _rounding_slack(sysm, B, Z, xp)
+    if norm == "rw":
+        R /= sysm.mass[:, None]
+        slack = slack / float(sysm.mass.min())
     rnorm = xp.sqrt(_coldot(R, R, xp))
-    allowed = xp.maximum(xp.maximum(rtol * bnorm, atol), _rounding_slack(sysm, B, Z, xp))
+    allowed = xp.maximum(xp.maximum(rtol * bnorm, atol), slack)
     if info.converged and bool((rnorm > allowed).any()):
         info.converged = False
         worst = float(xp.max(rnorm / xp.where(bnorm > 0, bnorm, 1.0)))
         warnings.warn(f"gsd_solve(method={method!r}): the residual of the solution, "
-                      f"max_j ‖b_j − M f_j‖/‖b_j‖ = {worst:.3e}, exceeds rtol={rtol:g} (and "
-                      f"atol={atol * sysm.mass_scale:g}) beyond rounding; the result is not "
+                      f"max_j ‖x_j − (I + λL̃) f_j‖/‖x_j‖ = {worst:.3e}, exceeds "
+                      f"rtol={rtol:g} (and atol={atol:g}) beyond rounding; the result is not "
                       f"accurate",
                       ConvergenceWarning, stacklevel=3)
-    if norm == "rw":
-        R /= sysm.mass[:, None]
     info.residual = _relative_column_norms(R, X64, xp)
     F = F_inf
     F += sysm.a * Z
@@ -343,8 +353,7 @@ class _SPDSystem:
 
     Attributes: ``M`` (CSR), ``a``, ``b`` (M = a·mass + b·Lap), ``mass`` (1 for sym, d̃/max d̃
     for rw), ``Minv_diag``, ``single`` (isolated nodes), ``norm_M`` (‖M‖_∞), ``labels``,
-    ``n_components`` and the null basis ``basis`` with its weights ``weight``; ``mass_scale``
-    is max d̃ for rw (1 for sym).
+    ``n_components`` and the null basis ``basis`` with its weights ``weight``.
     """
 
     def __init__(self, **kw):
@@ -386,13 +395,12 @@ def _spd_system(An, d, lam, norm, gpu):
     else:
         a, b = 1.0 / lam, 1.0
     if norm == "sym":
-        mass, mass_scale = xp.ones(n), 1.0
+        mass = xp.ones(n)
         W = An
         basis = xp.sqrt(d / d.max()) if n else xp.ones(0)
         weight = basis
     else:
-        mass_scale = float(d.max()) if n else 1.0
-        mass = d / mass_scale
+        mass = d / d.max() if n else xp.ones(0)
         W = xsp.diags(mass) @ An
         W = (W + W.T) * 0.5  # remove the rounding asymmetry of D̃·(D̃⁻¹Ã)
         basis = xp.ones(n)
@@ -409,7 +417,7 @@ def _spd_system(An, d, lam, norm, gpu):
     labels = xp.asarray(labels)
     E = _backend.csr_type(gpu)((xp.ones(n), (labels, xp.arange(n))), shape=(n_comp, n))
     norm_M = float(abs(M).sum(axis=1).max()) if n else 0.0
-    return _SPDSystem(M=M, a=a, b=b, mass=mass, mass_scale=mass_scale, Minv_diag=1.0 / diag,
+    return _SPDSystem(M=M, a=a, b=b, mass=mass, Minv_diag=1.0 / diag,
                       single=single,
                       norm_M=norm_M, labels=labels, n_components=n_comp, basis=basis,
                       weight=weight, E=E, denom=E @ (weight * basis))
@@ -477,21 +485,22 @@ def _solve_dense(M, B, constraints, scale):
     return xp.linalg.solve(Md, B), SolveInfo("dense", converged=True)
 
 
-def _solve_cg(M, B, Minv_diag, *, rtol, atol, maxiter, bnorm=None, workers=None):
+def _solve_cg(M, B, Minv_diag, *, rtol, atol, maxiter, bnorm=None, workers=None, rscale=None):
     """Z with M Z = B by Jacobi-preconditioned CG on all columns at once (:func:`_block_cg`).
 
-    ``workers``: CPU threads of the sparse product. Returns (Z, SolveInfo) with the iterations,
-    the residual history and whether the stopping rule was met."""
+    ``workers``: CPU threads of the sparse product; ``bnorm``, ``rscale``: see
+    :func:`_stopping_rule`. Returns (Z, SolveInfo) with the iterations, the residual history
+    and whether the stopping rule was met."""
     gpu = _backend.on_gpu(M)
     xp, _ = _backend.namespaces(gpu)
     with _product(M, gpu, workers) as mul:
         Z, it, history, converged = _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp,
-                                               bnorm=bnorm)
+                                               bnorm=bnorm, rscale=rscale)
     return Z, SolveInfo("cg", converged, iterations=it, residual_history=history)
 
 
 def _solve_chebyshev(M, B, Minv_diag, lmin, lmax, *, rtol, atol, maxiter, bnorm=None,
-                     workers=None):
+                     workers=None, rscale=None):
     """Z with M Z = B by Chebyshev iteration (:func:`_chebyshev`), the eigenvalues of
     diag(Minv_diag)·M in [lmin, lmax] (``Minv_diag`` None: no preconditioner).
 
@@ -500,7 +509,7 @@ def _solve_chebyshev(M, B, Minv_diag, lmin, lmax, *, rtol, atol, maxiter, bnorm=
     xp, _ = _backend.namespaces(gpu)
     with _product(M, gpu, workers) as mul:
         Z, it, history, converged = _chebyshev(mul, B, Minv_diag, lmin, lmax, rtol, atol,
-                                               maxiter, xp, bnorm=bnorm)
+                                               maxiter, xp, bnorm=bnorm, rscale=rscale)
     return Z, SolveInfo("chebyshev", converged, iterations=it, residual_history=history)
 
 
@@ -509,30 +518,40 @@ def _coldot(U, V, xp):
     return xp.einsum("ij,ij->j", U, V)
 
 
-def _stopping_rule(B, rtol, atol, xp, bnorm=None):
+def _stopping_rule(B, rtol, atol, xp, bnorm=None, rscale=None):
     """(‖r0_j‖, the per-column threshold max(rtol·‖b_j‖, atol), ‖b_j‖ with 0 replaced by 1).
 
     ``B`` is the right-hand side the iteration starts from (its initial residual r0); ``bnorm``
     the norms ‖b_j‖ of the system's own right-hand side when that differs (the deflated solve
     iterates on B⊥ but keeps the stopping rule of the whole system), default ‖B_j‖.
+    ``rscale``: row weights w (or None) under which residual norms are taken, ‖w ∘ r_j‖: the
+    rw system's residual weighted back to the caller's equation.
     """
-    r0 = xp.sqrt(_coldot(B, B, xp))
+    r0 = _residual_norms(B, rscale, xp)
     bnorm = r0 if bnorm is None else bnorm
     return r0, xp.maximum(rtol * bnorm, atol), xp.where(bnorm > 0, bnorm, 1.0)
 
 
-def _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp, bnorm=None):
+def _residual_norms(R, rscale, xp, out=None):
+    """‖w ∘ r_j‖ per column (w = ``rscale``, or 1 for None); ``out`` a scratch array like R."""
+    if rscale is not None:
+        R = xp.multiply(R, rscale[:, None], out=out)
+    return xp.sqrt(_coldot(R, R, xp))
+
+
+def _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp, bnorm=None, rscale=None):
     """Jacobi-preconditioned CG on every column of B at once.
 
     ``mul(P, Q)`` writes M @ P into Q. Each column has its own α, β (independent
     recurrences), so columns that are linearly dependent cannot break the iteration the way a
     true block-Krylov method can; converged columns drop out of the active set. Every update is
     in place into preallocated buffers: one sparse product and a few streaming passes per
-    iteration, no allocation. Returns (F, iterations, max-residual history, converged).
+    iteration, no allocation. Residual norms are taken under the row weights ``rscale`` (see
+    :func:`_stopping_rule`). Returns (F, iterations, max-residual history, converged).
     """
     n, k = B.shape
     F = xp.zeros_like(B)
-    r0, thresh, safe_b = _stopping_rule(B, rtol, atol, xp, bnorm)
+    r0, thresh, safe_b = _stopping_rule(B, rtol, atol, xp, bnorm, rscale)
     active = xp.flatnonzero(r0 > thresh)
     history = []
     if active.size == 0:
@@ -551,7 +570,7 @@ def _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp, bnorm=None):
         alpha = rz / _coldot(P, Q, xp)
         Fa += xp.multiply(P, alpha, out=T)
         Ra -= xp.multiply(Q, alpha, out=T)
-        rnorm = xp.sqrt(_coldot(Ra, Ra, xp))
+        rnorm = _residual_norms(Ra, rscale, xp, out=T)
         history.append(float(xp.max(rnorm / safe_b[active])))
         still = rnorm > thresh[active]
         if not bool(still.any()):
@@ -573,20 +592,22 @@ def _block_cg(mul, B, Minv_diag, rtol, atol, maxiter, xp, bnorm=None):
     return F, it, history, converged
 
 
-def _chebyshev(mul, B, Minv_diag, lmin, lmax, rtol, atol, maxiter, xp, bnorm=None):
+def _chebyshev(mul, B, Minv_diag, lmin, lmax, rtol, atol, maxiter, xp, bnorm=None,
+               rscale=None):
     """Preconditioned Chebyshev iteration for M F = B (Saad, Alg. 12.1).
 
     ``mul(D, Q)`` writes M @ D into Q; ``Minv_diag`` is the diagonal preconditioner, or None
     for none. The eigenvalues of diag(Minv_diag)·M must lie in [lmin, lmax]. Stops when every
     column has ‖b_j − M f_j‖ <= max(rtol·‖b_j‖, atol) (the recurrence's residual, updated
-    exactly). Returns (F, iterations, max-residual history, converged).
+    exactly; its norms under the row weights ``rscale``, see :func:`_stopping_rule`). Returns
+    (F, iterations, max-residual history, converged).
     """
     theta = 0.5 * (lmax + lmin)
     delta = 0.5 * (lmax - lmin)
     sigma = theta / delta
     F = xp.zeros_like(B)
     R = B.copy()
-    r0, thresh, safe_b = _stopping_rule(B, rtol, atol, xp, bnorm)
+    r0, thresh, safe_b = _stopping_rule(B, rtol, atol, xp, bnorm, rscale)
     history = []
     if not bool((r0 > thresh).any()):
         return F, 0, history, True
@@ -601,7 +622,7 @@ def _chebyshev(mul, B, Minv_diag, lmin, lmax, rtol, atol, maxiter, xp, bnorm=Non
         F += D
         mul(D, Q)
         R -= Q
-        rnorm = xp.sqrt(_coldot(R, R, xp))
+        rnorm = _residual_norms(R, rscale, xp, out=T)
         history.append(float(xp.max(rnorm / safe_b)))
         if not bool((rnorm > thresh).any()):
             return F, it, history, True

@@ -79,3 +79,166 @@ def test_dense_method_guard():
         connectivity_factor(nx.path_graph(30), 1.0, 2, method="dense", max_nodes=10)
     with pytest.raises(ValueError, match="method must be one of 'exact', 'dense'"):
         connectivity_factor(nx.path_graph(3), 1.0, 2, method="approx")
+
+
+# --- method="estimate": its χ² bracket, by formula and by coverage ------------------------
+
+def _estimate_by_hand(A, lam, S, nodes, m, confidence, max_candidates, seed):
+    """The estimator of connectivity_factor's Notes, recomputed with dense references: the
+    probes Z (drawn from ``seed`` in blocks of 64 columns), q_i = ‖(Ã_S Z)_i‖², the Bonferroni
+    χ²_m bracket at δ/(2k) per side (k = len(nodes)), the candidates and the bounds on τ."""
+    from scipy.stats import chi2
+    n = A.shape[0]
+    M = ref.neumann(A, lam, S, "rw")
+    exact = ref.tau_i(A, lam, S, "rw")[nodes]
+    rng = np.random.default_rng(seed)
+    Z = np.hstack([rng.standard_normal((n, min(64, m - s))) for s in range(0, m, 64)])
+    q = ((M @ Z)[nodes] ** 2).sum(axis=1)
+    r = lam / (lam + 1)
+    c = n / (1 - r ** (S + 1)) ** 2
+    k, delta = len(nodes), 1 - confidence
+    lower = c * q / chi2.isf(delta / (2 * k), df=m)    # the upper δ/2k quantile of χ²_m
+    upper = c * q / chi2.ppf(delta / (2 * k), df=m)
+    cand = np.flatnonzero(upper >= lower.max())
+    cand = cand[np.argsort(-upper[cand], kind="stable")][:max_candidates]
+    rest = np.setdiff1d(np.arange(k), cand)
+    tau = exact[cand].max()
+    tau_upper = max(tau, upper[rest].max()) if rest.size and upper[rest].max() >= lower.max() \
+        else tau
+    tau_i = c * q / m
+    tau_i[cand] = exact[cand]
+    return dict(tau=tau, tau_upper=tau_upper, tau_i=tau_i, lower=lower, upper=upper,
+                n_exact=len(cand), candidates=nodes[cand], row_square_sums=tau_i / c,
+                mass=1 - r ** (S + 1), row_sums=M.sum(axis=1))
+
+
+@pytest.mark.parametrize("graph, nodes", [
+    ("barbell", None), ("barbell", [0, 3, 5, 6, 9, 12]), ("star", None)])
+@pytest.mark.parametrize("m, confidence", [(48, 0.99), (5, 0.9), (150, 0.95)])
+def test_estimate_equals_its_stated_formula(graph, nodes, m, confidence):
+    # Every number the estimator returns, recomputed from its Notes with dense Ã_S and the same
+    # probes: a bracket with δ/2 per side (no multiple-comparison correction) or m − 1 degrees
+    # of freedom gives other bounds. max_candidates=2 leaves most nodes to the bracket.
+    G = nx.barbell_graph(5, 3) if graph == "barbell" else nx.star_graph(12)
+    A = nx.to_scipy_sparse_array(G, dtype=float)
+    nodes = np.arange(A.shape[0]) if nodes is None else np.array(nodes)
+    res = connectivity_factor(A, 3.0, 5, method="estimate", nodes=nodes, n_samples=m,
+                              confidence=confidence, max_candidates=2, seed=11)
+    want = _estimate_by_hand(A, 3.0, 5, nodes, m, confidence, 2, seed=11)
+    assert_allclose(res.tau_i_lower, want["lower"], rtol=1e-9)
+    assert_allclose(res.tau_i_upper, want["upper"], rtol=1e-9)
+    assert_allclose(res.tau_i, want["tau_i"], rtol=1e-9)
+    assert_allclose([res.tau, res.tau_lower, res.tau_upper],
+                    [want["tau"], want["tau"], want["tau_upper"]], rtol=1e-9)
+    assert res.n_exact == want["n_exact"] and res.confidence == confidence
+    # argmax: a recomputed node attaining τ (symmetric nodes tie to rounding).
+    assert res.argmax in want["candidates"] and np.array_equal(res.nodes, nodes)
+    assert ref.tau_i(A, 3.0, 5, "rw")[res.argmax] == pytest.approx(res.tau, rel=1e-9)
+    assert_allclose(res.row_square_sums, want["row_square_sums"], rtol=1e-9)
+    assert_allclose(res.row_sums, want["row_sums"], rtol=1e-12)
+    assert (res.n, res.lam, res.S, res.norm, res.method) == (A.shape[0], 3.0, 5, "rw",
+                                                             "estimate")
+    assert res.mass == pytest.approx(want["mass"], rel=1e-14)
+
+
+def _components_graph(kind, copies, seed):
+    """``copies`` disjoint 5-node graphs (block diagonal), so the rows of Ã_S — and the
+    sketch's q_i — of nodes in different components are independent."""
+    rng = np.random.default_rng(seed)
+    parts = []
+    for _ in range(copies):
+        G = (nx.path_graph(5) if kind == "paths" else nx.star_graph(4) if kind == "stars" else
+             nx.connected_watts_strogatz_graph(5, 2, 0.5, seed=int(rng.integers(2**31))))
+        parts.append(nx.to_scipy_sparse_array(G, dtype=float))
+    return sp.csr_array(sp.block_diag(parts)), 5 * np.arange(copies)
+
+
+def test_estimate_bracket_covers_at_its_stated_rate_and_no_more():
+    # Each node's bracket misses its exact τ_i with probability exactly δ/k (q_i/‖b_i‖² is
+    # χ²_m, the quantiles are exact), so all k hold with probability >= 1 − δ (Bonferroni).
+    # The first node of each component gives independent trials (the components share no
+    # rows of Ã_S): their miss count is Binomial(N, δ/k), checked two-sided — fewer misses
+    # would mean a bracket wider than it needs to be. Bounds at the 1e-6 tails of the binomial
+    # (the seeds are fixed, so the test is deterministic). Many seeds, three graph families.
+    from scipy.stats import binom
+    lam, S, m, confidence, copies = 2.0, 4, 2, 0.5, 40
+    delta, k = 1 - confidence, 5 * copies
+    trials = misses_any = misses_tau = first_misses = 0
+    for g, kind in enumerate(("paths", "stars", "small-worlds")):
+        A, firsts = _components_graph(kind, copies, seed=g)
+        exact = ref.tau_i(A, lam, S, "rw")
+        for seed in range(100):
+            res = connectivity_factor(A, lam, S, method="estimate", n_samples=m,
+                                      confidence=confidence, seed=1000 * g + seed)
+            miss = ((exact < res.tau_i_lower * (1 - 1e-12))
+                    | (exact > res.tau_i_upper * (1 + 1e-12)))
+            trials += 1
+            misses_any += bool(miss.any())
+            misses_tau += not (res.tau_lower <= exact.max() * (1 + 1e-12)
+                               and exact.max() <= res.tau_upper * (1 + 1e-12))
+            first_misses += int(miss[firsts].sum())
+    assert misses_any <= binom.isf(1e-6, trials, delta)
+    assert misses_tau <= binom.isf(1e-6, trials, delta)
+    n_first, p_first = trials * copies, delta / k
+    lo, hi = binom.ppf(1e-6, n_first, p_first), binom.isf(1e-6, n_first, p_first)
+    assert lo <= first_misses <= hi, (first_misses, n_first * p_first, lo, hi)
+
+
+@pytest.mark.parametrize("kw, exc, msg", [
+    (dict(n_samples=0), ValueError, r"^n_samples must be >= 1, got 0$"),
+    (dict(n_samples=1.5), TypeError, r"^n_samples must be an integer, got float 1.5$"),
+    (dict(confidence=0.0), ValueError, r"^confidence must be > 0.0, got 0.0$"),
+    (dict(confidence=1.0), ValueError, r"^confidence must be < 1.0, got 1.0$"),
+    (dict(confidence=-0.5), ValueError, r"^confidence must be > 0.0, got -0.5$"),
+    (dict(confidence=1.5), ValueError, r"^confidence must be < 1.0, got 1.5$"),
+    (dict(max_candidates=0), ValueError, r"^max_candidates must be >= 1, got 0$"),
+    (dict(max_candidates=2.5), TypeError, r"^max_candidates must be an integer, got float 2.5$"),
+])
+def test_estimate_options_are_validated_by_name(kw, exc, msg):
+    with pytest.raises(exc, match=msg):
+        connectivity_factor(nx.path_graph(5), 1.0, 2, method="estimate", seed=0, **kw)
+
+
+def test_estimate_with_one_probe_and_one_candidate():
+    # The smallest valid options: one probe (χ²_1 bracket), one exact recomputation.
+    res = connectivity_factor(nx.path_graph(5), 1.0, 2, method="estimate", seed=0,
+                              n_samples=1, max_candidates=1, confidence=0.5)
+    assert res.n_exact == 1 and res.tau_lower <= res.tau_upper
+
+
+def test_estimate_memory_guards_at_their_exact_need(monkeypatch):
+    # The probes: Z, Ã_S Z and a Horner temporary, 3 x (300 x 64) float64 = 460800 bytes: a
+    # budget of exactly that goes through, one byte less is refused with the numbers.
+    from ngc_ref import _memory
+    G = nx.cycle_graph(300)
+    opts = dict(method="estimate", n_samples=64, max_candidates=8, workers=1, seed=0)
+    monkeypatch.setenv(_memory.ENV_VAR, "460800")
+    assert connectivity_factor(G, 1.0, 2, **opts).n_exact == 8
+    monkeypatch.setenv(_memory.ENV_VAR, "460799")
+    with pytest.raises(ValueError, match=r"^connectivity_factor\(method='estimate'\) would need "
+                                         r".* \(3 blocks of 300 x 64 float64\) but only .*; pass "
+                                         r"a smaller n_samples\. Set NGC_REF_MEMORY_BUDGET"):
+        connectivity_factor(G, 1.0, 2, **opts)
+    # The exact recomputation of 64 candidates in one block of 64: 460800 bytes again, refused
+    # by name (and without suggesting the estimate the caller already uses).
+    monkeypatch.setenv(_memory.ENV_VAR, "100000")
+    with pytest.raises(ValueError, match=r"^connectivity_factor\(method='estimate'\) would need "
+                                         r".* \(1 worker\(s\) x 3 blocks of 300 x 64 float64\) .*;"
+                                         r" pass a smaller block_size \(or fewer workers\)\. Set"):
+        connectivity_factor(G, 1.0, 2, method="estimate", n_samples=1, max_candidates=64,
+                            block_size=64, workers=1, seed=0)
+
+
+def test_exact_memory_guard_at_its_exact_need(monkeypatch):
+    # 2 workers x 3 blocks of 300 x 64 float64 = 921600 bytes: that budget goes through, one
+    # byte less is refused, naming the method and suggesting the estimate.
+    from ngc_ref import _memory
+    G = nx.cycle_graph(300)
+    monkeypatch.setenv(_memory.ENV_VAR, "921600")
+    assert connectivity_factor(G, 1.0, 2, block_size=64, workers=2).n_exact == 300
+    monkeypatch.setenv(_memory.ENV_VAR, "921599")
+    with pytest.raises(ValueError, match=r"^connectivity_factor\(method='exact'\) would need .*"
+                                         r"\(2 worker\(s\) x 3 blocks of 300 x 64 float64\).*; "
+                                         r"pass a smaller block_size \(or fewer workers\), or use "
+                                         r"method='estimate'\. Set"):
+        connectivity_factor(G, 1.0, 2, block_size=64, workers=2)

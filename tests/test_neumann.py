@@ -240,3 +240,48 @@ def test_bad_arguments(kw, exc, msg):
     args.update(kw)
     with pytest.raises(exc, match=msg):
         neumann_propagate(**args)
+
+
+# --- scalar helpers, exactly (survivors of the neumann.py mutation pass) --------------------
+
+@pytest.mark.parametrize("lam", [0.3, 1.0, 7.0, 64.0, 1e4])
+@pytest.mark.parametrize("tol", [0.5, 1e-3, 1e-9])
+def test_neumann_order_is_the_smallest_s_with_r_power_below_tol(lam, tol):
+    # Against a direct search in exact-enough arithmetic (r^{S+1} by logarithms in float64).
+    from ngc_ref.neumann import series_ratio
+    r = series_ratio(lam)
+    assert r == pytest.approx(lam / (lam + 1), rel=1e-15)
+    S = neumann_order(lam, tol)
+    assert (S + 1) * math.log(r) <= math.log(tol) * (1 - 1e-12)
+    assert S == 0 or S * math.log(r) > math.log(tol) * (1 + 1e-12)
+
+
+def test_neumann_order_validates_its_arguments():
+    with pytest.raises(ValueError, match=r"^tol must be > 0"):
+        neumann_order(2.0, 0.0)
+    with pytest.raises(ValueError, match=r"^tol must be <= 1"):
+        neumann_order(2.0, 1.5)
+    with pytest.raises(ValueError, match="lam"):
+        neumann_order(0.0, 0.1)
+    with pytest.raises(ValueError, match="norm"):
+        neumann_order(2.0, 0.1, norm="lap")
+    assert neumann_order(2.0, 1.0) == 0
+
+
+def test_float32_error_estimate_formula_and_warning():
+    from ngc_ref.neumann import FLOAT32_ERROR_WARN, PrecisionWarning, float32_error_estimate
+    lam, S = 50.0, 30
+    r = lam / (lam + 1)
+    want = float(np.finfo(np.float32).eps) * (lam + 1) * (1 - r ** (S + 1))
+    assert float32_error_estimate(lam, S) == pytest.approx(want, rel=1e-12)
+    A = sp.csr_array(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    X = np.ones((2, 1), dtype=np.float32)
+    big, S_big = 1e5, 20000       # error ≈ eps32·(λ+1)(1 − r^{S+1}) = 2.2e-3 > 1e-3
+    assert float32_error_estimate(big, S_big) > FLOAT32_ERROR_WARN
+    with pytest.warns(PrecisionWarning, match=r"float32 with lam=100000, S=20000"):
+        neumann_propagate(A, X, big, S_big)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        neumann_propagate(A, X, 2.0, 5)                      # small λ: no warning
+        neumann_propagate(A, X.astype(np.float64), big, S_big)   # float64: no warning

@@ -111,3 +111,37 @@ def test_one_dimensional_signal_stays_one_dimensional(norm):
     assert_allclose(h, want, rtol=1e-12)
     assert robust_propagate(G, x[:, None], 2.0, 5, 0.3, norm=norm, mode="edges").shape == (6, 1)
     assert robust_propagate(G, np.zeros(6), 2.0, 5, 0.3, norm=norm).shape == (6,)
+
+
+# --- the building blocks, on their own (survivors of tools/mutation.py) ---------------------
+
+def test_edge_gram_is_the_masked_gram_matrix_in_the_features_dtype():
+    # A pattern whose last node has no entry: the shape must come from the pattern, not from
+    # the largest index present. float32 features give a float32 matrix.
+    from ngc_ref.robust import edge_gram
+    P = sp.csr_array(np.array([[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [0, 0, 0, 0]], float))
+    X = np.random.default_rng(0).standard_normal((4, 3))
+    for dtype in (np.float64, np.float32):
+        G = edge_gram(P, X.astype(dtype))
+        assert G.shape == (4, 4) and G.dtype == dtype
+        want = (X @ X.T) * (P.toarray() != 0)
+        assert_allclose(G.toarray(), want, rtol=1e-6 if dtype == np.float32 else 1e-13)
+
+
+def test_gram_frobenius_norm_of_dense_and_sparse_features():
+    from ngc_ref.robust import gram_frobenius_norm
+    X = np.random.default_rng(1).standard_normal((6, 3))
+    X[X < 0.3] = 0.0
+    want = np.linalg.norm(X @ X.T)
+    assert gram_frobenius_norm(X) == pytest.approx(want, rel=1e-13)
+    assert gram_frobenius_norm(sp.csr_array(X)) == pytest.approx(want, rel=1e-13)
+
+
+@pytest.mark.parametrize("c", [0.0, 0.5, 1.0])
+def test_perturbed_operator_applies_a_minus_c_xxt(c):
+    from ngc_ref.robust import _PerturbedOperator
+    rng = np.random.default_rng(2)
+    A = sp.csr_array(rng.random((5, 5)))
+    Xs, V = rng.standard_normal((5, 2)), rng.standard_normal((5, 3))
+    want = (A.toarray() - c * Xs @ Xs.T) @ V
+    assert_allclose(_PerturbedOperator(A, Xs, c) @ V, want, rtol=1e-12)

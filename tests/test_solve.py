@@ -1,5 +1,6 @@
 import warnings
 
+import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -67,6 +68,73 @@ def test_cg_iterations_grow_with_lambda():
     its = [gsd_solve(A, X, lam, norm="sym", method="cg", rtol=1e-8, return_info=True)[1].iterations
            for lam in (1.0, 100.0)]
     assert its[0] < its[1]
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+@pytest.mark.parametrize("lam", [0.5, 3.0, 100.0])
+def test_cg_takes_one_iteration_per_distinct_eigenvalue(norm, lam):
+    # In exact arithmetic CG ends after as many iterations as the operator has distinct
+    # eigenvalues on the right-hand side. The hypercube Q_k with self-loops has Ã_norm
+    # eigenvalues (1 + k − 2i)/(k + 1), i = 0..k (regular, so Jacobi is a constant and sym =
+    # rw); i = 0 is the null space, split off exactly, which leaves k: CG must take exactly k,
+    # for every λ. K_n has one eigenvalue besides the null space: exactly 1 iteration.
+    X = np.random.default_rng(0).standard_normal((2**5, 3))
+    Q5 = nx.to_scipy_sparse_array(nx.hypercube_graph(5), dtype=float)
+    _, info = gsd_solve(Q5, X, lam, norm=norm, method="cg", rtol=1e-10, return_info=True)
+    assert info.converged and info.iterations == 5
+    # One iteration before the end the residual is still far from rounding.
+    assert info.residual_history[-2] > 1e-4 and info.residual <= 1e-10
+    K9 = nx.to_scipy_sparse_array(nx.complete_graph(9), dtype=float)
+    _, info = gsd_solve(K9, X[:9], lam, norm=norm, method="cg", rtol=1e-10, return_info=True)
+    assert info.converged and info.iterations == 1
+
+
+def _chebyshev_residuals(A, X, lam, norm, iterations):
+    """The residuals X − (I + λL̃)F_t of Chebyshev iteration after t = 0..iterations steps,
+    from its residual polynomial r_t = T_t((θ − K)/δ) r_0 / T_t(θ/δ), K = aI + bL̃ (the
+    preconditioned operator, spectrum in [a, a + 2b] = [lmin, lmax]), r_0 = X − F∞, with the
+    Chebyshev polynomials by their three-term recurrence on dense matrices (connected graph)."""
+    n = A.shape[0]
+    a, b = (1.0, lam) if lam <= 1 else (1.0 / lam, 1.0)
+    K = a * np.eye(n) + b * (np.eye(n) - ref.norm_adj(A, norm))
+    theta, delta = a + b, b
+    d = ref.tilde(A).sum(axis=1)
+    u, w = (np.sqrt(d), np.sqrt(d)) if norm == "sym" else (np.ones(n), d)
+    R0 = X - np.outer(u, w @ X) / (w @ u)     # minus F∞, the null-space part
+    Y = (theta * np.eye(n) - K) / delta
+    V_prev, V = R0, Y @ R0
+    T_prev, T = 1.0, theta / delta
+    out = [R0, V / T]
+    for _ in range(iterations - 1):
+        V_prev, V = V, 2 * Y @ V - V_prev
+        T_prev, T = T, 2 * (theta / delta) * T - T_prev
+        out.append(V / T)
+    return out
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+@pytest.mark.parametrize("lam", [0.7, 6.0])
+def test_chebyshev_follows_its_residual_polynomial(norm, lam):
+    # Chebyshev iteration's residual after t steps is a known polynomial of the operator: the
+    # history must equal it step by step, the iteration count must be the first t where every
+    # column meets rtol, and (sym, where ‖r_0‖ <= ‖x‖) that count must lie within the bound
+    # from the condition number κ = (a + 2b)/a = 1 + 2λ: 1/T_t(σ) <= rtol for
+    # t >= acosh(1/rtol)/acosh(σ), σ = (1 + λ)/λ.
+    A = nx.to_scipy_sparse_array(nx.connected_watts_strogatz_graph(60, 4, 0.3, seed=1),
+                                 dtype=float)
+    X = np.random.default_rng(2).standard_normal((60, 2))
+    rtol = 1e-7
+    F, info = gsd_solve(A, X, lam, norm=norm, method="chebyshev", rtol=rtol, return_info=True)
+    xn = np.linalg.norm(X, axis=0)
+    pred = [np.max(np.linalg.norm(R, axis=0) / xn)
+            for R in _chebyshev_residuals(A, X, lam, norm, info.iterations + 1)]
+    want_its = next(t for t, p in enumerate(pred) if p <= rtol)
+    assert pred[want_its] < 0.9 * rtol < rtol / 0.9 < pred[want_its - 1]   # not borderline
+    assert info.converged and info.iterations == want_its
+    assert_allclose(info.residual_history, pred[1:want_its + 1], rtol=1e-6)
+    sigma = (1 + lam) / lam   # θ/δ = (a + b)/b
+    if norm == "sym":
+        assert want_its <= np.ceil(np.arccosh(1 / rtol) / np.arccosh(sigma))
 
 
 def test_nonconvergence_warns_and_says_so():
@@ -221,3 +289,37 @@ def test_private_solvers_solve_the_spd_system(solver, norm):
         Z, info = _solve_dense(sysm.M, B, [], sysm.norm_M)
     assert info.method == solver and info.converged
     assert_allclose(Z, want, rtol=1e-9, atol=1e-10 * np.abs(want).max())
+
+
+# --- rw: the caller's scale, on a graph with hubs ------------------------------------------
+
+def _hubs_graph(n=400, seed=0):
+    """Erdős–Rényi (p = 0.01) with three hubs joined to half the nodes each: d̃ from 1 to ~200,
+    so the rw system's D̃ weighting differs from the caller's scale by two orders."""
+    rng = np.random.default_rng(seed)
+    G = nx.gnp_random_graph(n, 0.01, seed=seed)
+    for hub in range(3):
+        G.add_edges_from((hub, int(v)) for v in rng.choice(n, n // 2, replace=False) if v != hub)
+    return nx.to_scipy_sparse_array(G, dtype=float)
+
+
+@pytest.mark.parametrize("method", ["cg", "chebyshev"])
+@pytest.mark.parametrize("lam", [2.0, 50.0])
+@pytest.mark.parametrize("rtol, atol", [(1e-4, 0.0), (1e-12, 1e-3)])
+def test_rw_meets_the_callers_tolerances_on_a_graph_with_hubs(method, lam, rtol, atol):
+    # rw is solved as the D̃-weighted SPD system, but rtol and atol are promised for the
+    # caller's (I + λL̃_rw)F = X. Before: the stopping rule was met in the weighted scale only,
+    # and the caller's relative residual was 1.5e-4 at rtol = 1e-4 (λ = 50, CG).
+    A = _hubs_graph()
+    n = A.shape[0]
+    X = np.random.default_rng(1).standard_normal((n, 3))
+    F, info = gsd_solve(A, X, lam, norm="rw", method=method, rtol=rtol, atol=atol,
+                        return_info=True)
+    R = X - (np.eye(n) + lam * (np.eye(n) - ref.norm_adj(A, "rw"))) @ F
+    rn, xn = np.linalg.norm(R, axis=0), np.linalg.norm(X, axis=0)
+    assert info.converged
+    assert np.all(rn <= np.maximum(rtol * xn, atol)), (rn / xn, rn)
+    # A loose tolerance leaves a residual far above rounding: SolveInfo.residual must be this
+    # residual of the caller's equation, not the weighted one (smaller by up to max d̃).
+    assert (rn / xn).max() > 1e-7
+    assert_allclose(info.residual, (rn / xn).max(), rtol=1e-6)

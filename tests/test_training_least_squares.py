@@ -197,3 +197,22 @@ def test_trajectory_refuses_clean_features_too_small_for_float64():
     X = np.full((2, 1), 2.2250738585072014e-308)   # the smallest normal float64
     with pytest.raises(ValueError, match="X_clean is too small in scale"):
         theory_trajectory(A, X, np.ones((2, 1)), np.eye(2), 1.0, 0, norm="sym", steps=5, tau=1.0)
+
+
+@pytest.mark.parametrize("d, c", [(150, 4), (40, 15)])
+def test_random_start_has_the_documented_variance(d, c):
+    # W0="random" draws N(0, 1/d) entries: with the mean known, d·‖W⁰‖_F² is χ² with d·c = 600
+    # degrees of freedom, whose central 1 − 2e-6 interval is [0.75, 1.30]·d·c; N(0, 1/d²) would
+    # give d times less, N(0, 1) d times more. Read at steps=0, where W is W⁰.
+    from scipy.stats import chi2
+    G, Xs, eta, Y = _problem(n=30, d=d, c=c, seed=3)
+    for seed in range(3):
+        tr = theory_trajectory(G, Xs, eta, Y, lam=2.0, S=3, steps=0, W0="random", seed=seed,
+                               tau=1.0)
+        W0 = tr.W
+        assert W0.shape == (d, c) and tr.n_steps == 0
+        stat = d * float(np.sum(W0 ** 2))
+        assert chi2.ppf(1e-6, d * c) <= stat <= chi2.isf(1e-6, d * c), (stat, d * c)
+        assert tr.W_norm[0] == pytest.approx(np.linalg.norm(W0))
+        # Centred: the entries' sum is N(0, c) under the documented law.
+        assert abs(W0.sum()) <= 5.0 * math.sqrt(c)

@@ -1,0 +1,109 @@
+"""The Horner kernel on its own: rA per (dtype, r), H0 through the kernel's call, empty blocks
+(tests written for the survivors of a mutation pass over ngc_ref/_spmm.py,
+tools/mutation.py)."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_allclose
+
+from ngc_ref._spmm import HornerKernel, horner
+
+
+def _series(A, X, r, S):
+    """Σ_{s=0}^{S} (rA)^s X with dense matrix powers."""
+    A = A.toarray()
+    return sum(np.linalg.matrix_power(r * A, s) @ X for s in range(S + 1))
+
+
+def _matrix():
+    # The last column is empty: a shape read off the indices would lose it.
+    return sp.csr_array(np.array([[0.5, 0.25, 0.0], [0.25, 0.5, 0.0], [1.0, 0.0, 0.0]]))
+
+
+def test_scaled_matrix_is_kept_per_dtype_and_ratio():
+    A = _matrix()
+    k = HornerKernel(A, 0.5, workers=1)
+    for dtype, r in [(np.float64, 0.5), (np.float32, 0.5), (np.float64, 0.25),
+                     (np.float32, 0.25), (np.float64, 0.5)]:
+        M = k._scaled_for(dtype, r)
+        assert M.dtype == dtype and M.shape == (3, 3)
+        assert_allclose(M.toarray(), r * A.toarray(), rtol=1e-7)
+    assert k._scaled_for(np.float64) is k._scaled_for(np.float64, 0.5)   # its own r by default
+
+
+def test_kernel_call_continues_from_a_partial_sum():
+    A = _matrix()
+    X = np.random.default_rng(0).standard_normal((3, 2))
+    k = HornerKernel(A, 0.8, workers=1)
+    assert_allclose(k(X, 4), _series(A, X, 0.8, 4), rtol=1e-12)
+    # H0 = the sum up to s = 2; three more steps give the sum up to s = 5.
+    H0 = _series(A, X, 0.8, 2)
+    assert_allclose(k(X, 3, H0=H0.copy()), _series(A, X, 0.8, 5), rtol=1e-12)
+    assert_allclose(horner(A, X, 0.8, 3, H0=H0.copy()), _series(A, X, 0.8, 5), rtol=1e-12)
+
+
+def test_empty_block_and_zero_steps():
+    A = _matrix()
+    k = HornerKernel(A, 0.8, workers=2)
+    assert horner(k, np.empty((3, 0)), 0.8, 5).shape == (3, 0)
+    X = np.ones((3, 2))
+    H = horner(k, X, 0.8, 0)
+    assert_allclose(H, X) and H is not X
+
+
+def _random_sparse(n, per_row, seed):
+    rng = np.random.default_rng(seed)
+    i = np.repeat(np.arange(n), per_row)
+    j = rng.integers(0, n, n * per_row)
+    return sp.csr_array((rng.random(n * per_row), (i, j)), shape=(n, n))
+
+
+@pytest.mark.parametrize("fallback", [False, True])
+def test_sparse_product_on_several_row_ranges(monkeypatch, fallback):
+    # n·d = 1000·160 output elements: two threads, two row ranges (the second starts at a > 0).
+    # fallback: the public A[a:b] @ H path taken when SciPy's private kernel is missing.
+    from ngc_ref import _spmm
+    if fallback:
+        monkeypatch.setattr(_spmm, "_csr_matvecs", None)
+    A = _random_sparse(1000, 5, 0)
+    rng = np.random.default_rng(1)
+    H, B = rng.standard_normal((1000, 160)), rng.standard_normal((1000, 160))
+    with _spmm.SparseProduct(A, workers=2) as mul:
+        assert len(mul._ranges_for(160)) == 2
+        Y = np.empty_like(H)
+        assert_allclose(mul(H, Y, B), B + A @ H, rtol=1e-12, atol=1e-12)
+        assert_allclose(mul(H, Y), A @ H, rtol=1e-12, atol=1e-12)
+    # The pool is shut down on exit and a new one started when the product is used again.
+    with mul:
+        assert_allclose(mul(H, Y, B), B + A @ H, rtol=1e-12, atol=1e-12)
+
+
+def test_kernel_reads_unsorted_indices_and_mixed_index_dtypes():
+    dense = np.array([[0.0, 2.0, 1.0], [3.0, 0.0, 0.0], [0.0, 1.0, 4.0]])
+    unsorted = sp.csr_array((np.array([1.0, 2.0, 3.0, 4.0, 1.0]),
+                             np.array([2, 1, 0, 2, 1]), np.array([0, 2, 3, 5])), shape=(3, 3))
+    assert not unsorted.has_sorted_indices
+    mixed = sp.csr_array(_matrix())          # its last column is empty
+    mixed.indptr = mixed.indptr.astype(np.int64)
+    mixed.indices = mixed.indices.astype(np.int32)
+    assert mixed.indices.dtype != mixed.indptr.dtype
+    X = np.random.default_rng(2).standard_normal((3, 2))
+    for A, want in ((unsorted, dense), (mixed, _matrix().toarray())):
+        k = HornerKernel(A, 0.3, workers=1)
+        assert k.A.shape == (3, 3)
+        assert_allclose(k(X, 3), _series(sp.csr_array(want), X, 0.3, 3), rtol=1e-12)
+
+
+def test_resolve_workers_joblib_style():
+    from ngc_ref._spmm import default_workers, resolve_workers
+    cores = default_workers()
+    assert resolve_workers(None) == resolve_workers(0) == cores
+    assert resolve_workers(1) == 1 and resolve_workers(3) == 3
+    assert resolve_workers(-1) == cores                  # all cores, as in joblib
+    assert resolve_workers(-2) == max(1, cores - 1)
+    assert resolve_workers(-100) == 1
+    with pytest.raises(TypeError, match=r"^workers must be an int or None, got str$"):
+        resolve_workers("2")
+    with pytest.raises(TypeError, match="got bool"):
+        resolve_workers(True)

@@ -1,0 +1,186 @@
+"""Mutation testing of the core modules, one module at a time against its own fast tests.
+
+A developer command, not part of CI (see ``docs/contributing-mutation.md``)::
+
+    .venv/bin/python tools/mutation.py                      # every module in MODULES
+    .venv/bin/python tools/mutation.py normalize robust     # just these
+    .venv/bin/python tools/mutation.py --list               # the modules and their tests
+
+For each module it copies ``ngc_ref/``, ``tests/``, ``setup.cfg`` and ``pyproject.toml`` into
+``build/mutation/<module>/``, appends to that copy's ``[mutmut]`` section (shared options live
+in the repository's ``setup.cfg``) the one file to mutate and the module's own test files, and
+runs ``nice -n 10 mutmut run --max-children 1`` there. mutmut (3.x) runs each mutant only
+against the tests that reach the mutated function, so a module takes minutes. Then it prints
+mutants / killed / equivalent / survivors per module, where a survivor listed in
+``tools/mutation_equivalent.toml`` (with the reason it cannot change any result) counts as
+equivalent, and writes the table to ``build/mutation/summary.json``. It exits 1 if any
+survivor is not named there.
+
+After adding tests, ``--survivors`` reruns only the previous survivors of the named modules.
+Inspect one survivor with ``cd build/mutation/<module> && ../../../.venv/bin/mutmut show NAME``.
+A rerun of the same module resumes from mutmut's cache unless ``--fresh`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: module (under ngc_ref/) -> its own fast test files.
+MODULES = {
+    "normalize": ["tests/test_normalize.py", "tests/test_normalize_weights.py"],
+    "robust": ["tests/test_robust.py"],
+    "_spmm": ["tests/test_spmm.py", "tests/test_speed_paths.py", "tests/test_neumann.py"],
+    "connectivity": ["tests/test_connectivity.py"],
+    "neumann": ["tests/test_neumann.py"],
+    "noise": ["tests/test_noise.py"],
+    "training/least_squares": ["tests/test_training_least_squares.py"],
+    "solve": ["tests/test_solve.py"],
+}
+
+#: Survivors shown equivalent by hand, with the reason: mutant name -> reason.
+EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.toml"
+
+
+def _workdir(module, fresh):
+    """build/mutation/<module>/ with the sources, the tests and a per-module [mutmut] config."""
+    work = ROOT / "build" / "mutation" / module.replace("/", ".")
+    if fresh and work.exists():
+        shutil.rmtree(work)    # statuses.json too
+    work.mkdir(parents=True, exist_ok=True)
+    for name in ("ngc_ref", "tests"):
+        shutil.copytree(ROOT / name, work / name, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copy2(ROOT / "pyproject.toml", work / "pyproject.toml")
+    cfg = (ROOT / "setup.cfg").read_text(encoding="utf-8")
+    if "[mutmut]" not in cfg:
+        cfg += "\n[mutmut]\n"
+    # Appended keys land in the [mutmut] section only if it is the last section.
+    assert cfg.rstrip().rsplit("\n[", 1)[-1].startswith("mutmut]"), \
+        "keep [mutmut] the last section of setup.cfg"
+    tests = "\n    ".join(MODULES[module])
+    cfg = (cfg.rstrip() + f"\nonly_mutate = ngc_ref/{module}.py\n"
+           f"pytest_add_cli_args_test_selection =\n    {tests}\n")
+    (work / "setup.cfg").write_text(cfg, encoding="utf-8")
+    return work
+
+
+def _run(module, fresh, timeout, names=()):
+    work = _workdir(module, fresh)
+    mutmut = Path(sys.executable).with_name("mutmut")
+    cmd = ["nice", "-n", "10", str(mutmut), "run", "--max-children", "1", *names]
+    print(f"== {module}: {' '.join(MODULES[module])}", flush=True)
+    with open(work / "mutmut.log", "w", encoding="utf-8") as log:
+        try:
+            proc = subprocess.run(cmd, cwd=work, stdout=log, stderr=subprocess.STDOUT,
+                                  timeout=timeout,
+                                  env={**os.environ, "HYPOTHESIS_PROFILE": "ci"})
+        except subprocess.TimeoutExpired:
+            # Keep what was checked; the rest shows as "not checked" (a rerun resumes).
+            print(f"   stopped after {timeout:.0f} s", flush=True)
+            return work
+    if proc.returncode != 0:
+        tail = (work / "mutmut.log").read_text(encoding="utf-8")[-3000:]
+        raise SystemExit(f"mutmut failed on {module} (exit {proc.returncode}):\n{tail}")
+    return work
+
+
+def _statuses(work):
+    """{mutant name: status} from ``mutmut results --all true``."""
+    mutmut = Path(sys.executable).with_name("mutmut")
+    out = subprocess.run([str(mutmut), "results", "--all", "true"], cwd=work,
+                         capture_output=True, text=True, check=True).stdout
+    status = {}
+    for line in out.splitlines():
+        name, sep, state = line.strip().rpartition(": ")
+        if sep and name.startswith("ngc_ref."):
+            status[name] = state.strip()
+    return status
+
+
+def _merged_statuses(work):
+    """This run's statuses, with "not checked" filled in from the previous run's (a run of
+    named survivors leaves the others unchecked; tests were only added since, so what was
+    killed stays killed). Saved as statuses.json for the next run."""
+    status = _statuses(work)
+    saved = work / "statuses.json"
+    if saved.exists():
+        old = json.loads(saved.read_text(encoding="utf-8"))
+        status = {n: old.get(n, s) if s == "not checked" else s for n, s in status.items()}
+    saved.write_text(json.dumps(status, indent=0), encoding="utf-8")
+    return status
+
+
+def summarize(module, work, equivalent):
+    status = _merged_statuses(work)
+    # A mutant the tests stop by mutmut's time limit (an endless loop) or that crashes the
+    # interpreter is detected too.
+    detected = {"killed", "timeout", "segfault"}
+    survivors = sorted(n for n, s in status.items() if s not in detected | {"not checked"})
+    named = [n for n in survivors if n in equivalent]
+    open_ = [n for n in survivors if n not in equivalent]
+    row = dict(module=module, mutants=len(status),
+               killed=sum(s in detected for s in status.values()),
+               timeouts=sum(s == "timeout" for s in status.values()),
+               equivalent=len(named), survivors=len(open_),
+               not_run=sum(s == "not checked" for s in status.values()),
+               survivor_names={n: status[n] for n in open_})
+    return row
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", help=f"default: all of {', '.join(MODULES)}")
+    parser.add_argument("--list", action="store_true", help="print the modules and tests")
+    parser.add_argument("--fresh", action="store_true", help="discard mutmut's cache first")
+    parser.add_argument("--timeout", type=float, default=3600.0,
+                        help="seconds allowed per module (default 3600)")
+    parser.add_argument("--survivors", action="store_true",
+                        help="rerun only the previous run's survivors (after adding tests)")
+    parser.add_argument("--summary-only", action="store_true",
+                        help="only summarise the runs already in build/mutation/")
+    args = parser.parse_args(argv)
+    if args.list:
+        for module, tests in MODULES.items():
+            print(f"ngc_ref/{module}.py: {' '.join(tests)}")
+        return 0
+    unknown = [m for m in args.modules if m not in MODULES]
+    if unknown:
+        parser.error(f"unknown module(s) {unknown}; choose from {list(MODULES)}")
+    equivalent = tomllib.loads(EQUIVALENT_FILE.read_text(encoding="utf-8")) \
+        if EQUIVALENT_FILE.exists() else {}
+    rows = []
+    for module in args.modules or list(MODULES):
+        work = ROOT / "build" / "mutation" / module.replace("/", ".")
+        if not args.summary_only:
+            names = ()
+            if args.survivors:
+                names = [n for n, s in _merged_statuses(work).items()
+                         if s not in ("killed", "timeout", "segfault") and n not in equivalent]
+                if not names:
+                    print(f"== {module}: no survivors to rerun")
+            if names or not args.survivors:
+                work = _run(module, args.fresh, args.timeout, names)
+        row = summarize(module, work, equivalent)
+        rows.append(row)
+        print(f"   mutants {row['mutants']}, killed {row['killed']} ({row['timeouts']} by "
+              f"timeout), equivalent {row['equivalent']}, survivors {row['survivors']}, not run "
+              f"{row['not_run']}", flush=True)
+        for name, state in row["survivor_names"].items():
+            print(f"     {state}: {name}")
+    out = ROOT / "build" / "mutation" / "summary.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    return 1 if any(r["survivors"] or r["not_run"] for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
