@@ -68,3 +68,26 @@ def test_each_measured_over_bound_names_the_case_it_comes_from():
     assert "on karate-34 row" in sym.summary
     assert re.search(r"minimal: atlas G6 .*\[lower bound over ρ_\d = 1\.00\d+ there\]",
                      sym.summary)
+
+
+def test_a_measured_over_bound_number_names_its_case_beside_a_minimal_counterexample():
+    """#26: "[measured/bound = …]" must belong to the case the summary names. Beside a minimal
+    counterexample a bare number would read as the minimal case's, so the case is required."""
+    import pytest
+
+    from ngc_ref_theory.claims import gsd_closed_form
+
+    st = gsd_closed_form.GRADIENT
+    mc = {"n": 3, "edges": [[0, 1], [0, 2]]}
+    with pytest.raises(ValueError, match="name the case"):
+        st.result("rw", "fails", {}, "off; minimal: P3", {"rerun": "x"}, violation=2.0,
+                  minimal_counterexample=mc)
+    r = st.result("rw", "fails", {}, "off; minimal: P3", {"rerun": "x"}, violation=2.0,
+                  violation_case="star-41, λ=0.5", minimal_counterexample=mc)
+    assert r.summary.endswith("[measured/bound = 2 on star-41, λ=0.5]")
+    # the claims that put a number beside their minimal case name it (the real run)
+    ctx = Context(seed=0)
+    for res in run_checks(ctx, only=["gsd-closed-form"], progress=False):
+        assert res.verdict != "error", res.summary
+        for m in re.finditer(r"\[measured/bound = [^\]]*\]", res.summary):
+            assert " on " in m.group(0) or " there" in m.group(0), res.summary

@@ -133,17 +133,25 @@ class Statement:
         return dict(self.norm_scopes).get(norm, self.scope)
 
     def result(self, norm, verdict, evidence, summary, counterexample=None, figures=(), *,
-               scope=None, violation=None, search=None, minimal_counterexample=None,
-               steps=None):
+               scope=None, violation=None, violation_case=None, search=None,
+               minimal_counterexample=None, steps=None):
         """A :class:`Result` of this statement in ``norm``.
 
         ``scope`` overrides the statement's scope for this result (e.g. one setting of a
         claim lies outside the paper's hypotheses). ``violation`` (measured / bound, for a
-        ``fails``) is stated in the summary. The summary starts with the scope.
+        ``fails``) is stated in the summary, with ``violation_case``, the case it was measured
+        on: "[measured/bound = 3.29 on star-41, λ=64]". A summary that also names a minimal
+        counterexample names two cases, so there the case is required (``ValueError``): the
+        number must not read as the minimal case's. The summary starts with the scope.
         """
         sc = scope or self.scope_for(norm)
         if violation is not None:
-            summary = f"{summary} [measured/bound = {violation:.3g}]"
+            if violation_case is None and minimal_counterexample is not None:
+                raise ValueError(f"{self.id}: name the case of violation={violation:.3g} "
+                                 "(violation_case=): the summary also names a minimal "
+                                 "counterexample")
+            on = f" on {violation_case}" if violation_case else ""
+            summary = f"{summary} [measured/bound = {violation:.3g}{on}]"
         return Result(id=self.id, claim=self.claim, paper_ref=self.paper_ref,
                       statement=self.text, corrects=self.corrects, norm=norm, verdict=verdict,
                       evidence=evidence, summary=f"{sc.name}: {summary}",

@@ -282,7 +282,8 @@ def check(ctx, norm):
                     f"at S={s}")
             results.append(READINGS[label].result(
                 norm, "fails", ev, summ, ce, figs,
-                violation=float(w[seq_key][s] / w[seq_key][s - 1]), search=search,
+                violation=float(w[seq_key][s] / w[seq_key][s - 1]),
+                violation_case=f"{w['graph']} λ={w['lam']:g}, S={s - 1}→{s}", search=search,
                 minimal_counterexample=mc))
         else:
             results.append(READINGS[label].result(

@@ -198,7 +198,8 @@ def _gradient_result(ctx, norm):
                            f"∇q = 2L̃F + 2(F − X) is off by {worst[0]:.2f} (relative) at "
                            f"λ={lam:g} ({name}); meant with λ: 2λL̃F + 2(F − X), the gradient for "
                            f"sym only (see {GRADIENT_MEANT.id}){mc_text}", ce, figs,
-                           violation=worst[0] / EXACT_RTOL, search=search,
+                           violation=worst[0] / EXACT_RTOL,
+                           violation_case=f"{name}, λ={lam:g}", search=search,
                            minimal_counterexample=mc)
 
 
@@ -250,7 +251,8 @@ def _meant_gradient_result(ctx, norm):
         norm, "fails", ev, f"even with λ, 2λL̃F + 2(F − X) is not the gradient for a "
                            f"non-symmetric L̃: off by {worst[0]:.2f} (relative) at λ={lam:g} "
                            f"({name}); the gradient needs λ(L̃ + L̃ᵀ)F{mc_text}", ce,
-        violation=worst[0] / EXACT_RTOL, search=search, minimal_counterexample=mc)
+        violation=worst[0] / EXACT_RTOL, violation_case=f"{name}, λ={lam:g}", search=search,
+        minimal_counterexample=mc)
 
 
 @CLAIM.checker
@@ -298,7 +300,9 @@ def _closed_form_results(ctx, norm):
         f"{worst['grad_rel']:.2f}, {worst['graph']}, λ={worst['lam']:g}); q decreases by "
         f"{worst['max_decrease_under_perturbation']:.3g} under a perturbation"
         + (f"; minimal: {setting(mc)} ({mc['certified']})" if mc else ""), ce, figs,
-        violation=worst["grad_rel"] / EXACT_RTOL, search=search, minimal_counterexample=mc)]
+        violation=worst["grad_rel"] / EXACT_RTOL,
+        violation_case=f"{worst['graph']}, λ={worst['lam']:g}", search=search,
+        minimal_counterexample=mc)]
     # The nearest corrected statement: the minimiser of q uses the symmetric part of L̃.
     w2, cases2, _ = _examine(ctx, norm, lambda L, X, lam: np.linalg.solve(
         np.eye(L.shape[0]) + lam * (L + L.T) / 2, X), "corrected", hypothesis=True)
