@@ -66,7 +66,8 @@ def test_tau_at_scale_verdicts_scopes_and_words():
     assert ev["dense_loglog_slope_tau_vs_n"]["λ=32,S=16"] > 0.3
     for r in ev["dense_gnp_half"]["λ=32,S=16"]:
         assert r["tau_lower"] >= r["floor"]
-    assert "--only tau-at-scale --seed 0 --out ngc_ref_rerun/tau-at-scale" in rw.counterexample["rerun"]
+    rerun = rw.counterexample["rerun"]
+    assert "--only tau-at-scale --seed 0 --out ngc_ref_rerun/tau-at-scale" in rerun
     for norm in ("sym", "rw"):
         lam = res["tau-at-scale:lambda", norm]
         assert lam.verdict == "holds" and lam.scope == "extension"
