@@ -216,3 +216,153 @@ def test_random_start_has_the_documented_variance(d, c):
         assert tr.W_norm[0] == pytest.approx(np.linalg.norm(W0))
         # Centred: the entries' sum is N(0, c) under the documented law.
         assert abs(W0.sum()) <= 5.0 * math.sqrt(c)
+
+
+# --- edges of lipschitz_constant and least_squares (survivors of the mutation pass) ---------
+
+def test_lipschitz_constant_validates_and_reports():
+    Z = np.diag([3.0, 1.0])
+    for kw, exc, msg in [(dict(l2=-1.0), ValueError, "^l2 must be >= 0"),
+                         (dict(method="qr"), ValueError, "^method must be one of"),
+                         (dict(rtol=-1.0), ValueError, "^rtol must be >= 0"),
+                         (dict(maxiter=0), ValueError, "^maxiter must be >= 1"),
+                         (dict(maxiter=2.5), TypeError, "^maxiter must be an integer")]:
+        with pytest.raises(exc, match=msg):
+            lipschitz_constant(Z, **kw)
+    L, info = lipschitz_constant(Z, l2=0.5, return_info=True)
+    assert L == pytest.approx(19.0, rel=1e-14)
+    assert info == {"sigma_max": pytest.approx(3.0, rel=1e-14), "method": "dense",
+                    "iterations": None}
+    L, info = lipschitz_constant(Z, method="power", seed=0, return_info=True)
+    assert L == pytest.approx(18.0, rel=1e-10) and info["method"] == "power"
+    assert 1 <= info["iterations"] < 10_000
+    assert lipschitz_constant(np.zeros((0, 3))) == 0.0
+    assert lipschitz_constant(np.zeros((4, 0)), l2=1.0) == 2.0
+    with pytest.raises(ValueError, match="not finite"):
+        lipschitz_constant(np.full((2, 2), 1e200))
+
+
+def test_lipschitz_constant_sparse_vectors_and_operators():
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+    rng = np.random.default_rng(7)
+    Z = rng.standard_normal((12, 5))
+    sigma = np.linalg.svd(Z, compute_uv=False)[0]
+    # Sparse Z goes to svds (auto), in float64 even from float32 storage.
+    L, info = lipschitz_constant(sp.csr_array(Z), seed=0, return_info=True)
+    assert info["method"] == "svds" and L == pytest.approx(2 * sigma ** 2, rel=1e-9)
+    assert lipschitz_constant(sp.csr_array(Z.astype(np.float32)), seed=0) == pytest.approx(
+        2 * np.linalg.svd(Z.astype(np.float32).astype(float), compute_uv=False)[0] ** 2, rel=1e-9)
+    # One column or one row: σ_max is the vector's norm (ARPACK needs k < min(n, d)).
+    col, row = Z[:, :1], Z[:1, :]
+    assert lipschitz_constant(col, method="svds") == pytest.approx(2 * np.sum(col ** 2), rel=1e-12)
+    assert lipschitz_constant(row, method="svds") == pytest.approx(2 * np.sum(row ** 2), rel=1e-12)
+    # A complex operator is refused; a zero operator has L = 2·l2 by power iteration.
+    cop = spla.LinearOperator((3, 3), matvec=lambda v: v, dtype=complex)
+    with pytest.raises(TypeError, match="real operator"):
+        lipschitz_constant(cop)
+    zero = spla.aslinearoperator(np.zeros((3, 3)))
+    L, info = lipschitz_constant(zero, method="power", seed=0, l2=0.25, return_info=True)
+    assert L == 0.5 and info["iterations"] == 1
+
+
+def test_power_iteration_warns_when_it_runs_out_of_iterations():
+    from ngc_ref.solve import ConvergenceWarning
+    Z = np.diag([1.0, 0.999, 0.5])      # a gap of 0.1%: slow
+    with pytest.warns(ConvergenceWarning, match=r"^power iteration did not reach rtol=1e-12 in 3"):
+        L, info = lipschitz_constant(Z, method="power", seed=0, maxiter=3, return_info=True)
+    assert info["iterations"] == 3 and 2 * 0.5 ** 2 < L <= 2.0
+
+
+def test_least_squares_empty_and_overflowing_problems():
+    Y = np.array([[1.0, 2.0], [3.0, 4.0]])
+    res = least_squares(np.zeros((2, 0)), Y)
+    assert res.W.shape == (0, 2) and res.rank == 0 and res.cond == float("inf")
+    assert res.objective == 30.0 and res.singular_values.shape == (0,)
+    res = least_squares(np.ones((2, 3)), np.zeros((2, 0)))
+    assert res.W.shape == (3, 0) and res.objective == 0.0
+    assert_allclose(res.singular_values, np.zeros(2))
+    with pytest.raises(ValueError, match="‖Y‖² overflows"):
+        least_squares(np.zeros((2, 0)), np.full((2, 1), 1e200))
+    with pytest.raises(ValueError, match="singular values overflow"):
+        least_squares(np.full((2, 2), 1e200), Y)
+    with pytest.raises(ValueError, match="solution overflows"):
+        least_squares(np.array([[1e-300], [1e-300]]), np.array([[1e300], [1e300]]))
+    with pytest.raises(ValueError, match="^l2 must be >= 0"):
+        least_squares(Y, Y, l2=-1.0)
+
+
+def test_least_squares_objective_cond_and_ridge_value():
+    Z = np.array([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]])
+    Y = np.array([[1.0], [1.0], [1.0]])
+    res = least_squares(Z, Y)
+    assert res.rank == 2 and res.cond == 2.0
+    assert_allclose(res.W, [[1.0], [0.5]], rtol=1e-14)
+    assert res.objective == pytest.approx(1.0, rel=1e-14)
+    ridge = least_squares(Z, Y, l2=1.0)      # W = (ZᵀZ + I)⁻¹ZᵀY = [1/2, 2/5]
+    assert_allclose(ridge.W, [[0.5], [0.4]], rtol=1e-13)
+    want = (0.5 ** 2 + 0.2 ** 2 + 1.0) + (0.5 ** 2 + 0.4 ** 2)
+    assert ridge.objective == pytest.approx(want, rel=1e-13)
+    assert_allclose(ridge.singular_values, [2.0, 1.0], rtol=1e-14)
+    rank1 = least_squares(np.array([[1.0, 0.0], [1.0, 0.0]]), np.ones((2, 1)))   # σ = (√2, 0)
+    assert rank1.rank == 1 and rank1.cond == float("inf")
+
+
+def test_trajectory_fields_against_a_direct_gradient_descent():
+    # Every recorded quantity against a plain dense GD loop written out here, with a ridge
+    # term, a given step, a given start, tol and a given τ (the "sym" filter, τ for "sym").
+    G, Xs, eta, Y = _problem(n=15, d=3, c=2, seed=4)
+    lam, S, l2, alpha, tau, steps = 2.0, 4, 0.3, None, 0.7, 25
+    M = neumann_matrix(G, lam, S, norm="sym")
+    Zs, Zeta = M @ Xs, M @ eta
+    Z = Zs + Zeta
+    L = 2 * np.linalg.svd(Z, compute_uv=False)[0] ** 2 + 2 * l2
+    alpha = 0.9 / L
+    W0 = np.full((3, 2), 0.5)
+    tr = theory_trajectory(G, Xs, eta, Y, lam, S, norm="sym", steps=steps, alpha=alpha, W0=W0,
+                           l2=l2, tol=1e-300, tau=tau, tau_norm="sym", lipschitz_method="dense")
+    Wg = np.linalg.lstsq(Zs, Y, rcond=None)[0]
+    Wf = np.linalg.solve(Z.T @ Z + l2 * np.eye(3), Z.T @ Y)
+    f = lambda V: float(np.sum((Z @ V - Y) ** 2))      # noqa: E731
+    g = lambda V: float(np.sum((Zs @ V - Y) ** 2))     # noqa: E731
+    grad = lambda V: 2 * Z.T @ (Z @ V - Y) + 2 * l2 * V  # noqa: E731
+    W, Ws = W0.copy(), [W0.copy()]
+    for _ in range(steps):
+        W = W - alpha * grad(W)
+        Ws.append(W)
+    n = 15
+    assert tr.n_steps == steps and not tr.converged and tr.alpha == alpha
+    assert tr.L == pytest.approx(L, rel=1e-10)
+    assert_allclose(tr.k, np.arange(steps + 1))
+    assert_allclose(tr.f, [f(V) for V in Ws], rtol=1e-9)
+    assert_allclose(tr.objective, [f(V) + l2 * np.sum(V ** 2) for V in Ws], rtol=1e-9)
+    assert_allclose(tr.g_gap, [g(V) - g(Wg) for V in Ws], rtol=1e-8, atol=1e-9)
+    assert_allclose(tr.f_gap_at_Wg, [f(V) - f(Wg) for V in Ws], rtol=1e-8, atol=1e-9)
+    assert_allclose(tr.W_norm, [np.linalg.norm(V) for V in Ws], rtol=1e-12)
+    assert_allclose(tr.grad_norm, [np.linalg.norm(grad(V)) for V in Ws], rtol=1e-9)
+    dist0 = np.sum((W0 - Wg) ** 2)
+    assert tr.opt_term[0] == np.inf
+    assert_allclose(tr.opt_term[1:], dist0 / (2 * np.arange(1, steps + 1) * alpha), rtol=1e-9)
+    assert tr.noise_term == pytest.approx(tau * math.log(n) / n, rel=1e-14)
+    assert tr.tau == tau and tr.tau_norm == "sym"
+    assert tr.noise_norm_sq == pytest.approx(np.sum(Zeta ** 2), rel=1e-10)
+    assert_allclose(tr.W, Ws[-1], rtol=1e-9)
+    assert_allclose(tr.W_f_star, Wf, rtol=1e-9)
+    assert_allclose(tr.W_g_star, Wg, rtol=1e-9)
+    assert tr.g_gap_limit == pytest.approx(g(Wf) - g(Wg), rel=1e-8)
+    assert tr.settings == dict(lam=lam, S=S, norm="sym", steps=steps, l2=l2, tol=1e-300, n=n, d=3,
+                               c=2, lipschitz=tr.settings["lipschitz"], W0="given")
+    assert tr.settings["lipschitz"]["method"] == "dense"
+    # tol: stops at the first iterate whose gradient is within tol of the first one's.
+    ratio = tr.grad_norm / tr.grad_norm[0]
+    k_stop = int(np.argmax(ratio <= 0.5))
+    stop = theory_trajectory(G, Xs, eta, Y, lam, S, norm="sym", steps=steps, alpha=alpha, W0=W0,
+                             l2=l2, tol=0.5, tau=tau, tau_norm="sym")
+    assert stop.converged and stop.n_steps == k_stop > 0
+    assert_allclose(stop.W, Ws[k_stop], rtol=1e-9)
+    # Defaults: α = 1/L, W⁰ = 0, τ from connectivity_factor with "rw", settings say so.
+    default = theory_trajectory(G, Xs, eta, Y, lam, S, norm="sym", steps=2, tau=None)
+    assert default.alpha == pytest.approx(1 / default.L, rel=1e-15)
+    assert default.settings["W0"] == "zeros" and default.settings["tol"] is None
+    assert default.W_norm[0] == 0.0
+    assert default.tau == pytest.approx(connectivity_factor(G, lam, S, norm="rw").tau, rel=1e-12)
