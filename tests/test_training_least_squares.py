@@ -366,3 +366,64 @@ def test_trajectory_fields_against_a_direct_gradient_descent():
     assert default.settings["W0"] == "zeros" and default.settings["tol"] is None
     assert default.W_norm[0] == 0.0
     assert default.tau == pytest.approx(connectivity_factor(G, lam, S, norm="rw").tau, rel=1e-12)
+
+
+def test_trajectory_refusals_and_edge_cases(monkeypatch):
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    kw = dict(lam=1.0, S=2, steps=3, tau=1.0)
+    with pytest.raises(ValueError, match="L = 0"):
+        theory_trajectory(G, np.zeros_like(Xs), np.zeros_like(eta), Y, **kw)
+    with pytest.raises(ValueError, match="^alpha must be > 0"):
+        theory_trajectory(G, Xs, eta, Y, alpha=0.0, **kw)
+    with pytest.raises(ValueError, match="^W0 must be one of"):
+        theory_trajectory(G, Xs, eta, Y, W0="ones", **kw)
+    with pytest.raises(ValueError, match=r"^W0 must have shape \(d, c\) = \(2, 2\)"):
+        theory_trajectory(G, Xs, eta, Y, W0=np.zeros((2, 3)), **kw)
+    with pytest.raises(ValueError, match="^tol must be >= 0"):
+        theory_trajectory(G, Xs, eta, Y, tol=-1.0, **kw)
+    with pytest.raises(ValueError, match="^tau must be >= 0"):
+        theory_trajectory(G, Xs, eta, Y, **{**kw, "tau": -1.0})
+    with pytest.raises(ValueError, match="^l2 must be >= 0"):
+        theory_trajectory(G, Xs, eta, Y, l2=-1.0, **kw)
+    with pytest.raises(ValueError, match="^steps must be >= 0"):
+        theory_trajectory(G, Xs, eta, Y, **{**kw, "steps": -1})
+    with pytest.raises(ValueError, match="^eta must have the shape of X_clean"):
+        theory_trajectory(G, Xs, eta[:, :1], Y, **kw)
+    with pytest.raises(ValueError, match="diverged at step"), \
+            pytest.warns(UserWarning, match=r"^alpha=1e\+200 exceeds 1/L="):
+        theory_trajectory(G, Xs, eta, Y, alpha=1e200, **{**kw, "steps": 50})
+    with pytest.raises(ValueError, match="at W0 overflows"):
+        theory_trajectory(G, Xs, eta, Y, W0=np.full((2, 2), 1e200), **kw)
+    # A given W0 is copied, not modified; "random" draws from the seed.
+    W0 = np.ones((2, 2))
+    tr = theory_trajectory(G, Xs, eta, Y, W0=W0, **kw)
+    assert_allclose(W0, 1.0) and tr.settings["W0"] == "given"
+    a = theory_trajectory(G, Xs, eta, Y, W0="random", seed=1, **kw)
+    b = theory_trajectory(G, Xs, eta, Y, W0="random", seed=1, **kw)
+    assert_allclose(a.W, b.W) and a.settings["W0"] == "random" and a.W_norm[0] > 0
+    # One node: log n / n is 0/1 = 0 but the theory's n → ∞ term is meaningless: NaN.
+    one = theory_trajectory(nx.empty_graph(1), np.ones((1, 1)), np.zeros((1, 1)),
+                            np.ones((1, 1)), **kw)
+    assert math.isnan(one.noise_term)
+
+
+def test_targets_refuse_bad_labels():
+    with pytest.raises(ValueError, match="non-negative integer labels"):
+        _targets(np.array([0, -1, 1]), 3)
+    with pytest.raises(ValueError, match="^Y must have one row per node: expected 4"):
+        _targets(np.array([0, 1, 1]), 4)
+    assert _targets(np.array([], dtype=int), 0).shape == (0, 0)
+    assert_allclose(_targets(np.array([[1, 2], [3, 4]]), 2), [[1.0, 2.0], [3.0, 4.0]])
+    assert _targets(np.array([[1, 2], [3, 4]]), 2).dtype == np.float64
+
+
+def test_descent_bound_holds_reads_its_arrays():
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    tr = theory_trajectory(G, Xs, eta, Y, lam=1.0, S=2, steps=5, tau=1.0)
+    assert tr.descent_bound_holds()
+    tr.f_gap_at_Wg = tr.f_gap_at_Wg.copy()
+    tr.f_gap_at_Wg[3] = tr.opt_term[3] * 1.01 + 1e-9 * max(1.0, np.abs(tr.f).max())
+    assert not tr.descent_bound_holds()
+    tr.f_gap_at_Wg[0] = np.inf            # k = 0 is not part of the bound
+    tr.f_gap_at_Wg[3] = tr.opt_term[3]
+    assert tr.descent_bound_holds()
