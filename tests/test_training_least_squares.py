@@ -427,3 +427,95 @@ def test_descent_bound_holds_reads_its_arrays():
     tr.f_gap_at_Wg[0] = np.inf            # k = 0 is not part of the bound
     tr.f_gap_at_Wg[3] = tr.opt_term[3]
     assert tr.descent_bound_holds()
+
+
+def test_messages_name_their_arguments(monkeypatch):
+    import scipy.sparse as sp
+    bad = np.array([[1.0, np.nan], [0.0, 1.0]])
+    for Z in (bad, sp.csr_array(bad)):
+        with pytest.raises(ValueError, match="^Z contains non-finite"):
+            lipschitz_constant(Z)
+    with pytest.raises(ValueError, match="^Z contains non-finite"):
+        least_squares(bad, np.ones((2, 1)))
+    with pytest.raises(ValueError, match="^Y contains non-finite"):
+        least_squares(np.eye(2), bad)
+    with pytest.raises(ValueError, match="^Y must have one row per node: expected 2"):
+        least_squares(np.eye(2), np.ones((3, 1)))
+    with pytest.raises(ValueError, match="^Y contains non-finite"):
+        _targets(bad, 2)
+    with pytest.raises(ValueError, match=r"^Z is too large in scale for float64 \(its singular "
+                                         r"values overflow\); rescale Z$"):
+        least_squares(np.full((2, 2), 1e200), np.ones((2, 1)))
+    with pytest.raises(ValueError, match=r"^a 1-D Y must hold non-negative integer labels \(they "
+                                         r"are one-hot encoded\); pass an \(n, c\) float matrix "
+                                         r"otherwise$"):
+        _targets(np.array([0.5, 1.0]), 2)
+    from ngc_ref import NeumannFilter
+    with pytest.raises(TypeError, match=r"^method='dense' needs an ndarray Z; use 'svds' or "
+                                        r"'power' for a LinearOperator$"):
+        lipschitz_constant(NeumannFilter(nx.path_graph(3), 1.0, 1), method="dense")
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    with pytest.raises(ValueError, match=r"^Z = Ã_S \(X_clean \+ eta\) = 0, so L = 0 and f is "
+                                         r"constant: there is no step size 1/L; pass alpha= "
+                                         r"explicitly or nonzero X_clean$"):
+        theory_trajectory(G, np.zeros_like(Xs), np.zeros_like(eta), Y, 1.0, 2, steps=1, tau=1.0)
+    # The one-hot matrix must fit the memory budget: 8·n·c bytes, named in the message.
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(8 * 4 * 3))
+    assert _targets(np.array([0, 2, 1, 2]), 4).shape == (4, 3)
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(8 * 4 * 3 - 1))
+    with pytest.raises(ValueError, match=r"^one-hot encoding the labels Y would need .*\(an 4 x 3 "
+                                         r"float64 matrix for the largest label 2\).*; pass Y as "
+                                         r"an \(n, c\) float matrix, or relabel the classes 0 \.\. "
+                                         r"c-1\."):
+        _targets(np.array([0, 2, 1, 2]), 4)
+
+
+def test_step_size_warning_threshold_and_text():
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    L = theory_trajectory(G, Xs, eta, Y, 1.0, 2, steps=0, tau=1.0).L
+    import warnings as w
+    with w.catch_warnings():
+        w.simplefilter("error")
+        # 1/L itself and 1/L within the 1e-12 slack do not warn.
+        theory_trajectory(G, Xs, eta, Y, 1.0, 2, steps=0, tau=1.0, alpha=1.0 / L)
+        theory_trajectory(G, Xs, eta, Y, 1.0, 2, steps=0, tau=1.0, alpha=(1.0 / L) * (1 + 5e-13))
+    for alpha in ((1.0 / L) * (1 + 1e-11), 1.5 / L):
+        with pytest.warns(UserWarning, match=rf"^alpha={alpha:.3g} exceeds 1/L={1.0 / L:.3g}; "
+                                             rf"Theorem 1 assumes alpha <= 1/L$") as rec:
+            theory_trajectory(G, Xs, eta, Y, 1.0, 2, steps=0, tau=1.0, alpha=alpha)
+        assert rec[0].category is UserWarning and _from_this_file(rec[0])
+
+
+def _from_this_file(w):
+    # The warning names the caller's line; under mutmut its trampoline adds a frame.
+    return w.filename == __file__ or "mutmut" in w.filename
+
+
+def test_lipschitz_seeded_runs_repeat_and_methods_report_themselves(monkeypatch):
+    from ngc_ref.training import least_squares as ls_mod
+    Z = np.random.default_rng(9).standard_normal((9, 4))
+    for method in ("svds", "power"):
+        a = lipschitz_constant(Z, method=method, seed=3, return_info=True)
+        b = lipschitz_constant(Z, method=method, seed=3, return_info=True)
+        assert a == b and a[1]["method"] == method      # same inputs, same process: bitwise
+    assert lipschitz_constant(Z, method="svds", return_info=True)[1]["iterations"] is None
+    monkeypatch.setattr(ls_mod, "AUTO_DENSE_MAX_ENTRIES", Z.size)
+    assert lipschitz_constant(Z, return_info=True)[1]["method"] == "dense"
+    monkeypatch.setattr(ls_mod, "AUTO_DENSE_MAX_ENTRIES", Z.size - 1)
+    assert lipschitz_constant(Z, seed=0, return_info=True)[1]["method"] == "svds"
+
+
+def test_power_iteration_steps_exactly_as_written():
+    # maxiter = 3 iterations of v ← ZᵀZv/‖ZᵀZv‖ from the seeded start: the Rayleigh quotient.
+    from ngc_ref._validation import as_generator
+    Z = np.diag([1.0, 0.999, 0.5])
+    v = as_generator(0).standard_normal(3)
+    v /= np.linalg.norm(v)
+    for _ in range(3):
+        w = Z.T @ (Z @ v)
+        lam = float(v @ w)
+        v = w / np.linalg.norm(w)
+    from ngc_ref.solve import ConvergenceWarning
+    with pytest.warns(ConvergenceWarning):
+        L = lipschitz_constant(Z, method="power", seed=0, maxiter=3)
+    assert L == pytest.approx(2 * lam, rel=1e-13)
