@@ -520,3 +520,31 @@ def test_power_iteration_steps_exactly_as_written():
     with pytest.warns(ConvergenceWarning):
         L = lipschitz_constant(Z, method="power", seed=0, maxiter=3)
     assert L == pytest.approx(2 * lam, rel=1e-13)
+
+
+def test_trajectory_inputs_name_themselves_and_zero_features():
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    kw = dict(lam=1.0, S=2, steps=3, tau=1.0)
+    nan = np.full_like(Xs, np.nan)
+    for args, msg in [((nan, eta, Y), "^X_clean contains non-finite"),
+                      ((Xs, nan, Y), "^eta contains non-finite"),
+                      ((Xs[:5], eta, Y), "^X_clean must have one row per node: expected 12"),
+                      ((Xs, eta[:5], Y), "^eta must have one row per node: expected 12"),
+                      ((Xs, eta, np.zeros(5, dtype=int)), "^Y must have one row per node"),
+                      ((Xs, eta, Y[:5]), "^Y must have one row per node: expected 12")]:
+        with pytest.raises(ValueError, match=msg):
+            theory_trajectory(G, *args, **kw)
+    with pytest.raises(ValueError, match="^W0 must have one row per node: expected 2"):
+        theory_trajectory(G, Xs, eta, Y, W0=np.zeros((3, 2)), **kw)
+    # Z = 0 with a given step: L = 0, no warning, and with tol the zero gradient at W⁰ stops
+    # the descent before the first step.
+    zero = np.zeros_like(Xs)
+    tr = theory_trajectory(G, zero, zero, Y, alpha=0.1, tol=0.5, **kw)
+    assert tr.L == 0.0 and tr.converged is True and tr.n_steps == 0
+    tr = theory_trajectory(G, zero, zero, Y, alpha=0.1, **kw)
+    assert tr.converged is False and tr.n_steps == 3
+    # L < 1: a step above 1/L still warns.
+    small = theory_trajectory(G, 1e-3 * Xs, 1e-3 * eta, Y, **{**kw, "steps": 0})
+    assert small.L < 1
+    with pytest.warns(UserWarning, match="exceeds 1/L"):
+        theory_trajectory(G, 1e-3 * Xs, 1e-3 * eta, Y, alpha=2.0 / small.L, **{**kw, "steps": 0})
