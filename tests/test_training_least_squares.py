@@ -548,3 +548,26 @@ def test_trajectory_inputs_name_themselves_and_zero_features():
     assert small.L < 1
     with pytest.warns(UserWarning, match="exceeds 1/L"):
         theory_trajectory(G, 1e-3 * Xs, 1e-3 * eta, Y, alpha=2.0 / small.L, **{**kw, "steps": 0})
+
+
+def test_descent_bound_slack_is_rtol_times_max_abs_f_at_least_one():
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    tr = theory_trajectory(G, Xs, eta, Y, lam=1.0, S=2, steps=4, tau=1.0)
+    tr.f_gap_at_Wg = tr.opt_term.copy()
+    tr.f_gap_at_Wg[0] = 0.0
+    rtol = 1e-10
+    tr.f = np.full_like(tr.f, 100.0)                 # slack rtol·100
+    tr.f_gap_at_Wg[2] = tr.opt_term[2] + rtol * 100.0  # exactly on the slack: holds
+    assert tr.descent_bound_holds(rtol)
+    tr.f_gap_at_Wg[2] = tr.opt_term[2] + 3 * rtol * 100.0
+    assert not tr.descent_bound_holds(rtol)
+    tr.f = np.full_like(tr.f, 0.5)                   # slack rtol·1, not rtol·0.5 or rtol·2
+    tr.f_gap_at_Wg[2] = tr.opt_term[2] + 0.9 * rtol
+    assert tr.descent_bound_holds(rtol)
+    tr.f_gap_at_Wg[2] = tr.opt_term[2] + 1.5 * rtol
+    assert not tr.descent_bound_holds(rtol)
+
+
+def test_targets_checks_the_rows_of_a_matrix():
+    with pytest.raises(ValueError, match="^Y must have one row per node: expected 4"):
+        _targets(np.ones((3, 2)), 4)
