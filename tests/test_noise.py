@@ -439,3 +439,13 @@ def test_add_subgaussian_noise_memory_budget(monkeypatch, dtype, per_entry, shap
                                          rf"\(float64\) and its cast to X's dtype\).*; pass X a "
                                          rf"block of columns at a time\."):
         add_subgaussian_noise(X, seed=0)
+
+
+def test_overflow_messages_name_the_caller_and_its_argument():
+    X32 = np.ones((3, 2), dtype=np.float32)
+    tail = (r" gives noise that float32 cannot represent \(it overflows to ±inf beyond "
+            r"3\.4e\+38\); use a smaller {} or float64 features$")
+    with pytest.raises(ValueError, match=r"^gaussian_noise: xi=1e\+200" + tail.format("xi")):
+        gaussian_noise(X32, 1e200, seed=0)
+    with pytest.raises(ValueError, match=r"^corrupt: level=1e\+200" + tail.format("level")):
+        corrupt(X32, "gaussian", 1e200, seed=0, normalize=False)
