@@ -285,3 +285,145 @@ def test_float32_error_estimate_formula_and_warning():
         warnings.simplefilter("error")
         neumann_propagate(A, X, 2.0, 5)                      # small λ: no warning
         neumann_propagate(A, X.astype(np.float64), big, S_big)   # float64: no warning
+
+
+@pytest.mark.parametrize("lam, tol", [
+    (0.3, 5.2639618288153315e-09),   # log(tol)/log r rounds up past 13: the first guess is 13
+    (1.0, 1.1641532182693481e-10),   # ... rounds down below 33: the first guess is 32
+    (0.3, 0.23076923076923075),      # tol = r to rounding: S = 0 exactly on the boundary
+])
+def test_neumann_order_steps_past_rounding_in_its_first_guess(lam, tol):
+    # The closed-form first guess ceil(log tol / log r) − 1 is off by one at these λ, tol (found
+    # by search); the two correcting loops must land on the smallest S with
+    # (S+1)·log r <= log tol, here found by a plain linear search in the same arithmetic.
+    log_r = -math.log1p(1.0 / lam)
+    S = 0
+    while (S + 1) * log_r > math.log(tol):
+        S += 1
+    assert neumann_order(lam, tol) == S
+
+
+# --- the filter's plumbing: defaults, dtypes, messages, budgets -----------------------------
+
+def test_filter_defaults_weights_and_symmetry():
+    import networkx as nx
+    G = nx.path_graph(4)
+    nx.set_edge_attributes(G, {(0, 1): 3.0, (1, 2): 1.0, (2, 3): 0.5}, "weight")
+    nx.set_edge_attributes(G, {(0, 1): 1.0, (1, 2): 4.0, (2, 3): 1.0}, "w")
+    x = np.arange(4.0)
+    W = nx.to_numpy_array(G, weight="weight")
+    Ww = nx.to_numpy_array(G, weight="w")
+    # Default weight="weight" reads the attribute; weight="w" another one.
+    assert_allclose(NeumannFilter(G, 2.0, 3) @ x, ref.neumann(W, 2.0, 3, "sym") @ x, rtol=1e-12)
+    assert_allclose(NeumannFilter(G, 2.0, 3, weight="w") @ x, ref.neumann(Ww, 2.0, 3, "sym") @ x,
+                    rtol=1e-12)
+    # nodelist reorders the rows.
+    order = [3, 1, 0, 2]
+    got = NeumannFilter(G, 2.0, 3, nodelist=order) @ x
+    assert_allclose(got, ref.neumann(W[np.ix_(order, order)], 2.0, 3, "sym") @ x, rtol=1e-12)
+    # A directed (non-symmetric) adjacency is refused unless symmetrize=True.
+    D = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 2.0], [0.0, 0.0, 0.0]])
+    with pytest.raises(ValueError, match="symmetri"):
+        NeumannFilter(D, 1.0, 2)
+    filt = NeumannFilter(D, 1.0, 2, symmetrize=True)          # max(D, Dᵀ)
+    assert_allclose(filt.matrix(), ref.neumann(np.maximum(D, D.T), 1.0, 2, "sym"), rtol=1e-12,
+                    atol=1e-15)
+
+
+def test_filter_dtype_follows_the_graph():
+    # A float32 graph gives a float32 operator, matrix and row sums (small λ: no warning).
+    A = sp.csr_array(np.array([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0]],
+                              dtype=np.float32))
+    filt = NeumannFilter(A, 1.0, 2)
+    assert filt.dtype == np.float32
+    assert filt.matrix().dtype == np.float32 and filt.row_sums().dtype == np.float32
+    assert_allclose(filt.matrix(), ref.neumann(A.toarray().astype(float), 1.0, 2, "sym"),
+                    rtol=1e-6)
+
+
+def test_filter_composes_lazily_and_refuses_scalars():
+    A = _random_graph(12, seed=3)
+    x = np.random.default_rng(4).standard_normal(12)
+    filt = NeumannFilter(A, 1.5, 3)
+    M = ref.neumann(A, 1.5, 3, "sym")
+    both = filt @ filt
+    assert isinstance(both, spla.LinearOperator) and not isinstance(both, NeumannFilter)
+    assert_allclose(both @ x, M @ (M @ x), rtol=1e-10)
+    with pytest.raises(ValueError, match="Scalar operands"):
+        filt @ 2.0
+
+
+def test_exact_passes_its_keywords_to_gsd_solve():
+    filt = NeumannFilter(_random_graph(10, seed=2), 1.0, 3)
+    with pytest.raises(ValueError, match="method"):
+        filt.exact(np.ones(10), method="no-such-method")
+
+
+def _from_this_file(w):
+    # The warning names the test's line. Under mutmut each library call runs through its
+    # trampoline, one frame more, which is then the frame named: accepted there only.
+    return w.filename == __file__ or "mutmut" in w.filename
+
+
+def test_float32_warning_text_threshold_and_caller():
+    from ngc_ref import neumann as nm
+    A = sp.csr_array(np.array([[0.0, 1.0], [1.0, 0.0]]))
+    X = np.ones((2, 1), dtype=np.float32)
+    lam, S = 1e5, 20000
+    err = nm.float32_error_estimate(lam, S)
+    terms = err / float(np.finfo(np.float32).eps)
+    filt = NeumannFilter(A, lam, S)
+    with pytest.warns(nm.PrecisionWarning) as rec:
+        filt.apply(X)
+    (w,) = rec
+    # Attributed to the caller of apply (stacklevel=3), and saying what, how much, why.
+    assert _from_this_file(w)
+    assert str(w.message).startswith(f"neumann_propagate in float32 with lam=100000, S={S}: "
+                                     f"its relative rounding error is about {err:.1e}")
+    assert f"{terms:.3g} effective terms" in str(w.message)
+    # The threshold is strict: an estimate equal to it does not warn.
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        saved = nm.FLOAT32_ERROR_WARN
+        try:
+            nm.FLOAT32_ERROR_WARN = err
+            filt.apply(X)
+        finally:
+            nm.FLOAT32_ERROR_WARN = saved
+
+
+def test_as_linear_operator_warning_text_and_caller():
+    filt = NeumannFilter(np.ones((3, 3)), 1.0, 2)
+    with pytest.warns(DeprecationWarning) as rec:
+        filt.as_linear_operator()
+    (w,) = rec
+    assert _from_this_file(w)
+    assert str(w.message) == ("NeumannFilter.as_linear_operator() is deprecated: a NeumannFilter "
+                              "is a scipy.sparse.linalg.LinearOperator itself, pass it as it is")
+
+
+def test_memory_budget_counts_the_two_horner_buffers(monkeypatch):
+    # apply needs X's two n x d work buffers within NGC_REF_MEMORY_BUDGET (X float64: no copy).
+    n, d = 40, 5
+    filt = NeumannFilter(_random_graph(n, seed=7), 1.0, 2)
+    X = np.ones((n, d))
+    need = 2 * n * d * 8
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert filt.apply(X).shape == (n, d)
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    with pytest.raises(ValueError, match=r"^neumann_propagate would need .*2 dense 40 x 5"):
+        filt.apply(X)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_memory_budget_of_matrix_counts_three_n_by_n_arrays(monkeypatch, dtype):
+    n = 30
+    A = sp.csr_array(_random_graph(n, seed=8), dtype=dtype)
+    filt = NeumannFilter(A, 1.0, 2)
+    need = 3 * n * n * np.dtype(dtype).itemsize
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert filt.matrix().shape == (n, n)
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    with pytest.raises(ValueError, match=r"^NeumannFilter\.matrix would need .*3 dense 30 x 30"):
+        filt.matrix()

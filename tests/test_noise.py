@@ -390,3 +390,62 @@ def test_output_never_aliases_input():
 def test_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
         call()
+
+
+# --- add_subgaussian_noise's plumbing (survivors of the mutation pass) ----------------------
+
+def test_add_subgaussian_noise_defaults_messages_and_sigma():
+    from ngc_ref.noise import add_subgaussian_noise
+    X = np.arange(6.0).reshape(3, 2)
+    Xn, sigma = add_subgaussian_noise(X, seed=0)          # gaussian, scale 1
+    np.testing.assert_allclose(Xn, X + np.random.default_rng(0).standard_normal((3, 2)),
+                               rtol=1e-15)
+    assert sigma == 1.0
+    _, sigma = add_subgaussian_noise(X, "uniform", 0.6, seed=0, proxy="optimal")
+    assert sigma == pytest.approx(0.6 / np.sqrt(3.0), rel=1e-15)
+    for kw, msg in [(dict(kind="cauchy"), "^kind must be one of"),
+                    (dict(proxy="best"), "^proxy must be one of"),
+                    (dict(scale=-1.0), "^scale must be >= 0")]:
+        with pytest.raises(ValueError, match=msg):
+            add_subgaussian_noise(X, **kw)
+
+
+def test_add_subgaussian_noise_overflow_messages():
+    from ngc_ref.noise import add_subgaussian_noise
+    X32 = np.ones((3, 2), dtype=np.float32)
+    with pytest.raises(ValueError, match=r"^add_subgaussian_noise: scale=1e\+200 gives noise that "
+                                         r"float32 cannot represent \(it overflows to ±inf beyond "
+                                         r"3\.4e\+38\); use a smaller scale or float64 features$"):
+        add_subgaussian_noise(X32, "rademacher", 1e200, seed=0)
+    with pytest.raises(ValueError, match=r"^add_subgaussian_noise: scale=1e\+308 gives noise that "
+                                         r"float64 cannot represent \(it overflows to ±inf beyond "
+                                         r"1\.8e\+308\); use a smaller scale$"):
+        add_subgaussian_noise(np.full((3, 2), 1e308), "rademacher", 1e308, seed=1)
+
+
+@pytest.mark.parametrize("dtype, per_entry", [(np.float64, 8), (np.float32, 12)])
+@pytest.mark.parametrize("shape", [(20, 3), (20,)])
+def test_add_subgaussian_noise_memory_budget(monkeypatch, dtype, per_entry, shape):
+    # One float64 draw (and its float32 cast for float32 X): 8 or 12 bytes per entry.
+    from ngc_ref.noise import add_subgaussian_noise
+    X = np.zeros(shape, dtype=dtype)
+    need = per_entry * X.size
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert add_subgaussian_noise(X, seed=0)[0].shape == shape
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    n, d = (shape + (1,))[:2]
+    with pytest.raises(ValueError, match=rf"^add_subgaussian_noise would need .*a dense {n} x {d} "
+                                         rf"array of {per_entry} bytes per entry: the noise draw "
+                                         rf"\(float64\) and its cast to X's dtype\).*; pass X a "
+                                         rf"block of columns at a time\."):
+        add_subgaussian_noise(X, seed=0)
+
+
+def test_overflow_messages_name_the_caller_and_its_argument():
+    X32 = np.ones((3, 2), dtype=np.float32)
+    tail = (r" gives noise that float32 cannot represent \(it overflows to ±inf beyond "
+            r"3\.4e\+38\); use a smaller {} or float64 features$")
+    with pytest.raises(ValueError, match=r"^gaussian_noise: xi=1e\+200" + tail.format("xi")):
+        gaussian_noise(X32, 1e200, seed=0)
+    with pytest.raises(ValueError, match=r"^corrupt: level=1e\+200" + tail.format("level")):
+        corrupt(X32, "gaussian", 1e200, seed=0, normalize=False)

@@ -216,3 +216,358 @@ def test_random_start_has_the_documented_variance(d, c):
         assert tr.W_norm[0] == pytest.approx(np.linalg.norm(W0))
         # Centred: the entries' sum is N(0, c) under the documented law.
         assert abs(W0.sum()) <= 5.0 * math.sqrt(c)
+
+
+# --- edges of lipschitz_constant and least_squares (survivors of the mutation pass) ---------
+
+def test_lipschitz_constant_validates_and_reports():
+    Z = np.diag([3.0, 1.0])
+    for kw, exc, msg in [(dict(l2=-1.0), ValueError, "^l2 must be >= 0"),
+                         (dict(method="qr"), ValueError, "^method must be one of"),
+                         (dict(rtol=-1.0), ValueError, "^rtol must be >= 0"),
+                         (dict(maxiter=0), ValueError, "^maxiter must be >= 1"),
+                         (dict(maxiter=2.5), TypeError, "^maxiter must be an integer")]:
+        with pytest.raises(exc, match=msg):
+            lipschitz_constant(Z, **kw)
+    L, info = lipschitz_constant(Z, l2=0.5, return_info=True)
+    assert L == pytest.approx(19.0, rel=1e-14)
+    assert info == {"sigma_max": pytest.approx(3.0, rel=1e-14), "method": "dense",
+                    "iterations": None}
+    L, info = lipschitz_constant(Z, method="power", seed=0, return_info=True)
+    assert L == pytest.approx(18.0, rel=1e-10) and info["method"] == "power"
+    assert 1 <= info["iterations"] < 10_000
+    assert lipschitz_constant(np.zeros((0, 3))) == 0.0
+    assert lipschitz_constant(np.zeros((4, 0)), l2=1.0) == 2.0
+    with pytest.raises(ValueError, match="not finite"):
+        lipschitz_constant(np.full((2, 2), 1e200))
+
+
+def test_lipschitz_constant_sparse_vectors_and_operators():
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as spla
+    rng = np.random.default_rng(7)
+    Z = rng.standard_normal((12, 5))
+    sigma = np.linalg.svd(Z, compute_uv=False)[0]
+    # Sparse Z goes to svds (auto), in float64 even from float32 storage.
+    L, info = lipschitz_constant(sp.csr_array(Z), seed=0, return_info=True)
+    assert info["method"] == "svds" and L == pytest.approx(2 * sigma ** 2, rel=1e-9)
+    assert lipschitz_constant(sp.csr_array(Z.astype(np.float32)), seed=0) == pytest.approx(
+        2 * np.linalg.svd(Z.astype(np.float32).astype(float), compute_uv=False)[0] ** 2, rel=1e-9)
+    # One column or one row: σ_max is the vector's norm (ARPACK needs k < min(n, d)).
+    col, row = Z[:, :1], Z[:1, :]
+    assert lipschitz_constant(col, method="svds") == pytest.approx(2 * np.sum(col ** 2), rel=1e-12)
+    assert lipschitz_constant(row, method="svds") == pytest.approx(2 * np.sum(row ** 2), rel=1e-12)
+    # A complex operator is refused; a zero operator has L = 2·l2 by power iteration.
+    cop = spla.LinearOperator((3, 3), matvec=lambda v: v, dtype=complex)
+    with pytest.raises(TypeError, match="real operator"):
+        lipschitz_constant(cop)
+    zero = spla.aslinearoperator(np.zeros((3, 3)))
+    L, info = lipschitz_constant(zero, method="power", seed=0, l2=0.25, return_info=True)
+    assert L == 0.5 and info["iterations"] == 1
+
+
+def test_power_iteration_warns_when_it_runs_out_of_iterations():
+    from ngc_ref.solve import ConvergenceWarning
+    Z = np.diag([1.0, 0.999, 0.5])      # a gap of 0.1%: slow
+    with pytest.warns(ConvergenceWarning, match=r"^power iteration did not reach rtol=1e-12 in 3"):
+        L, info = lipschitz_constant(Z, method="power", seed=0, maxiter=3, return_info=True)
+    assert info["iterations"] == 3 and 2 * 0.5 ** 2 < L <= 2.0
+
+
+def test_least_squares_empty_and_overflowing_problems():
+    Y = np.array([[1.0, 2.0], [3.0, 4.0]])
+    res = least_squares(np.zeros((2, 0)), Y)
+    assert res.W.shape == (0, 2) and res.rank == 0 and res.cond == float("inf")
+    assert res.objective == 30.0 and res.singular_values.shape == (0,)
+    res = least_squares(np.ones((2, 3)), np.zeros((2, 0)))
+    assert res.W.shape == (3, 0) and res.objective == 0.0
+    assert_allclose(res.singular_values, np.zeros(2))
+    with pytest.raises(ValueError, match="‖Y‖² overflows"):
+        least_squares(np.zeros((2, 0)), np.full((2, 1), 1e200))
+    with pytest.raises(ValueError, match="singular values overflow"):
+        least_squares(np.full((2, 2), 1e200), Y)
+    with pytest.raises(ValueError, match="solution overflows"):
+        least_squares(np.array([[1e-300], [1e-300]]), np.array([[1e300], [1e300]]))
+    with pytest.raises(ValueError, match="^l2 must be >= 0"):
+        least_squares(Y, Y, l2=-1.0)
+
+
+def test_least_squares_objective_cond_and_ridge_value():
+    Z = np.array([[1.0, 0.0], [0.0, 2.0], [0.0, 0.0]])
+    Y = np.array([[1.0], [1.0], [1.0]])
+    res = least_squares(Z, Y)
+    assert res.rank == 2 and res.cond == 2.0
+    assert_allclose(res.W, [[1.0], [0.5]], rtol=1e-14)
+    assert res.objective == pytest.approx(1.0, rel=1e-14)
+    ridge = least_squares(Z, Y, l2=1.0)      # W = (ZᵀZ + I)⁻¹ZᵀY = [1/2, 2/5]
+    assert_allclose(ridge.W, [[0.5], [0.4]], rtol=1e-13)
+    want = (0.5 ** 2 + 0.2 ** 2 + 1.0) + (0.5 ** 2 + 0.4 ** 2)
+    assert ridge.objective == pytest.approx(want, rel=1e-13)
+    assert_allclose(ridge.singular_values, [2.0, 1.0], rtol=1e-14)
+    rank1 = least_squares(np.array([[1.0, 0.0], [1.0, 0.0]]), np.ones((2, 1)))   # σ = (√2, 0)
+    assert rank1.rank == 1 and rank1.cond == float("inf")
+
+
+def test_trajectory_fields_against_a_direct_gradient_descent():
+    # Every recorded quantity against a plain dense GD loop written out here, with a ridge
+    # term, a given step, a given start, tol and a given τ (the "sym" filter, τ for "sym").
+    G, Xs, eta, Y = _problem(n=15, d=3, c=2, seed=4)
+    lam, S, l2, alpha, tau, steps = 2.0, 4, 0.3, None, 0.7, 25
+    M = neumann_matrix(G, lam, S, norm="sym")
+    Zs, Zeta = M @ Xs, M @ eta
+    Z = Zs + Zeta
+    L = 2 * np.linalg.svd(Z, compute_uv=False)[0] ** 2 + 2 * l2
+    alpha = 0.9 / L
+    W0 = np.full((3, 2), 0.5)
+    tr = theory_trajectory(G, Xs, eta, Y, lam, S, norm="sym", steps=steps, alpha=alpha, W0=W0,
+                           l2=l2, tol=1e-300, tau=tau, tau_norm="sym", lipschitz_method="dense")
+    Wg = np.linalg.lstsq(Zs, Y, rcond=None)[0]
+    Wf = np.linalg.solve(Z.T @ Z + l2 * np.eye(3), Z.T @ Y)
+    f = lambda V: float(np.sum((Z @ V - Y) ** 2))      # noqa: E731
+    g = lambda V: float(np.sum((Zs @ V - Y) ** 2))     # noqa: E731
+    grad = lambda V: 2 * Z.T @ (Z @ V - Y) + 2 * l2 * V  # noqa: E731
+    W, Ws = W0.copy(), [W0.copy()]
+    for _ in range(steps):
+        W = W - alpha * grad(W)
+        Ws.append(W)
+    n = 15
+    assert tr.n_steps == steps and not tr.converged and tr.alpha == alpha
+    assert tr.L == pytest.approx(L, rel=1e-10)
+    assert_allclose(tr.k, np.arange(steps + 1))
+    assert_allclose(tr.f, [f(V) for V in Ws], rtol=1e-9)
+    assert_allclose(tr.objective, [f(V) + l2 * np.sum(V ** 2) for V in Ws], rtol=1e-9)
+    assert_allclose(tr.g_gap, [g(V) - g(Wg) for V in Ws], rtol=1e-8, atol=1e-9)
+    assert_allclose(tr.f_gap_at_Wg, [f(V) - f(Wg) for V in Ws], rtol=1e-8, atol=1e-9)
+    assert_allclose(tr.W_norm, [np.linalg.norm(V) for V in Ws], rtol=1e-12)
+    assert_allclose(tr.grad_norm, [np.linalg.norm(grad(V)) for V in Ws], rtol=1e-9)
+    dist0 = np.sum((W0 - Wg) ** 2)
+    assert tr.opt_term[0] == np.inf
+    assert_allclose(tr.opt_term[1:], dist0 / (2 * np.arange(1, steps + 1) * alpha), rtol=1e-9)
+    assert tr.noise_term == pytest.approx(tau * math.log(n) / n, rel=1e-14)
+    assert tr.tau == tau and tr.tau_norm == "sym"
+    assert tr.noise_norm_sq == pytest.approx(np.sum(Zeta ** 2), rel=1e-10)
+    assert_allclose(tr.W, Ws[-1], rtol=1e-9)
+    assert_allclose(tr.W_f_star, Wf, rtol=1e-9)
+    assert_allclose(tr.W_g_star, Wg, rtol=1e-9)
+    assert tr.g_gap_limit == pytest.approx(g(Wf) - g(Wg), rel=1e-8)
+    assert tr.settings == dict(lam=lam, S=S, norm="sym", steps=steps, l2=l2, tol=1e-300, n=n, d=3,
+                               c=2, lipschitz=tr.settings["lipschitz"], W0="given")
+    assert tr.settings["lipschitz"]["method"] == "dense"
+    # tol: stops at the first iterate whose gradient is within tol of the first one's.
+    ratio = tr.grad_norm / tr.grad_norm[0]
+    k_stop = int(np.argmax(ratio <= 0.5))
+    stop = theory_trajectory(G, Xs, eta, Y, lam, S, norm="sym", steps=steps, alpha=alpha, W0=W0,
+                             l2=l2, tol=0.5, tau=tau, tau_norm="sym")
+    assert stop.converged and stop.n_steps == k_stop > 0
+    assert_allclose(stop.W, Ws[k_stop], rtol=1e-9)
+    # Defaults: α = 1/L, W⁰ = 0, τ from connectivity_factor with "rw", settings say so.
+    default = theory_trajectory(G, Xs, eta, Y, lam, S, norm="sym", steps=2, tau=None)
+    assert default.alpha == pytest.approx(1 / default.L, rel=1e-15)
+    assert default.settings["W0"] == "zeros" and default.settings["tol"] is None
+    assert default.W_norm[0] == 0.0
+    assert default.tau == pytest.approx(connectivity_factor(G, lam, S, norm="rw").tau, rel=1e-12)
+
+
+def test_trajectory_refusals_and_edge_cases(monkeypatch):
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    kw = dict(lam=1.0, S=2, steps=3, tau=1.0)
+    with pytest.raises(ValueError, match="L = 0"):
+        theory_trajectory(G, np.zeros_like(Xs), np.zeros_like(eta), Y, **kw)
+    with pytest.raises(ValueError, match="^alpha must be > 0"):
+        theory_trajectory(G, Xs, eta, Y, alpha=0.0, **kw)
+    with pytest.raises(ValueError, match="^W0 must be one of"):
+        theory_trajectory(G, Xs, eta, Y, W0="ones", **kw)
+    with pytest.raises(ValueError, match=r"^W0 must have shape \(d, c\) = \(2, 2\)"):
+        theory_trajectory(G, Xs, eta, Y, W0=np.zeros((2, 3)), **kw)
+    with pytest.raises(ValueError, match="^tol must be >= 0"):
+        theory_trajectory(G, Xs, eta, Y, tol=-1.0, **kw)
+    with pytest.raises(ValueError, match="^tau must be >= 0"):
+        theory_trajectory(G, Xs, eta, Y, **{**kw, "tau": -1.0})
+    with pytest.raises(ValueError, match="^l2 must be >= 0"):
+        theory_trajectory(G, Xs, eta, Y, l2=-1.0, **kw)
+    with pytest.raises(ValueError, match="^steps must be >= 0"):
+        theory_trajectory(G, Xs, eta, Y, **{**kw, "steps": -1})
+    with pytest.raises(ValueError, match="^eta must have the shape of X_clean"):
+        theory_trajectory(G, Xs, eta[:, :1], Y, **kw)
+    with pytest.raises(ValueError, match="diverged at step"), \
+            pytest.warns(UserWarning, match=r"^alpha=1e\+200 exceeds 1/L="):
+        theory_trajectory(G, Xs, eta, Y, alpha=1e200, **{**kw, "steps": 50})
+    with pytest.raises(ValueError, match="at W0 overflows"):
+        theory_trajectory(G, Xs, eta, Y, W0=np.full((2, 2), 1e200), **kw)
+    # A given W0 is copied, not modified; "random" draws from the seed.
+    W0 = np.ones((2, 2))
+    tr = theory_trajectory(G, Xs, eta, Y, W0=W0, **kw)
+    assert_allclose(W0, 1.0) and tr.settings["W0"] == "given"
+    a = theory_trajectory(G, Xs, eta, Y, W0="random", seed=1, **kw)
+    b = theory_trajectory(G, Xs, eta, Y, W0="random", seed=1, **kw)
+    assert_allclose(a.W, b.W) and a.settings["W0"] == "random" and a.W_norm[0] > 0
+    # One node: log n / n is 0/1 = 0 but the theory's n → ∞ term is meaningless: NaN.
+    one = theory_trajectory(nx.empty_graph(1), np.ones((1, 1)), np.zeros((1, 1)),
+                            np.ones((1, 1)), **kw)
+    assert math.isnan(one.noise_term)
+
+
+def test_targets_refuse_bad_labels():
+    with pytest.raises(ValueError, match="non-negative integer labels"):
+        _targets(np.array([0, -1, 1]), 3)
+    with pytest.raises(ValueError, match="^Y must have one row per node: expected 4"):
+        _targets(np.array([0, 1, 1]), 4)
+    assert _targets(np.array([], dtype=int), 0).shape == (0, 0)
+    assert_allclose(_targets(np.array([[1, 2], [3, 4]]), 2), [[1.0, 2.0], [3.0, 4.0]])
+    assert _targets(np.array([[1, 2], [3, 4]]), 2).dtype == np.float64
+
+
+def test_descent_bound_holds_reads_its_arrays():
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    tr = theory_trajectory(G, Xs, eta, Y, lam=1.0, S=2, steps=5, tau=1.0)
+    assert tr.descent_bound_holds()
+    tr.f_gap_at_Wg = tr.f_gap_at_Wg.copy()
+    tr.f_gap_at_Wg[3] = tr.opt_term[3] * 1.01 + 1e-9 * max(1.0, np.abs(tr.f).max())
+    assert not tr.descent_bound_holds()
+    tr.f_gap_at_Wg[0] = np.inf            # k = 0 is not part of the bound
+    tr.f_gap_at_Wg[3] = tr.opt_term[3]
+    assert tr.descent_bound_holds()
+
+
+def test_messages_name_their_arguments(monkeypatch):
+    import scipy.sparse as sp
+    bad = np.array([[1.0, np.nan], [0.0, 1.0]])
+    for Z in (bad, sp.csr_array(bad)):
+        with pytest.raises(ValueError, match="^Z contains non-finite"):
+            lipschitz_constant(Z)
+    with pytest.raises(ValueError, match="^Z contains non-finite"):
+        least_squares(bad, np.ones((2, 1)))
+    with pytest.raises(ValueError, match="^Y contains non-finite"):
+        least_squares(np.eye(2), bad)
+    with pytest.raises(ValueError, match="^Y must have one row per node: expected 2"):
+        least_squares(np.eye(2), np.ones((3, 1)))
+    with pytest.raises(ValueError, match="^Y contains non-finite"):
+        _targets(bad, 2)
+    with pytest.raises(ValueError, match=r"^Z is too large in scale for float64 \(its singular "
+                                         r"values overflow\); rescale Z$"):
+        least_squares(np.full((2, 2), 1e200), np.ones((2, 1)))
+    with pytest.raises(ValueError, match=r"^a 1-D Y must hold non-negative integer labels \(they "
+                                         r"are one-hot encoded\); pass an \(n, c\) float matrix "
+                                         r"otherwise$"):
+        _targets(np.array([0.5, 1.0]), 2)
+    from ngc_ref import NeumannFilter
+    with pytest.raises(TypeError, match=r"^method='dense' needs an ndarray Z; use 'svds' or "
+                                        r"'power' for a LinearOperator$"):
+        lipschitz_constant(NeumannFilter(nx.path_graph(3), 1.0, 1), method="dense")
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    with pytest.raises(ValueError, match=r"^Z = Ã_S \(X_clean \+ eta\) = 0, so L = 0 and f is "
+                                         r"constant: there is no step size 1/L; pass alpha= "
+                                         r"explicitly or nonzero X_clean$"):
+        theory_trajectory(G, np.zeros_like(Xs), np.zeros_like(eta), Y, 1.0, 2, steps=1, tau=1.0)
+    # The one-hot matrix must fit the memory budget: 8·n·c bytes, named in the message.
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(8 * 4 * 3))
+    assert _targets(np.array([0, 2, 1, 2]), 4).shape == (4, 3)
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(8 * 4 * 3 - 1))
+    with pytest.raises(ValueError, match=r"^one-hot encoding the labels Y would need .*\(an 4 x 3 "
+                                         r"float64 matrix for the largest label 2\).*; pass Y as "
+                                         r"an \(n, c\) float matrix, or relabel the classes 0 \.\. "
+                                         r"c-1\."):
+        _targets(np.array([0, 2, 1, 2]), 4)
+
+
+def test_step_size_warning_threshold_and_text():
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    L = theory_trajectory(G, Xs, eta, Y, 1.0, 2, steps=0, tau=1.0).L
+    import warnings as w
+    with w.catch_warnings():
+        w.simplefilter("error")
+        # 1/L itself and 1/L within the 1e-12 slack do not warn.
+        theory_trajectory(G, Xs, eta, Y, 1.0, 2, steps=0, tau=1.0, alpha=1.0 / L)
+        theory_trajectory(G, Xs, eta, Y, 1.0, 2, steps=0, tau=1.0, alpha=(1.0 / L) * (1 + 5e-13))
+    for alpha in ((1.0 / L) * (1 + 1e-11), 1.5 / L):
+        with pytest.warns(UserWarning, match=rf"^alpha={alpha:.3g} exceeds 1/L={1.0 / L:.3g}; "
+                                             rf"Theorem 1 assumes alpha <= 1/L$") as rec:
+            theory_trajectory(G, Xs, eta, Y, 1.0, 2, steps=0, tau=1.0, alpha=alpha)
+        assert rec[0].category is UserWarning and _from_this_file(rec[0])
+
+
+def _from_this_file(w):
+    # The warning names the caller's line; under mutmut its trampoline adds a frame.
+    return w.filename == __file__ or "mutmut" in w.filename
+
+
+def test_lipschitz_seeded_runs_repeat_and_methods_report_themselves(monkeypatch):
+    import importlib
+    ls_mod = importlib.import_module("ngc_ref.training.least_squares")
+    Z = np.random.default_rng(9).standard_normal((9, 4))
+    for method in ("svds", "power"):
+        a = lipschitz_constant(Z, method=method, seed=3, return_info=True)
+        b = lipschitz_constant(Z, method=method, seed=3, return_info=True)
+        assert a == b and a[1]["method"] == method      # same inputs, same process: bitwise
+    assert lipschitz_constant(Z, method="svds", return_info=True)[1]["iterations"] is None
+    monkeypatch.setattr(ls_mod, "AUTO_DENSE_MAX_ENTRIES", Z.size)
+    assert lipschitz_constant(Z, return_info=True)[1]["method"] == "dense"
+    monkeypatch.setattr(ls_mod, "AUTO_DENSE_MAX_ENTRIES", Z.size - 1)
+    assert lipschitz_constant(Z, seed=0, return_info=True)[1]["method"] == "svds"
+
+
+def test_power_iteration_steps_exactly_as_written():
+    # maxiter = 3 iterations of v ← ZᵀZv/‖ZᵀZv‖ from the seeded start: the Rayleigh quotient.
+    from ngc_ref._validation import as_generator
+    Z = np.diag([1.0, 0.999, 0.5])
+    v = as_generator(0).standard_normal(3)
+    v /= np.linalg.norm(v)
+    for _ in range(3):
+        w = Z.T @ (Z @ v)
+        lam = float(v @ w)
+        v = w / np.linalg.norm(w)
+    from ngc_ref.solve import ConvergenceWarning
+    with pytest.warns(ConvergenceWarning):
+        L = lipschitz_constant(Z, method="power", seed=0, maxiter=3)
+    assert L == pytest.approx(2 * lam, rel=1e-13)
+
+
+def test_trajectory_inputs_name_themselves_and_zero_features():
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    kw = dict(lam=1.0, S=2, steps=3, tau=1.0)
+    nan = np.full_like(Xs, np.nan)
+    for args, msg in [((nan, eta, Y), "^X_clean contains non-finite"),
+                      ((Xs, nan, Y), "^eta contains non-finite"),
+                      ((Xs[:5], eta, Y), "^X_clean must have one row per node: expected 12"),
+                      ((Xs, eta[:5], Y), "^eta must have one row per node: expected 12"),
+                      ((Xs, eta, np.zeros(5, dtype=int)), "^Y must have one row per node"),
+                      ((Xs, eta, Y[:5]), "^Y must have one row per node: expected 12")]:
+        with pytest.raises(ValueError, match=msg):
+            theory_trajectory(G, *args, **kw)
+    with pytest.raises(ValueError, match="^W0 must have one row per node: expected 2"):
+        theory_trajectory(G, Xs, eta, Y, W0=np.zeros((3, 2)), **kw)
+    # Z = 0 with a given step: L = 0, no warning, and with tol the zero gradient at W⁰ stops
+    # the descent before the first step.
+    zero = np.zeros_like(Xs)
+    tr = theory_trajectory(G, zero, zero, Y, alpha=0.1, tol=0.5, **kw)
+    assert tr.L == 0.0 and tr.converged is True and tr.n_steps == 0
+    tr = theory_trajectory(G, zero, zero, Y, alpha=0.1, **kw)
+    assert tr.converged is False and tr.n_steps == 3
+    # L < 1: a step above 1/L still warns.
+    small = theory_trajectory(G, 1e-3 * Xs, 1e-3 * eta, Y, **{**kw, "steps": 0})
+    assert small.L < 1
+    with pytest.warns(UserWarning, match="exceeds 1/L"):
+        theory_trajectory(G, 1e-3 * Xs, 1e-3 * eta, Y, alpha=2.0 / small.L, **{**kw, "steps": 0})
+
+
+def test_descent_bound_slack_is_rtol_times_max_abs_f_at_least_one():
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    tr = theory_trajectory(G, Xs, eta, Y, lam=1.0, S=2, steps=4, tau=1.0)
+    tr.f_gap_at_Wg = tr.opt_term.copy()
+    tr.f_gap_at_Wg[0] = 0.0
+    rtol = 1e-10
+    tr.f = np.full_like(tr.f, 100.0)                 # slack rtol·100
+    tr.f_gap_at_Wg[2] = tr.opt_term[2] + rtol * 100.0  # exactly on the slack: holds
+    assert tr.descent_bound_holds(rtol)
+    tr.f_gap_at_Wg[2] = tr.opt_term[2] + 3 * rtol * 100.0
+    assert not tr.descent_bound_holds(rtol)
+    tr.f = np.full_like(tr.f, 0.5)                   # slack rtol·1, not rtol·0.5 or rtol·2
+    tr.f_gap_at_Wg[2] = tr.opt_term[2] + 0.9 * rtol
+    assert tr.descent_bound_holds(rtol)
+    tr.f_gap_at_Wg[2] = tr.opt_term[2] + 1.5 * rtol
+    assert not tr.descent_bound_holds(rtol)
+
+
+def test_targets_checks_the_rows_of_a_matrix():
+    with pytest.raises(ValueError, match="^Y must have one row per node: expected 4"):
+        _targets(np.ones((3, 2)), 4)
