@@ -4,6 +4,8 @@ cells keep the mathematics (| escaped, not replaced), and each [measured/bound] 
 
 import re
 
+import pytest
+
 from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory._core import Result
 from ngc_ref_theory.report import cell, render_markdown, what_fails_lines
@@ -73,8 +75,6 @@ def test_each_measured_over_bound_names_the_case_it_comes_from():
 def test_a_measured_over_bound_number_names_its_case_beside_a_minimal_counterexample():
     """#26: "[measured/bound = …]" must belong to the case the summary names. Beside a minimal
     counterexample a bare number would read as the minimal case's, so the case is required."""
-    import pytest
-
     from ngc_ref_theory.claims import gsd_closed_form
 
     st = gsd_closed_form.GRADIENT
