@@ -5,7 +5,6 @@ A docstring names a shared paragraph by a line holding only its placeholder, ``%
 SciPy's ``scipy._lib.doccer``), so ``help(fn)`` and the rendered docs show the full text.
 Lines indented further right after a placeholder continue its description::
 
-    @fill_doc
     def f(A, *, nodelist=None):
         \"\"\"...
 
@@ -14,6 +13,13 @@ Lines indented further right after a placeholder continue its description::
         %(nodelist)s
             Also the order of ``tau_i``.
         \"\"\"
+
+
+    fill_doc(f)
+
+``fill_doc`` is called after the definition, not used as a decorator: mutmut (the mutation
+tool of ``tools/mutation.py``) leaves every decorated function unmutated, so a decorator would
+hide the public functions from the mutation pass.
 """
 
 from __future__ import annotations
@@ -59,7 +65,8 @@ def fill_doc(obj):
     """Replace each placeholder line ``%(name)s`` of ``obj.__doc__`` by ``PARAMS[name]``.
 
     An unknown name raises KeyError at import time. Under ``python -OO`` (no docstrings)
-    ``obj`` is returned unchanged. Returns ``obj`` (a decorator for functions and classes).
+    ``obj`` is returned unchanged. Returns ``obj``; call it after the definition (see the
+    module docstring).
     """
     if obj.__doc__:
         def paragraph(m):

@@ -169,7 +169,6 @@ def _check_real_dtype(dtype, name):
     return dtype
 
 
-@fill_doc
 def check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=None):
     """Coerce a graph to a symmetric CSR adjacency with non-negative finite weights.
 
@@ -200,6 +199,9 @@ def check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=
     """
     return _check_adjacency(A, symmetrize=symmetrize, name=name, weight=weight,
                             nodelist=nodelist)[0]
+
+
+fill_doc(check_adjacency)
 
 
 def _check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=None):

@@ -98,7 +98,6 @@ class ConnectivityResult:
         return self.tau * math.log(self.n) / self.n if self.n > 1 else float("nan")
 
 
-@fill_doc
 def connectivity_factor(A, lam, S, *, norm="rw", method="exact", nodes=None, block_size=None,
                         symmetrize=False, weight="weight", nodelist=None,
                         max_nodes=DEFAULT_MAX_DENSE_NODES, workers=None, n_samples=256,
@@ -231,6 +230,9 @@ def connectivity_factor(A, lam, S, *, norm="rw", method="exact", nodes=None, blo
                               S=filt.S, norm=filt.norm, mass=mass, method=method,
                               tau_lower=tau, tau_upper=tau, confidence=1.0,
                               n_exact=len(nodes))
+
+
+fill_doc(connectivity_factor)
 
 
 #: ``_sparse_start`` stops once its partial sums fill this fraction of the n x block array.

@@ -114,7 +114,6 @@ def _warn_float32(dtype, lam, S, what):
                       f"accurate result", PrecisionWarning, stacklevel=3)
 
 
-@fill_doc
 class NeumannFilter(LinearOperator):
     """The NGC filter Ã_S for one graph, with the normalisation computed once.
 
@@ -298,7 +297,9 @@ class NeumannFilter(LinearOperator):
                 f"norm={self.norm!r})")
 
 
-@fill_doc
+fill_doc(NeumannFilter)
+
+
 def neumann_propagate(A, X, lam, S, *, norm="sym", symmetrize=False, weight="weight",
                       nodelist=None, workers=None):
     """Ã_S X, the NGC propagation (paper Eq. 4 without W).
@@ -383,7 +384,9 @@ def neumann_propagate(A, X, lam, S, *, norm="sym", symmetrize=False, weight="wei
                          nodelist=nodelist, workers=workers).apply(X)
 
 
-@fill_doc
+fill_doc(neumann_propagate)
+
+
 def neumann_matrix(A, lam, S, *, norm="sym", symmetrize=False, weight="weight", nodelist=None,
                    max_nodes=DEFAULT_MAX_DENSE_NODES):
     """Ã_S as a dense n x n array, for small graphs.
@@ -415,3 +418,6 @@ def neumann_matrix(A, lam, S, *, norm="sym", symmetrize=False, weight="weight", 
     """
     return NeumannFilter(A, lam, S, norm=norm, symmetrize=symmetrize, weight=weight,
                          nodelist=nodelist).matrix(max_nodes=max_nodes)
+
+
+fill_doc(neumann_matrix)

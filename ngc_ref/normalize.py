@@ -20,7 +20,6 @@ from ._docs import fill_doc
 from ._validation import _check_adjacency, _warn, check_norm
 
 
-@fill_doc
 def add_self_loops(A, *, symmetrize=False, weight="weight", nodelist=None):
     """Ã: the adjacency with every diagonal entry set to 1.
 
@@ -86,6 +85,9 @@ def add_self_loops(A, *, symmetrize=False, weight="weight", nodelist=None):
     return At
 
 
+fill_doc(add_self_loops)
+
+
 def _warn_if_loop_weights_dropped(diag, labels, xp, k=5):
     """Name the nodes whose stored self-loop weight (≠ 0, ≠ 1) Ã = A − diag(A) + I drops."""
     dropped = xp.flatnonzero((diag != 0) & (diag != 1))
@@ -105,7 +107,6 @@ def _warn_if_loop_weights_dropped(diag, labels, xp, k=5):
           f"this choice without this warning", UserWarning)
 
 
-@fill_doc
 def normalized_adjacency(A, norm="sym", *, symmetrize=False, weight="weight", nodelist=None,
                          return_degrees=False):
     """Ã_norm, the normalised adjacency with self-loops, as a CSR matrix.
@@ -148,6 +149,9 @@ def normalized_adjacency(A, norm="sym", *, symmetrize=False, weight="weight", no
     An, d_scaled, exp = _normalized_adjacency(A, norm, symmetrize=symmetrize, weight=weight,
                                               nodelist=nodelist)
     return (An, _degrees_from_scaled(d_scaled, exp)) if return_degrees else An
+
+
+fill_doc(normalized_adjacency)
 
 
 def _normalized_adjacency(A, norm, *, symmetrize=False, weight="weight", nodelist=None):

@@ -75,7 +75,6 @@ class _PerturbedOperator:
         return out
 
 
-@fill_doc
 def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=False,
                      weight="weight", nodelist=None):
     """RNGC propagation H of paper Eq. 12 (without the weight matrix W).
@@ -170,3 +169,6 @@ def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=F
             f"within S={filt.S} steps; use a smaller eps, a larger lam or a smaller S"
             + ("" if X.dtype == np.float64 else ", or float64 features"))
     return H.ravel() if vector else H
+
+
+fill_doc(robust_propagate)

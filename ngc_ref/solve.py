@@ -86,7 +86,6 @@ class SolveInfo:
     factor_nnz: int | None = None
 
 
-@fill_doc
 def gsd_solve(A, X, lam, *, norm="sym", method="auto", rtol=1e-10, atol=0.0, maxiter=None,
               return_info=False, symmetrize=False, weight="weight", nodelist=None,
               max_nodes=DEFAULT_MAX_DENSE_NODES, workers=None):
@@ -182,6 +181,9 @@ def gsd_solve(A, X, lam, *, norm="sym", method="auto", rtol=1e-10, atol=0.0, max
     return _gsd_solve_normalized(An, d, X, lam, norm, method=method, rtol=rtol, atol=atol,
                                  maxiter=maxiter, return_info=return_info, max_nodes=max_nodes,
                                  workers=workers)
+
+
+fill_doc(gsd_solve)
 
 
 def _gsd_solve_normalized(An, d, X, lam, norm, *, method="auto", rtol=1e-10, atol=0.0,

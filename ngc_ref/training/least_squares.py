@@ -321,7 +321,6 @@ def _targets(Y, n):
     return check_features(Y, n, name="Y").astype(np.float64)
 
 
-@fill_doc
 def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alpha=None, W0=None,
                       l2=0.0, tol=None, seed=None, tau=None, tau_norm=None,
                       lipschitz_method="auto", weight="weight", nodelist=None):
@@ -425,6 +424,9 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
         W=W_last, W_f_star=lsq_f.W, W_g_star=lsq_g.W, lstsq_f=lsq_f, lstsq_g=lsq_g,
         g_gap_limit=q.g(lsq_f.W) - q.g_star, L=L, alpha=float(alpha), n_steps=n_steps,
         converged=converged, settings=settings)
+
+
+fill_doc(theory_trajectory)
 
 
 def _trajectory_data(n, X_clean, eta, Y):
