@@ -13,8 +13,9 @@ from ngc_ref_theory._bounds import grown_lam_S
 from ngc_ref_theory._core import Result
 from ngc_ref_theory._stats import quantile_trend
 from ngc_ref_theory.claims import theorem_1 as t1
-from ngc_ref_theory.claims.theorem_1 import (assumptions, families, fixed_lambda, inside, part_b,
-                                             part_c, readings, statements)
+from ngc_ref_theory.claims.theorem_1 import (assumptions, fixed_lambda, inside, part_b, part_c,
+                                             readings, statements)
+from ngc_ref_theory.sweep import theorem1 as problems
 
 
 
@@ -91,7 +92,7 @@ def test_fitted_constant_no_violation_when_floor_is_the_stated_term():
 
 
 def _small_run(n, sigma, norm="rw", steps=300):
-    data = fixed_lambda.draw_graph(n, 7)
+    data = problems.draw_csbm(n, 7)
     tau = connectivity_factor(data.adjacency, statements.LAM, statements.S, norm=norm).tau
     eta = sigma * np.random.default_rng(3).standard_normal((n, fixed_lambda.D))
     return fixed_lambda.run_one(data, eta, norm, tau, steps)
@@ -173,7 +174,7 @@ def hyp_small():
     return fams, results
 
 
-@pytest.mark.parametrize("family", families.HYP_FAMILIES)
+@pytest.mark.parametrize("family", inside.HYP_FAMILIES)
 def test_hypotheses_are_verified_in_the_run(hyp_small, family):
     fams, _ = hyp_small
     rec = fams[family]
@@ -209,9 +210,9 @@ def test_both_readings_produce_results(hyp_small):
     assert set(results) == {"sum", "mean"}
     for reading, r in results.items():
         assert r.id == f"theorem-1:{reading}" and r.verdict in ("holds", "fails", "inconclusive")
-        assert set(r.evidence["verdicts"]) == set(families.HYP_FAMILIES)
+        assert set(r.evidence["verdicts"]) == set(inside.HYP_FAMILIES)
         assert r.evidence["searched"]["confidence"] == 0.95
-        for f in r.evidence["families"][:len(families.HYP_FAMILIES)]:
+        for f in r.evidence["families"][:len(inside.HYP_FAMILIES)]:
             assert {"q50", "q90"} == set(f["ratio_trends"])
             assert all(f"ratio_{reading}" in run for run in f["runs"])
     # The mean reading's ratio is the sum reading's divided by n, run by run.
@@ -273,19 +274,19 @@ def test_quantile_trend_recovers_planted_growth():
 @pytest.mark.parametrize("norm", ["rw", "sym"])
 def test_hyp_tau_shortcuts_equal_the_full_computation(family, norm):
     """One node on a vertex-transitive graph, block by block on a disjoint union: exact τ."""
-    A, blocks, _, _, transitive = families.hyp_problem(family, 144, 5)
+    A, blocks, _, _, transitive = problems.hyp_problem(family, 144, 5)
     lam, S_ = grown_lam_S(A.shape[0])
-    fast = families.hyp_tau(A, blocks, transitive, lam, S_, norm)
+    fast = problems.hyp_tau(A, blocks, transitive, lam, S_, norm)
     full = connectivity_factor(A, lam, S_, norm=norm).tau
     assert math.isclose(fast, full, rel_tol=1e-10)
 
 
 def test_blocks_are_realisable_in_rw():
     """X* = Y = one-hot block: Ã_S X* = (1 − r^{S+1}) X*, so g(W_g*) = 0 and W_g* = I/m."""
-    A, blocks, X, Y, _ = families.hyp_problem("ba-blocks", 200, 3)
+    A, blocks, X, Y, _ = problems.hyp_problem("ba-blocks", 200, 3)
     lam, S_ = grown_lam_S(200)
     eta = np.random.default_rng(0).standard_normal(X.shape)
-    r = inside.hyp_run(A, X, Y, eta, "rw", lam, S_, 50)
+    r = problems.hyp_run(A, X, Y, eta, "rw", lam, S_, 50)
     m = series_mass(lam, S_)
     assert r["g_star"] <= 1e-18 * 200 and math.isclose(r["W_g_norm"], 2.0 / m, rel_tol=1e-9)
     assert r["floor"] > 0

@@ -14,7 +14,8 @@ from ngc_ref_theory import cli, runner
 from ngc_ref_theory._core import Context, registry
 from ngc_ref_theory._thorough import parse_scale, scaled_count, scaled_sizes
 from ngc_ref_theory.sweep import make_cell, read_records, run_sweep
-from ngc_ref_theory.sweep.thorough_tasks import CompleteFilter, complete_rho, hyp_tau_bracket
+from ngc_ref_theory.sweep.theorem1 import hyp_problem, hyp_tau, hyp_tau_bracket
+from ngc_ref_theory.sweep.thorough_tasks import CompleteFilter, complete_rho
 
 #: The planned claims (their cells run on the sweep runner) and one claim without a plan (its
 #: check runs in one cell per norm).
@@ -68,7 +69,7 @@ def test_tiny_profile_runs_end_to_end(tiny):
     # The store stays beside the report (hidden), one record per cell.
     recs = read_records(out / ".thorough" / "store.jsonl")
     assert len(recs) == len({r["id"] for r in recs})
-    assert {r["task"] for r in recs} == {"tau", "lemma1", "theorem1_hyp", "check"}
+    assert {r["task"] for r in recs} == {"tau", "lemma1", "theorem1", "check"}
 
 
 def test_plan_cell_count_equals_cells_run(tiny, capsys):
@@ -241,8 +242,6 @@ def test_lemma1_trials_are_the_simulation_of_the_check():
 
 
 def test_block_tau_bracket_contains_the_exact_tau():
-    from ngc_ref_theory._graphs import hyp_problem
-    from ngc_ref_theory.sweep.thorough_tasks import hyp_tau
     A, blocks, _, _, transitive = hyp_problem("ba-blocks", 160, 4)
     exact = hyp_tau(A, blocks, transitive, 12.6, 26, "rw")
     br = hyp_tau_bracket(A, blocks, transitive, 12.6, 26, "rw", exact_max_cost=0.0,

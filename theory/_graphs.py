@@ -1,7 +1,8 @@
 """The checker's graphs: the named small graphs the exact identities are searched over
 (:func:`small_graphs`), the choice of n-scaled families of the asymptotic checks
 (:data:`CHECKER_FAMILIES`, :func:`checker_families`), the lookup the sweeps use
-(:func:`graph_family`, :func:`build_graph`) and Theorem 1's problems (graph, X*, Y).
+(:func:`graph_family`, :func:`build_graph`). Theorem 1's own graphs (graph, X*, Y of its
+λ = √n families and its contextual SBM) are in :mod:`ngc_ref_theory.sweep.theorem1`.
 
 Every family lives in one registry, :mod:`ngc_ref.graphs` (:func:`ngc_ref.graphs.make_graph`,
 :func:`ngc_ref.graphs.register_family`): the checker's families are registered there by name
@@ -12,16 +13,11 @@ parametrised one takes its ``graph_params``.
 
 from __future__ import annotations
 
-import math
-
 import networkx as nx
-import numpy as np
 import scipy.sparse as sp
 
-from ngc_ref import graphs, series_ratio
-from ngc_ref.graphs import contextual_sbm, family_info, make_graph, resolve_family
-
-from ._stats import seed_of
+from ngc_ref import series_ratio
+from ngc_ref.graphs import family_info, make_graph, resolve_family
 
 
 def _adj(G):
@@ -160,68 +156,3 @@ def lam_S_grid(ctx):
 
 def as_dense(A):
     return A.toarray() if sp.issparse(A) else A
-
-
-# ------------------------------------------------------------------ Theorem 1's problems
-# The graphs, clean features and targets of theorem-1 (its claim modules and its sweep cells
-# build them here).
-
-#: Theorem 1's contextual SBM (fixed-λ runs, and the probe of the λ = √n runs): classes, feature
-#: dimension, expected degree inside / outside the class, clean row norm.
-CSBM_K, CSBM_D, CSBM_DEG_IN, CSBM_DEG_OUT, CSBM_SIGNAL = 4, 4, 16.0, 4.0, 1.0
-#: Feature columns = classes = blocks of the λ = √n families.
-HYP_K = 4
-
-
-def csbm_params(n):
-    """Contextual-SBM parameters at n nodes (fixed expected degrees, so τ/n does not vanish)."""
-    size = n // CSBM_K
-    return dict(n=n, k=CSBM_K, p_in=min(1.0, CSBM_DEG_IN / max(size - 1, 1)),
-                p_out=min(1.0, CSBM_DEG_OUT / max(n - size, 1)), d=CSBM_D, signal=CSBM_SIGNAL,
-                noise_std=0.0, means="onehot")
-
-
-def draw_csbm(n, graph_seed):
-    """Theorem 1's contextual SBM (graph, X*, Y) at n nodes from an integer seed."""
-    return contextual_sbm(**csbm_params(n), seed=graph_seed)
-
-
-#: The p×p torus C_p □ C_p (4-regular, vertex-transitive), in the registry as ``torus``.
-torus = graphs.torus
-
-
-def _fourier(a, b):
-    return math.sqrt(2.0) * np.stack([np.cos(a), np.sin(a), np.cos(b), np.sin(b)], axis=1)
-
-
-def hyp_problem(family, n, seed):
-    """(graph, its blocks or None, X*, Y, vertex-transitive?) of a family of Theorem 1's
-    λ = √n runs (``ring``, ``torus``, ``rr-blocks``, ``ba-blocks``, ``csbm-fixed-degree``, or
-    any registered family, with X* = Y = one-hot of HYP_K index blocks) at about n nodes."""
-    if family == "ring":
-        th = 2 * np.pi * np.arange(n) / n
-        lab = (HYP_K * np.arange(n)) // n
-        return graphs.ring(n), None, _fourier(th, 2 * th), np.eye(HYP_K)[lab], True
-    if family == "torus":
-        p = int(round(math.sqrt(n)))
-        x, y = np.divmod(np.arange(p * p), p)
-        lab = 2 * (x < p / 2) + (y < p / 2)
-        return (torus(p), None, _fourier(2 * np.pi * x / p, 2 * np.pi * y / p),
-                np.eye(HYP_K)[lab], True)
-    if family == "csbm-fixed-degree":
-        data = draw_csbm(n, seed)
-        return data.adjacency, None, data.X_clean, data.Y, False
-    if family not in ("rr-blocks", "ba-blocks"):
-        # Any registered family (``ngc-ref check --family``): X* = Y = one-hot of HYP_K
-        # contiguous blocks of node indices (a clean signal the graph may or may not carry).
-        A = make_graph(family, n, seed)
-        onehot = np.eye(HYP_K)[(HYP_K * np.arange(A.shape[0])) // A.shape[0]]
-        return A, None, onehot, onehot, family_info(family).vertex_transitive
-    build = {"rr-blocks": lambda m, s: graphs.random_regular(m, 6, seed=s),
-             "ba-blocks": lambda m, s: graphs.barabasi_albert(m, 3, seed=s)}[family]
-    rng = np.random.default_rng(seed)
-    size = n // HYP_K
-    blocks = [sp.csr_array(build(size, seed_of(rng))) for _ in range(HYP_K)]
-    lab = np.repeat(np.arange(HYP_K), size)
-    onehot = np.eye(HYP_K)[lab]
-    return sp.csr_array(sp.block_diag(blocks, format="csr")), blocks, onehot, onehot, False

@@ -179,7 +179,7 @@ def cell_seconds(task, params):
         tau = product_seconds(fam, n, p["S"], n, gp) if p.get("bounds", False) else 0.0
         return (CELL_OVERHEAD + build_seconds(fam, n) + tau
                 + product_seconds(fam, n, p["S"], p["trials"] * p["d"], gp) * 0.95)
-    if task == "theorem1_hyp":
+    if task == "theorem1" and "family" in p:   # a λ = √n cell (a csbm cell has no family)
         fam, n = p["family"], p["n"]
         S = math.ceil(2 * math.sqrt(n))
         # Each run: Ã_S [X*, η] (8 columns) and 200 GD steps on n × 4 (about 2 columns' worth);

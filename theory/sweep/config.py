@@ -133,6 +133,8 @@ def parse_config(cfg, *, source="<config>", base_dir=None):
         raise ValueError(f"{source}: unknown key(s) {unknown}; valid: {list(TOP_KEYS)}")
     if "task" not in cfg:
         raise ValueError(f"{source}: missing 'task'")
+    # The cells are made under the name given, so that an alias's defaults and renamed
+    # parameters apply; the sweep is named after the task it stands for.
     task = get_task(cfg["task"]).name
     seed = _int(cfg.get("seed", 0), "seed", source)
     reps = _int(cfg.get("reps", 1), "reps", source, min_val=1)
@@ -157,7 +159,7 @@ def parse_config(cfg, *, source="<config>", base_dir=None):
                     raise ValueError(f"{source}: give either reps or a 'rep' parameter, not both")
                 params["rep"] = rep
             where = f"{source}: cell {k + 1} ({canonical(point)})"
-            cell = make_cell(task, params, seed, where)
+            cell = make_cell(cfg["task"], params, seed, where)
             if cell.id not in seen:  # overlapping [[grid]] tables: one cell, run once
                 seen.add(cell.id)
                 cells.append(cell)

@@ -213,8 +213,7 @@ def summarize_tau(records, plot_path=None):
         from matplotlib.lines import Line2D
 
         def draw(ax, row, recs, style):
-            by_n = sorted(group(recs, ("n",)).items(), key=lambda kv: json.loads(kv[0][0]))
-            ns = [float(np.mean([r["result"]["n"] for r in v])) for _, v in by_n]
+            ns, by_n = by_size(recs)
             key = ("tau_over_n", "tau_log_n_over_n")[row]
             ax.plot(ns, [_mean_std(r["result"][key] for r in v)[0] for _, v in by_n], "o-",
                     color=style["color"], ms=4)
@@ -354,8 +353,8 @@ def _plot_lemma1(records, path):
     spread = 0.12            # dodge: total width in log10(n)
 
     def draw(ax, row, recs, style):
-        by_n = sorted(group(recs, ("n",)).items(), key=lambda kv: json.loads(kv[0][0]))
-        ns = np.array([float(np.mean([r["result"]["n"] for r in v])) for _, v in by_n])
+        ns, by_n = by_size(recs)
+        ns = np.array(ns)
         if row == 0:
             for mean, bound, fmt in (("mean_fro2", "paper_bound", "o-"),
                                      ("mean_max2", "max_entry_bound", "x--")):
@@ -396,7 +395,41 @@ def _plot_lemma1(records, path):
         ylim=(None, (edge * 0.8, 1 - edge * 0.8)), extra_handles=extra)
 
 
+def by_size(recs, key="n"):
+    """``(sizes, [(group key, records)])``: ``recs`` grouped by the requested ``key`` in
+    increasing order, each group's size the mean n of its graphs as built."""
+    groups = sorted(group(recs, (key,)).items(), key=lambda kv: json.loads(kv[0][0]))
+    return [float(np.mean([r["result"]["n"] for r in v])) for _, v in groups], groups
+
+
 def summarize_theorem1(records, plot_path=None):
+    """The fixed-λ cells (a contextual SBM, no ``family``): excess loss per n and noise level,
+    and the plot; the λ = √n cells (a ``family``): τ/n and the floor per node per n."""
+    grown = [r for r in records if "family" in r["params"]]
+    records = [r for r in records if "family" not in r["params"]]
+    tables, figs = [], []
+    if records:
+        tables.append(_theorem1_fixed_table(records))
+        if plot_path is not None:
+            figs.append(_plot_theorem1(records, plot_path))
+    if grown:
+        tables.append(_theorem1_grown_table(grown))
+    return "\n\n".join(tables), figs
+
+
+def _theorem1_grown_table(records):
+    rows = []
+    for key, recs in group(records, ("family", "norm", "n")).items():
+        runs = [run for r in recs for run in r["result"]["runs"]]
+        taus = [r["result"]["graph"].get("tau", float("nan")) / r["result"]["graph"]["n"]
+                for r in recs]
+        rows.append((*(json.loads(k) for k in key), len(recs), len(runs),
+                     f"{np.mean(taus):.4g}", f"{np.mean([r['floor'] / r['n'] for r in runs]):.4g}"))
+    return "λ = √n, S = ⌈2λ⌉:\n" + text_table(
+        ("family", "norm", "n", "graphs", "runs", "tau/n", "floor/n"), rows)
+
+
+def _theorem1_fixed_table(records):
     rows = []
     for _, label, n, recs, res in _points(records, "n"):
         m, sd = _mean_std(r["excess_loss"] for r in res)
@@ -405,12 +438,8 @@ def summarize_theorem1(records, plot_path=None):
                      f"{_mean_std(r['noise_term'] for r in res)[0]:.4g}",
                      f"{_mean_std(r['excess_loss_limit'] for r in res)[0]:.4g}",
                      sum(r["descent_bound_holds"] for r in res)))
-    table = text_table(("series", "n", "reps", "excess loss", "sd", "per node",
-                        "tau*log(n)/n", "k->inf limit", "descent ok"), rows)
-    figs = []
-    if plot_path is not None:
-        figs.append(_plot_theorem1(records, plot_path))
-    return table, figs
+    return text_table(("series", "n", "reps", "excess loss", "sd", "per node",
+                       "tau*log(n)/n", "k->inf limit", "descent ok"), rows)
 
 
 def _symlog_threshold(values, span=1e-6):
@@ -430,8 +459,7 @@ def _plot_theorem1(records, path):
     from matplotlib.lines import Line2D
 
     def draw(ax, row, recs, style):
-        by_n = sorted(group(recs, ("n",)).items(), key=lambda kv: json.loads(kv[0][0]))
-        ns = [float(np.mean([r["result"]["n"] for r in v])) for _, v in by_n]
+        ns, by_n = by_size(recs)
         key = ("excess_loss", "excess_loss_per_node")[row]
         ms = [_mean_std(r["result"][key] for r in v) for _, v in by_n]
         ax.errorbar(ns, [m for m, _ in ms], yerr=[s for _, s in ms], fmt="o-", capsize=3,

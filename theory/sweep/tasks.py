@@ -12,7 +12,9 @@ Built-in tasks (see :func:`describe` for their parameters):
                         or the estimator's bracket by the cost model (:mod:`.thorough_tasks`).
 ``lemma1``              one Monte-Carlo exceedance trial batch of Lemma 1 (Eq. 9)
                         (:mod:`.thorough_tasks`; ``lemma1_trials`` is its draws-only alias).
-``theorem1``            the Theorem 1 gradient-descent trajectory on a contextual SBM.
+``theorem1``            Theorem 1's gradient descent on one graph: a contextual SBM at fixed λ,
+                        or a λ = √n family with its τ and a batch of noise draws
+                        (:mod:`.theorem1`; ``theorem1_hyp`` is its λ = √n alias).
 ``node_classification`` one noisy-feature node-classification run (Sec. 5).
 """
 
@@ -33,12 +35,16 @@ from ngc_ref.validation import check_scalar
 
 from .._bounds import grown_lam_S
 from .._graphs import graph_family
-from .._stats import class_bag_of_words, labelled_sbm, sbm_probabilities
+from .._stats import class_bag_of_words, labelled_sbm
 from .expressions import substitute
 
 _REQUIRED = object()
 #: The record's parameter that keeps the expressions of n a config gave (name -> text).
 EXPRS = "exprs"
+
+
+#: What a config gives for a parameter of each non-numeric kind (the error's words).
+_EXPECTED = {bool: "true or false", str: "a string", dict: "a table/object"}
 
 
 @dataclass(frozen=True)
@@ -67,21 +73,14 @@ class Param:
         if self.kind in (int, float):
             return check_scalar(value, name, min_val=self.min, integer=self.kind is int,
                                 include_min=not self.exclusive_min)
-        if self.kind is bool:
-            if not isinstance(value, bool):
-                raise TypeError(f"{name} must be true or false, got {value!r}")
-            return value
-        if self.kind is str:
-            if not isinstance(value, str):
-                raise TypeError(f"{name} must be a string, got {type(value).__name__} {value!r}")
-            if self.choices and value not in self.choices:
-                raise ValueError(f"{name} must be one of {list(self.choices)}, got {value!r}")
-            return value
-        if self.kind is dict:
-            if not isinstance(value, dict):
-                raise TypeError(f"{name} must be a table/object, got {type(value).__name__}")
-            return {str(k): v for k, v in sorted(value.items())}
-        raise TypeError(f"unsupported parameter kind {self.kind}")  # pragma: no cover
+        if self.kind not in _EXPECTED:
+            raise TypeError(f"unsupported parameter kind {self.kind}")  # pragma: no cover
+        if not isinstance(value, self.kind):
+            raise TypeError(f"{name} must be {_EXPECTED[self.kind]}, got "
+                            f"{type(value).__name__} {value!r}")
+        if self.choices and value not in self.choices:
+            raise ValueError(f"{name} must be one of {list(self.choices)}, got {value!r}")
+        return {str(k): v for k, v in sorted(value.items())} if self.kind is dict else value
 
 
 @dataclass(frozen=True)
@@ -123,6 +122,8 @@ class Task:
     doc: str = ""
     validate: Callable | None = None
     resolve: Callable | None = None
+    #: A former parameter name -> the name it now has (an alias's, :func:`register_alias`).
+    renamed: dict = dataclasses.field(default_factory=dict)
 
     def coerce(self, params, where=""):
         """Checked, coerced and completed parameters, sorted by name: what the cell will run.
@@ -134,6 +135,7 @@ class Task:
         where = where or f"task {self.name!r}"
         if not isinstance(params, dict):
             raise TypeError(f"{where}: parameters must be a table, got {type(params).__name__}")
+        params = {self.renamed.get(k, k): v for k, v in params.items()}
         # Expressions of n (a config's p = "3*log(n)/n") become their values here; the record
         # keeps them in ``exprs`` (absent when there are none, so other cells' ids stay put).
         exprs = params.get(EXPRS) or {}
@@ -193,14 +195,16 @@ def register_task(name, params, *, doc="", validate=None, resolve=None, replace=
     return deco
 
 
-def register_alias(old, name, **defaults):
+def register_alias(old, name, renamed=None, **defaults):
     """Let ``old`` (a task's former name, e.g. in a config) stand for task ``name``, with
-    other ``defaults`` for some of its parameters (what the former task did)."""
+    other ``defaults`` for some of its parameters (what the former task did) and ``renamed``
+    ({former parameter name: its name now}) for parameters the former task called otherwise."""
     task = get_task(name)
-    unknown = sorted(set(defaults) - set(task.params))
+    renamed = dict(renamed or {})
+    unknown = sorted((set(defaults) | set(renamed.values())) - set(task.params))
     if unknown:
         raise ValueError(f"alias {old!r}: {name!r} has no parameter(s) {unknown}")
-    _ALIASES[old] = (name, defaults)
+    _ALIASES[old] = (name, defaults, renamed)
 
 
 def get_task(name):
@@ -208,9 +212,9 @@ def get_task(name):
     if not isinstance(name, str):
         raise TypeError(f"task must be a string, got {type(name).__name__}")
     if name in _ALIASES:
-        target, defaults = _ALIASES[name]
+        target, defaults, renamed = _ALIASES[name]
         task = _TASKS[target]
-        return dataclasses.replace(task, params={
+        return dataclasses.replace(task, renamed=renamed, params={
             **task.params, **{k: dataclasses.replace(task.params[k], default=v)
                               for k, v in defaults.items()}})
     if name not in _TASKS:
@@ -284,48 +288,7 @@ def _schedule(params):
 # The lemma1 task is in .thorough_tasks (one implementation with lemma1_trials).
 
 # ------------------------------------------------------------------------------ theorem 1
-
-def _theorem1_validate(params):
-    if params["d"] < params["k"]:
-        raise ValueError(f"d must be >= k (one-hot class means), got d={params['d']}, "
-                         f"k={params['k']}")
-
-
-@register_task("theorem1", {
-    **_sbm_params(_REQUIRED, 2, 8.0, 2.0, n_min=4, what="contextual SBM: "),
-    "d": Param(int, 16, min=1, doc="feature dimension (≥ k)"),
-    "signal": Param(float, 1.0, min=0.0, doc="norm of each clean feature row"),
-    "noise_std": Param(float, 0.5, min=0.0, doc="σ of the Gaussian noise η (noise level)"),
-    **FILTER_PARAMS,
-    "steps": Param(int, 300, min=0, doc="gradient-descent steps"),
-    "graph_seed": Param(int, None, min=0, doc="default: derived from (seed, n, k, degrees, rep)"),
-}, validate=_theorem1_validate)
-def theorem1_task(params, seeds):
-    """Theorem 1 (Eq. 10): GD on ‖Ã_S(X*+η)W − Y‖²; excess loss g(W_k) − g(W_g*)."""
-    from ngc_ref.graphs import contextual_sbm
-    from ngc_ref.training import theory_trajectory
-    n, k = params["n"], params["k"]
-    p_in, p_out = sbm_probabilities(n, k, params["deg_in"], params["deg_out"])
-    gseed = params["graph_seed"]
-    if gseed is None:
-        gseed = seeds.derived("csbm", n, k, params["deg_in"], params["deg_out"], params["d"],
-                              params["signal"], params["rep"])
-    data = contextual_sbm(n, k, p_in, p_out, params["d"], signal=params["signal"], seed=gseed)
-    rng = seeds.rng()
-    eta = params["noise_std"] * rng.standard_normal(data.X_clean.shape)
-    tr = theory_trajectory(data.adjacency, data.X_clean, eta, data.Y, params["lam"], params["S"],
-                           norm=params["norm"], steps=params["steps"], seed=rng)
-    k_last = int(tr.k[-1])
-    return {"n": int(data.adjacency.shape[0]), "graph_seed": int(gseed), "tau": float(tr.tau),
-            "noise_term": float(tr.noise_term), "steps_run": k_last,
-            "excess_loss": float(tr.g_gap[-1]), "excess_loss_per_node": float(tr.g_gap[-1]) / n,
-            "excess_loss_limit": float(tr.g_gap_limit),
-            "opt_term": float(tr.opt_term[-1]) if k_last > 0 else None,
-            "f_gap_at_Wg": float(tr.f_gap_at_Wg[-1]), "noise_norm_sq": float(tr.noise_norm_sq),
-            "descent_bound_holds": bool(tr.descent_bound_holds()), "L": float(tr.L),
-            "alpha": float(tr.alpha), "rank_Z": int(tr.lstsq_f.rank),
-            "converged": bool(tr.converged)}
-
+# The theorem1 task is in .theorem1 (with Theorem 1's graphs; theorem1_hyp is its alias).
 
 # ------------------------------------------------------------------------------ classification
 

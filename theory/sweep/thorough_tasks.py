@@ -13,8 +13,9 @@
                    τ and the exceedance counts of the bounds, with ``draws`` every draw's
                    ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij² (the thorough plan's ``lemma1_trials``
                    alias: draws only, judged against bounds from a ``tau`` cell).
-``theorem1_hyp``   one graph of Theorem 1's λ = √n families: its τ (exact, or the bracket) and
-                   the gradient-descent runs of its noise draws (:func:`hyp_run`).
+
+Theorem 1's task (``theorem1``, with its λ = √n alias ``theorem1_hyp``) is in :mod:`.theorem1`
+with Theorem 1's graphs.
 
 A worker process keeps the last few graphs it built (:func:`_graph`), so the cells of one graph
 (noises, d, trial blocks, normalisations) build it once per worker.
@@ -28,12 +29,10 @@ from functools import lru_cache
 import numpy as np
 
 from ngc_ref import NeumannFilter, connectivity_factor, series_mass
-from ngc_ref.training import theory_trajectory
 
-from .._bounds import (floor_tau_over_n, frobenius_bound, grown_lam_S, max_entry_bound,
-                       paper_bound, simulate)
-from .._graphs import build_graph, complete_coefficients, complete_rho, hyp_problem
-from .._stats import NOISES, max_degree_share, seed_of
+from .._bounds import floor_tau_over_n, frobenius_bound, max_entry_bound, paper_bound, simulate
+from .._graphs import build_graph, complete_coefficients, complete_rho
+from .._stats import NOISES, max_degree_share
 from .._thorough import exact_tau_seconds
 # The tau task's pieces: the same graph seed, family check and sqrt_n schedule.
 from .tasks import (FILTER_PARAMS, GRAPH_PARAMS, Param, _check_family, _graph_seed, _schedule,
@@ -218,132 +217,3 @@ def lemma1_task(params, seeds):
 
 #: The thorough plan's former task: one block of draws, the bounds from a tau cell.
 register_alias("lemma1_trials", "lemma1", bounds=False, draws=True)
-
-
-# ------------------------------------------------------------------ Theorem 1, λ = √n
-
-def hyp_tau(A, blocks, transitive, lam, S_, norm):
-    """Exact τ of A, through :func:`ngc_ref.connectivity_factor` (sparse, never n×n).
-
-    On a vertex-transitive graph every τ_i is equal (an automorphism maps Ã_S to itself in
-    either normalisation), so one node gives τ; on a disjoint union τ_i = n·ρ_i/m² with ρ_i the
-    row of the node's own block, so τ = max_B (n/n_B)·τ_B; else every node. Both shortcuts are
-    checked against the full computation in the tests.
-    """
-    return hyp_tau_bracket(A, blocks, transitive, lam, S_, norm)["tau"]
-
-
-def hyp_tau_bracket(A, blocks, transitive, lam, S_, norm, *, exact_max_cost=float("inf"),
-                    n_samples=192, max_candidates=64, confidence=0.99, rng=None):
-    """τ of :func:`hyp_tau` and its bracket: exact while S·nnz·(nodes computed) ≤
-    ``exact_max_cost`` per graph or block, else the estimator of
-    :func:`ngc_ref.connectivity_factor` per block (the union's bracket is the max of the
-    blocks' ends; each block at confidence ``confidence``)."""
-    n = A.shape[0]
-    if transitive:
-        t = float(connectivity_factor(A, lam, S_, norm=norm, nodes=np.array([0])).tau)
-        return {"tau": t, "tau_lower": t, "tau_upper": t, "method": "one-node"}
-    parts = blocks if blocks is not None else [A]
-    lo, hi, methods = 0.0, 0.0, set()
-    for B in parts:
-        m = B.shape[0]
-        if S_ * (B.nnz + m) * m <= exact_max_cost:
-            t = float(connectivity_factor(B, lam, S_, norm=norm).tau)
-            t_lo = t_hi = t
-            methods.add("exact")
-        else:
-            res = connectivity_factor(B, lam, S_, norm=norm, method="estimate",
-                                      n_samples=n_samples, max_candidates=max_candidates,
-                                      confidence=confidence, seed=rng)
-            t_lo, t_hi = float(res.tau_lower), float(res.tau_upper)
-            methods.add("estimate")
-        if blocks is not None:   # a node of block B in the union: τ_i = τ_B,i · n/m
-            t_lo, t_hi = t_lo * n / m, t_hi * n / m
-        lo, hi = max(lo, t_lo), max(hi, t_hi)
-    method = ("estimate" if "estimate" in methods else "exact") + (
-        " per block" if blocks is not None else "")
-    return {"tau": lo, "tau_lower": lo, "tau_upper": hi, "method": method}
-
-
-def hyp_run(A, X, Y, eta, norm, lam, S_, steps):
-    """One GD trajectory inside the hypotheses; what the readings and the hypotheses need.
-
-    τ is computed apart (per graph, :func:`hyp_tau`): the trajectory's own τ is not used.
-    """
-    tr = theory_trajectory(A, X, eta, Y, lam, S_, norm=norm, steps=steps, tau=1.0,
-                           tau_norm=norm, seed=0)
-    g_star = tr.lstsq_g.objective
-    floor = tr.g_gap_limit
-    scale = max(1.0, float(np.max(np.abs(tr.f))), float(np.max(tr.g_gap)) + g_star)
-    # Assumption 4 as the proof uses it: f(W⁺) ≤ f(W) − (α/2)‖∇f(W)‖² at every step.
-    descent = tr.f[1:] - tr.f[:-1] + 0.5 * tr.alpha * tr.grad_norm[:-1] ** 2
-    dist0 = float(np.sum(tr.W_g_star ** 2))
-    e = np.abs(tr.g_gap[1:] - floor)
-    return {"n": int(A.shape[0]), "floor": floor, "g_star": g_star,
-            "W_g_norm": float(np.linalg.norm(tr.W_g_star)),
-            "W_f_norm": float(np.linalg.norm(tr.W_f_star)),
-            "W_max_norm": float(np.max(tr.W_norm)), "L": tr.L, "alpha": tr.alpha,
-            "alpha_L": tr.alpha * tr.L,
-            "descent_max_slack": float(np.max(descent)) / scale if descent.size else 0.0,
-            "C1_needed": float(np.max(e * 2 * tr.k[1:] * tr.alpha / dist0)) if dist0 else 0.0,
-            "converged_rel": abs(float(tr.g_gap[-1]) - floor) / max(abs(floor), 1e-300),
-            "cond_Z": tr.lstsq_f.cond, "rank_Z": tr.lstsq_f.rank, "steps": tr.n_steps,
-            "noise_norm_sq": tr.noise_norm_sq}
-
-
-def hyp_noise_seed(eta_seed, draw):
-    """The integer seed of noise draw ``draw`` of a graph whose draws derive from ``eta_seed``
-    (the same in both normalisations)."""
-    return seed_of(np.random.default_rng([int(eta_seed), int(draw)]))
-
-
-def hyp_graph(family, n, graph_seed):
-    """One graph of Theorem 1's λ = √n runs: ``(A, blocks, X*, Y, record)``, the record with
-    its size (n as built, the requested n), λ = √n and S = ⌈2λ⌉, the floor of τ/n, isolated
-    nodes, the largest degree share and whether it is vertex-transitive."""
-    A, blocks, X, Y, transitive = hyp_problem(family, n, graph_seed)
-    m = A.shape[0]
-    lam, S = grown_lam_S(m)
-    deg = np.asarray(A.sum(axis=1)).ravel()
-    return A, blocks, X, Y, {
-        "family": family, "n": m, "requested_n": n, "graph_seed": graph_seed, "lam": lam,
-        "S": S, "floor_tau_over_n": floor_tau_over_n(lam, S),
-        "isolated_nodes": int(np.sum(deg == 0)),
-        "max_degree_share": float((deg + 1).max() / (deg + 1).sum()), "transitive": transitive}
-
-
-@register_task("theorem1_hyp", {
-    "family": Param(str, choices=("ring", "torus", "rr-blocks", "ba-blocks",
-                                  "csbm-fixed-degree"), doc="Theorem 1's λ = √n family"),
-    "n": Param(int, min=8, doc="requested nodes (λ = √n and S = ⌈2λ⌉ of the graph's n)"),
-    "graph_seed": Param(int, min=0, doc="the graph's seed"),
-    "eta_seed": Param(int, min=0, doc="draw r's noise seed derives from (eta_seed, r)"),
-    "draws": Param(int, min=1, doc="noise draws (one GD run each)"),
-    "sigma": Param(float, 1.0, min=0.0, doc="σ of the Gaussian noise"),
-    "steps": Param(int, 200, min=0, doc="gradient-descent steps"),
-    "norm": Param(str, "rw", choices=("rw", "sym"), doc="normalisation of Ã"),
-    "tau": Param(bool, True, doc="compute τ (False for a probe family)"),
-    "exact_max_cost": Param(float, 1e10, min=0.0, doc="τ exact while S·nnz·nodes ≤ this per "
-                                                      "graph or block, else its bracket"),
-    "n_samples": Param(int, 192, min=1, doc="estimator: Gaussian probes"),
-    "max_candidates": Param(int, 64, min=1, doc="estimator: τ_i recomputed exactly"),
-})
-def theorem1_hyp_task(params, seeds):
-    """One graph of Theorem 1's λ = √n runs: the graph's record (τ and its bracket) and one
-    GD run per noise draw."""
-    family, gseed = params["family"], params["graph_seed"]
-    A, blocks, X, Y, graph = hyp_graph(family, params["n"], gseed)
-    lam, S_, transitive = graph["lam"], graph["S"], graph["transitive"]
-    if params["tau"]:
-        graph.update(hyp_tau_bracket(A, blocks, transitive, lam, S_, params["norm"],
-                                     exact_max_cost=params["exact_max_cost"],
-                                     n_samples=params["n_samples"],
-                                     max_candidates=params["max_candidates"], rng=seeds.rng()))
-    runs = []
-    for r in range(params["draws"]):
-        nseed = hyp_noise_seed(params["eta_seed"], r)
-        eta = params["sigma"] * np.random.default_rng(nseed).standard_normal(X.shape)
-        row = hyp_run(A, X, Y, eta, params["norm"], lam, S_, params["steps"])
-        row.update(family=family, graph_seed=gseed, draw=r, noise_seed=nseed, lam=lam, S=S_)
-        runs.append(row)
-    return {"graph": graph, "runs": runs}

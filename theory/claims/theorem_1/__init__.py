@@ -9,26 +9,26 @@ W_f* = argmin f (the limit of W^(k)). The theorem states, with probability 1 −
 The O(·) hide constants; the proof's first term is exactly ‖W⁰ − W_g*‖²/(2kα), the second is never
 given a constant. The check has two halves, one module per result:
 
-* inside the hypotheses (λ = √n, S = ⌈2λ⌉; :mod:`.inside` on the families of :mod:`.families`,
-  every assumption verified in the run by :mod:`.assumptions`): the two readings of the loss,
+* inside the hypotheses (λ = √n, S = ⌈2λ⌉; :mod:`.inside` on its families, built by
+  :mod:`ngc_ref_theory.sweep.theorem1` as its ``--thorough`` cells build them, every
+  assumption verified in the run by :mod:`.assumptions`): the two readings of the loss,
   ``theorem-1:sum`` and ``theorem-1:mean`` (:mod:`.readings`, with the proof's last display
   checked step by step);
 * at the experiments' λ = 32, S = 16 on contextual SBMs (:mod:`.fixed_lambda`): (a) the proof's
-  optimisation step (:mod:`.part_a`), (b) the 1/k decay (:mod:`.part_b`), (c) the noise floor
-  against τ log n / n outside Assumption 2 (:mod:`.part_c`), and the corrected statement
-  (:mod:`.corrected`).
+  optimisation step and the corrected statement, both exact inequalities (:mod:`.corrected`),
+  (b) the 1/k decay (:mod:`.part_b`), (c) the noise floor against τ log n / n outside
+  Assumption 2 (:mod:`.part_c`).
 
 The statements and the paper's words are in :mod:`.statements`, the figures in :mod:`.figures`.
 """
 
 from __future__ import annotations
 
-from .corrected import corrected_result
-from .families import hyp_problem
+from ...sweep.theorem1 import hyp_problem
+from .corrected import corrected_result, optimisation_step_result
 from .figures import fixed_figure, hypotheses_figure
 from .fixed_lambda import common_evidence, run_rows
 from .inside import hyp_cells, hyp_results
-from .part_a import optimisation_step_result
 from .part_b import decay_result
 from .part_c import floor_result
 from .readings import reading_result

@@ -19,12 +19,12 @@ import numpy as np
 from ngc_ref import connectivity_factor, series_mass
 from ngc_ref.training import theory_trajectory
 
-from ..._graphs import CSBM_D, CSBM_DEG_IN, CSBM_DEG_OUT, csbm_params, draw_csbm
 from ..._stats import CONFIDENCE, seed_of
 from ..._thorough import scaled_count, scaled_sizes
+from ...sweep.theorem1 import CSBM_D, CSBM_DEG_IN, CSBM_DEG_OUT, csbm_params, draw_csbm
 from .statements import EXACT_RTOL, ID, LAM, SIGMA, S
 
-#: Contextual SBM (:func:`ngc_ref_theory._graphs.csbm_params`): classes, feature dimension,
+#: Contextual SBM (:func:`ngc_ref_theory.sweep.theorem1.csbm_params`): classes, feature dimension,
 #: expected in/out-class degree, clean row norm.
 D, DEG_IN, DEG_OUT = CSBM_D, CSBM_DEG_IN, CSBM_DEG_OUT
 #: GD steps (default, thorough); E(k) reaches rounding by k ≈ 250 on these graphs (cond(Z) ≤ 4).
@@ -65,11 +65,6 @@ def common_evidence(ctx, norm):
 def noise_term_N(noise_fro, W_norm, resid):
     """N(W) = 2‖Z_η‖_F‖W‖_F‖Z*W − Y‖_F + ‖Z_η‖_F²‖W‖_F² (arrays broadcast)."""
     return 2.0 * noise_fro * W_norm * resid + noise_fro**2 * W_norm**2
-
-
-def draw_graph(n, graph_seed):
-    """The contextual SBM (graph, X*, Y) at n nodes from an integer seed (η is drawn apart)."""
-    return draw_csbm(n, graph_seed)
 
 
 def draw_noise(n, noise_seed):
@@ -132,7 +127,7 @@ def run_rows(ctx, norm):
     for n, n_graphs in zip(sizes, graphs):
         for g in range(n_graphs):
             graph_seed = seed_of(ctx.rng(ID, "csbm", n, g))
-            data = draw_graph(n, graph_seed)
+            data = draw_csbm(n, graph_seed)
             tau = connectivity_factor(data.adjacency, LAM, S, norm=norm).tau
             for r in range(draws):
                 noise_seed = seed_of(ctx.rng(ID, "eta", n, g, r))

@@ -10,8 +10,8 @@ import numpy as np
 from ..._common import counterexample
 from ..._proofs import THEOREM_1_LAST, first_failure, random_instances, run_chain
 from ..._stats import loglog_slope_ci
+from ...sweep.theorem1 import HYP_K, hyp_problem
 from .assumptions import per_n
-from .families import HYP_K, hyp_problem
 from .inside import loss_scale, searched
 from .statements import EQ8_WORDS, ID, MSE_WORDS, PART_READING, PROOF_WORDS, SIGMA
 
