@@ -212,7 +212,7 @@ def vary_lines(cells):
     takes (what ``--dry-run`` prints under a claim or a sweep)."""
     out = []
     for task in dict.fromkeys(c.task for c in cells):
-        mine = [_shown(c.params) for c in cells if c.task == task]
+        mine = [with_expressions(c.params) for c in cells if c.task == task]
         keys = sorted({k for p in mine for k in p})
         parts = []
         for k in keys:
@@ -227,8 +227,9 @@ def vary_lines(cells):
     return out
 
 
-def _shown(params):
-    """A cell's parameters with each expression of n (``exprs``) in place of its value."""
+def with_expressions(params):
+    """A cell's parameters with each expression of n a config gave (``exprs``) in place of its
+    value at this n (``p = "3*log(n)/n"``), so the cells of one expression form one series."""
     exprs = params.get("exprs") or {}
     out = {k: v for k, v in params.items() if k != "exprs"}
     for name, text in exprs.items():

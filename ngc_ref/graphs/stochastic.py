@@ -462,3 +462,83 @@ def edge_homophily(adjacency, labels, *, weight="weight", nodelist=None):
     if coo.nnz == 0:
         return float("nan")
     return float(np.mean(labels[coo.row] == labels[coo.col]))
+
+
+# ------------------------------------------------------------------ SBM by expected degrees
+
+def sbm_degree_probabilities(n, k, deg_in, deg_out):
+    """Edge probabilities of an SBM with ``k`` equal blocks given by expected degrees.
+
+    With m = n // k nodes per block, a node's expected degree is ``deg_in`` inside its block
+    and ``deg_out`` to the other blocks: p_in = deg_in/(m − 1), p_out = deg_out/(m(k − 1)),
+    each capped at 1 (denominators of 0 read as 1).
+
+    Parameters
+    ----------
+    n : int
+        Number of nodes (``n // k`` per block).
+    k : int
+        Number of blocks, ``1 <= k <= n``.
+    deg_in, deg_out : float
+        Expected degree inside the block and to the other blocks, ``>= 0``.
+
+    Returns
+    -------
+    p_in, p_out : float
+
+    See Also
+    --------
+    sbm_degrees : the graph itself.
+
+    Examples
+    --------
+    >>> from ngc_ref.graphs.stochastic import sbm_degree_probabilities
+    >>> sbm_degree_probabilities(400, 4, 8.0, 2.0)
+    (0.08080808080808081, 0.006666666666666667)
+    """
+    n = check_n(n)
+    k = check_scalar(k, "k", min_val=1, max_val=n, integer=True)
+    deg_in = check_scalar(deg_in, "deg_in", min_val=0.0)
+    deg_out = check_scalar(deg_out, "deg_out", min_val=0.0)
+    size = n // k
+    return (min(1.0, deg_in / max(size - 1, 1)), min(1.0, deg_out / max(size * (k - 1), 1)))
+
+
+def sbm_degrees(n, k, deg_in, deg_out, seed=None):
+    """Stochastic block model with ``k`` equal blocks given by expected degrees.
+
+    :func:`sbm` on k blocks of m = n // k nodes (n rounded down to a multiple of k) with the
+    probabilities of :func:`sbm_degree_probabilities`: expected degree ``deg_in`` inside the
+    block and ``deg_out`` to the other blocks. ``deg_in > deg_out`` gives a homophilous graph,
+    ``deg_in < deg_out`` a heterophilous one.
+
+    Parameters
+    ----------
+    n : int
+        Requested number of nodes; the graph has ``k * (n // k)``.
+    k : int
+        Number of blocks (classes), ``1 <= k <= n``.
+    deg_in, deg_out : float
+        Expected degree inside the block and to the other blocks, ``>= 0``.
+    seed : None, int or numpy.random.Generator
+
+    Returns
+    -------
+    adjacency : scipy.sparse.csr_array
+    labels : numpy.ndarray of int64
+        Block of each node, as :func:`sbm` returns them.
+
+    See Also
+    --------
+    sbm : the same model given by probabilities.
+
+    Examples
+    --------
+    >>> from ngc_ref.graphs.stochastic import sbm_degrees
+    >>> A, y = sbm_degrees(10, 3, 2.0, 1.0, seed=0)
+    >>> A.shape, y.tolist()
+    ((9, 9), [0, 0, 0, 1, 1, 1, 2, 2, 2])
+    """
+    p_in, p_out = sbm_degree_probabilities(n, k, deg_in, deg_out)
+    size = int(n) // int(k)
+    return sbm(size * int(k), int(k), p_in, p_out, seed=seed)

@@ -30,8 +30,8 @@ import numpy as np
 from .._figures import legend_outside, save_figure, subplots, suptitle
 from .._stats import (clopper_pearson, loglog_slope, no_hub_hypotheses, slope_interval,
                       tau_decay_verdict)
+from .._thorough import with_expressions as params_with_expressions
 from .store import read_records
-from .tasks import EXPRS
 
 #: Parameters never shown as series (replicates are averaged; graph seeds follow from them).
 _NOISE_KEYS = ("rep", "graph_seed")
@@ -51,19 +51,9 @@ def _key(v):
 
 def with_expressions(record):
     """The record with each parameter a config gave as an expression of n written as that
-    expression (``p = "3*log(n)/n"``, not its value at this n), so the cells of one
+    expression (:func:`ngc_ref_theory._thorough.with_expressions`), so the cells of one
     expression form one series, drawn as one connected line."""
-    exprs = record["params"].get(EXPRS)
-    if not exprs:
-        return record
-    params = {k: v for k, v in record["params"].items() if k != EXPRS}
-    for name, text in exprs.items():
-        if name.startswith("graph_params."):
-            params["graph_params"] = dict(params.get("graph_params") or {},
-                                          **{name.split(".", 1)[1]: text})
-        else:
-            params[name] = text
-    return dict(record, params=params)
+    return dict(record, params=params_with_expressions(record["params"]))
 
 
 def varying(records, exclude=()):

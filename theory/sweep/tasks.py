@@ -31,11 +31,12 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from ngc_ref.graphs.stochastic import sbm_degrees
 from ngc_ref.validation import check_scalar
 
 from .._bounds import grown_lam_S
 from .._graphs import graph_family
-from .._stats import class_bag_of_words, labelled_sbm
+from .._stats import class_bag_of_words
 from .expressions import substitute
 
 _REQUIRED = object()
@@ -331,7 +332,7 @@ def _real_dataset(name, split):
 
 def _csbm_dataset(params, seed):
     n, k = params["n"], params["k"]
-    A, labels = labelled_sbm(n, k, params["deg_in"], params["deg_out"], seed)
+    A, labels = sbm_degrees(n, k, params["deg_in"], params["deg_out"], seed)
     rng = np.random.default_rng(seed)
     X = class_bag_of_words(rng, labels, d=params["d"])
     perm = rng.permutation(len(labels))

@@ -30,11 +30,12 @@ import scipy.sparse as sp
 
 from ngc_ref import connectivity_factor, graphs
 from ngc_ref.graphs import contextual_sbm, family_info, make_graph
+from ngc_ref.graphs.stochastic import sbm_degree_probabilities
 from ngc_ref.training import theory_trajectory
 
 from .._bounds import floor_tau_over_n, grown_lam_S
 from .._graphs import graph_family
-from .._stats import sbm_probabilities, seed_of
+from .._stats import seed_of
 from .tasks import _REQUIRED, FILTER_PARAMS, Param, _sbm_params, register_alias, register_task
 
 # ------------------------------------------------------------------ the problems
@@ -271,7 +272,7 @@ def theorem1_task(params, seeds):
 def _csbm_cell(params, seeds):
     """One GD run on a contextual SBM of the given sizes at the given λ, S (one noise draw)."""
     n, k = params["n"], params["k"]
-    p_in, p_out = sbm_probabilities(n, k, params["deg_in"], params["deg_out"])
+    p_in, p_out = sbm_degree_probabilities(n, k, params["deg_in"], params["deg_out"])
     gseed = params["graph_seed"]
     if gseed is None:
         gseed = seeds.derived("csbm", n, k, params["deg_in"], params["deg_out"], params["d"],

@@ -27,33 +27,32 @@ from .fixed_lambda import graph_of, where
 from .statements import CORRECTED, EXACT_RTOL, PART_A
 
 
-def exact_bound(statement, ctx, rows, slack):
-    """``(holds?, worst run, counterexample or None)`` of an exact inequality whose slack (the
-    left side minus the bound, maximised over k) is ``slack`` in each run: it holds when every
-    slack is within EXACT_RTOL of the run's largest loss."""
+def exact_result(statement, ctx, norm, rows, slack, evidence, summary, figs=()):
+    """The result of an exact inequality whose slack (the left side minus the bound, maximised
+    over k) is ``slack`` in each run: it holds when every slack is within EXACT_RTOL of the
+    run's largest loss, else the worst run is the counterexample. ``summary(holds)`` is the
+    result's summary."""
     worst = max(rows, key=lambda r: r[slack] / r["scale"])
     ok = all(r[slack] <= EXACT_RTOL * r["scale"] for r in rows)
     ce = None if ok else counterexample(statement.id, ctx, graph=graph_of(worst), **where(worst),
                                         max_slack=worst[slack])
-    return ok, worst, ce
+    return statement.result(norm, "holds" if ok else "fails", evidence, summary(ok), ce, figs)
 
 
 def optimisation_step_result(ctx, norm, rows, common, figs):
     """Part (a): f(W^k) − f(W_g*) ≤ ‖W⁰−W_g*‖²/(2kα) at every k of every run."""
-    ok, _, ce = exact_bound(PART_A, ctx, rows, "a_max_slack")
     ev = dict(common, tolerance=f"slack ≤ {EXACT_RTOL:g}·max loss of the run",
               runs=[{k: r[k] for k in ("n", "graph_seed", "noise_seed", "a_max_ratio",
                                        "a_max_slack", "cond_Z")} for r in rows])
-    return PART_A.result(
-        norm, "holds" if ok else "fails", ev,
+    return exact_result(
+        PART_A, ctx, norm, rows, "a_max_slack", ev, lambda ok:
         f"(a) f(W^k) − f(W_g*) ≤ ‖W⁰−W_g*‖²/(2kα) for k = 1..{common['steps']} in all "
         f"{len(rows)} runs: {'yes' if ok else 'NO'}; max lhs/rhs "
-        f"{max(r['a_max_ratio'] for r in rows):.3g}", ce, figs)
+        f"{max(r['a_max_ratio'] for r in rows):.3g}", figs)
 
 
 def corrected_result(ctx, norm, rows, common):
     """The corrected statement: the exact decomposition bound at every k of every run."""
-    ok, _, ce = exact_bound(CORRECTED, ctx, rows, "corr_max_slack")
     closed_ok = sum(r["closed_form_holds"] for r in rows)
     below_B = sum(r["noise_below_B"] for r in rows)
     cn_slope, cn_ci = slope_ci(np.log([r["n"] for r in rows]),
@@ -75,9 +74,8 @@ def corrected_result(ctx, norm, rows, common):
               runs=[{k: r[k] for k in ("n", "graph_seed", "noise_seed", "corr_max_ratio",
                                        "corr_max_slack", "floor", "closed_form_noise_term",
                                        "noise_norm_sq", "lemma1_B")} for r in rows])
-    return CORRECTED.result(
-        norm, "holds" if ok else "fails", ev,
+    return exact_result(
+        CORRECTED, ctx, norm, rows, "corr_max_slack", ev, lambda ok:
         f"exact decomposition bound at every k in {len(rows)} runs: max lhs/rhs "
         f"{ev['max_ratio']:.3g}; closed form with lemma-1-corrected B holds in "
-        f"{closed_ok}/{len(rows)} runs, its noise term ~ n^{cn_slope:.2f} (does not vanish)",
-        ce)
+        f"{closed_ok}/{len(rows)} runs, its noise term ~ n^{cn_slope:.2f} (does not vanish)")
