@@ -29,7 +29,6 @@ SCALE_ENV = "NGC_REF_THOROUGH_SCALE"
 #: cache miss). Under load the wall time is several times that.
 SECONDS_PER_ENTRY = 8e-10
 SECONDS_PER_ENTRY_BANDED = 4e-10
-BANDED = ("ring", "path", "grid_2d", "torus", "star", "complete")
 #: Seconds per node to build a family's graph (networkx-based generators dominate).
 BUILD_SECONDS_PER_NODE = {"random_regular_4": 8e-5, "barabasi_albert_3": 1e-4,
                           "rr-blocks": 8e-5, "ba-blocks": 1e-4}
@@ -118,7 +117,7 @@ def avg_degree(family, n, graph_params=None):
 def banded(family):
     """Whether the family's neighbours sit close in index order (the registry's ``local``)."""
     info = registered_family(family)
-    return family in BANDED or (info is not None and info.local)
+    return info is not None and info.local
 
 
 def product_seconds(family, n, S, columns, graph_params=None):
@@ -186,7 +185,8 @@ def cell_seconds(task, params):
         # the blocks' graphs are local (block-diagonal), so their columns cost about half.
         runs = product_seconds(fam, n, S, 10 * p["draws"]) * 0.5
         tau = 0.0
-        if p["tau"] and fam in ("ring", "torus"):
+        info = registered_family(fam)   # ring, torus: vertex-transitive, one node
+        if p["tau"] and info is not None and info.vertex_transitive:
             tau = product_seconds(fam, n, S, 1)
         elif p["tau"]:
             block = n // 4
