@@ -514,12 +514,8 @@ def sbm_degrees(n, k, deg_in, deg_out, seed=None):
 
     Parameters
     ----------
-    n : int
-        Requested number of nodes; the graph has ``k * (n // k)``.
-    k : int
-        Number of blocks (classes), ``1 <= k <= n``.
-    deg_in, deg_out : float
-        Expected degree inside the block and to the other blocks, ``>= 0``.
+    n, k, deg_in, deg_out
+        As in :func:`sbm_degree_probabilities`; the graph has ``k * (n // k)`` nodes.
     seed : None, int or numpy.random.Generator
 
     Returns
