@@ -303,7 +303,12 @@ def _closed_form_results(ctx, norm):
         violation=worst["grad_rel"] / EXACT_RTOL,
         violation_case=f"{worst['graph']}, λ={worst['lam']:g}", search=search,
         minimal_counterexample=mc)]
-    # The nearest corrected statement: the minimiser of q uses the symmetric part of L̃.
+    return results + [_corrected_result(ctx, norm, ev)]
+
+
+def _corrected_result(ctx, norm, ev):
+    """The nearest corrected statement: the minimiser of q uses the symmetric part of L̃
+    (``ev``: the paper's statement's evidence, which this one extends)."""
     w2, cases2, _ = _examine(ctx, norm, lambda L, X, lam: np.linalg.solve(
         np.eye(L.shape[0]) + lam * (L + L.T) / 2, X), "corrected", hypothesis=True)
     atlas2, mc2, search2 = _atlas(ctx, norm, _corrected_test, None,
@@ -339,9 +344,8 @@ def _closed_form_results(ctx, norm):
         ce2 = atlas_counterexample(ctx, CORRECTED.id, mc2)
     out_text = (f"; outside the hypothesis (no minimiser) on {outside.failing_cases:,}/"
                 f"{outside.cases:,} atlas cases, smallest {setting(mc_out)}" if mc_out else "")
-    results.append(CORRECTED.result(norm, verdict, ev2,
-                                    f"corrected: (I+λ(L̃+L̃ᵀ)/2)⁻¹X has relative gradient ≤ "
-                                    f"{w2['grad_rel']:.1e} on {cases2} cases inside the "
-                                    f"hypothesis; {atlas2.describe()}{out_text}", ce2, figs2,
-                                    search=search2, minimal_counterexample=mc2))
-    return results
+    return CORRECTED.result(norm, verdict, ev2,
+                            f"corrected: (I+λ(L̃+L̃ᵀ)/2)⁻¹X has relative gradient ≤ "
+                            f"{w2['grad_rel']:.1e} on {cases2} cases inside the "
+                            f"hypothesis; {atlas2.describe()}{out_text}", ce2, figs2,
+                            search=search2, minimal_counterexample=mc2)
