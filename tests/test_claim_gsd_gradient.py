@@ -4,13 +4,13 @@ rw counterexample is the 3-node path, certified exactly."""
 
 from fractions import Fraction
 
-from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory.claims import gsd_closed_form as gcf
+
+from ._claims import run_claims
 
 
 def _run():
-    return {(r.id, r.norm): r for r in run_checks(Context(seed=0), only=["gsd-closed-form"],
-                                                  progress=False)}
+    return run_claims("gsd-closed-form")
 
 
 def test_meant_gradient_holds_for_sym_and_fails_for_rw():

@@ -8,13 +8,13 @@ import math
 import pytest
 
 from ngc_ref import graphs, series_mass
-from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory.claims import tau_linearity as tl
+
+from ._claims import assert_theory_rw_scopes, run_claims
 
 
 def _run():
-    return {(r.id, r.norm): r for r in run_checks(Context(seed=0), only=["tau-linearity"],
-                                                  progress=False)}
+    return run_claims("tau-linearity")
 
 
 def test_as_stated_bound_is_linear_in_tau():
@@ -25,9 +25,7 @@ def test_as_stated_bound_is_linear_in_tau():
         for a, b in r.evidence["symbolic"].values():
             assert a > 0 and b == 0.0
         assert max(r.evidence["bound_over_tau_max_rel_spread"].values()) <= tl.LINEAR_RTOL
-    assert res["tau-linearity", "rw"].scope == "as-stated"
-    assert "linear with respect to τ" in res["tau-linearity", "rw"].scope_reason
-    assert res["tau-linearity", "sym"].scope == "extension"
+    assert_theory_rw_scopes(res, "tau-linearity", "linear with respect to τ")
 
 
 @pytest.mark.parametrize("bad", [lambda t, lam, S, s, n, d: t * t / n,          # quadratic

@@ -30,7 +30,7 @@ from .._atlas import (S_MAX as ATLAS_S_MAX, atlas_counterexample, atlas_minimal,
 from .._common import Judgement, counterexample, judged, public
 from .._core import claim
 from .._exact import certify_rise, fro2_over_mass2, tau as exact_tau
-from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS, extension
+from .._paper import THEORY_RW_SCOPES, extension
 from .._figures import draws, legend_outside, save_figure, subplots
 from .._graphs import family_graph, small_graphs
 from .._stats import seed_of
@@ -43,7 +43,7 @@ STATEMENT = ("Deeper NGC denoises more. Tested readings, at fixed λ: (a) ‖Ã_
              "κ r^{S+1}‖(I+λL̃)⁻¹η‖_F (κ = 1 for sym, √(d̃_max/d̃_min) for rw). (a)-(c): exact, "
              "S = 0..S_max, relative tolerance 1e-10.")
 CLAIM = claim(ID, "Sec. 1 and appendix 'Analysis on the Depth'", STATEMENT, order=140,
-              scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
+              **THEORY_RW_SCOPES)
 #: The paper's depth claim is about the convergence of the noise as Lemma 1 measures it
 #: (τ and the noise relative to the signal's gain), not about the raw noise energy.
 DEPTH_WORDS = ("Sec. 1: 'Deeper GNNs can have a faster convergence rate'; the appendix: 'we do "

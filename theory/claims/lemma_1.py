@@ -30,9 +30,9 @@ from ngc_ref import NeumannFilter, connectivity_factor
 from .._atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combine_search,
                       lam_grid, minimal_figure, scan, setting, walk_minimal)
 from .._common import Judgement, counterexample, judged, public
-from .._core import claim, erratum
+from .._core import claim
 from .._exact import certify_lemma_1, certify_lemma_1_exact
-from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
+from .._paper import EXPERIMENTS_LAM_S, THEORY_RW_SCOPES
 from .._bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
 from .._figures import draws, legend_outside, log_axes, save_figure, subplots
 from .._proofs import LEMMA_1_CHAIN, first_failure, instance_from, random_instances, run_chain
@@ -49,7 +49,7 @@ STATEMENT = ("Under Assumption 1 (i.i.d. zero-mean sub-Gaussian η ∈ R^{n×d},
              f"{CONFIDENCE:.0%} Clopper-Pearson interval, against 1/d.")
 
 CLAIM = claim(ID, "Lemma 1, Eq. 9 (proof: appendix 'Proof of Lemma 1')", STATEMENT, order=90,
-              scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
+              **THEORY_RW_SCOPES)
 #: Per-entry Hoeffding bounds plus a union bound over the nd entries (what the proof's own
 #: argument gives), and their Frobenius consequence.
 MAX_ENTRY = CLAIM.corrected(
@@ -62,23 +62,23 @@ FROBENIUS = CLAIM.corrected(
     "grows).", key="frobenius")
 
 #: Errata of the lemma and its proof (what is written, what is meant, whether that holds).
-T_ERRATUM = CLAIM.part(
+T_ERRATUM = CLAIM.erratum(
     "t", "The lemma's t = 2τ(1 − r^S)²(4 log n + log 2d)/n is Eq. 9's right-hand side "
          "2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n (as written it has (1 − r^S)² and no σ²).",
-    scope=erratum(f"{errata.LEMMA_T}; {errata.PROOF_T}: the t that makes the proof's last "
-                  "display equal 1/d is Eq. 9's right-hand side"), norm_scopes={})
-UNION_ERRATUM = CLAIM.part(
+    f"{errata.LEMMA_T}; {errata.PROOF_T}: the t that makes the proof's last "
+    "display equal 1/d is Eq. 9's right-hand side")
+UNION_ERRATUM = CLAIM.erratum(
     "union-bound", "The proof's union bound P(‖Ã_Sη‖_{∞,∞} ≥ t) ≤ 2n²exp{−nt²/(2τ(1 − "
                    "r^{S+1})²σ²)} over i ∈ [n], j ∈ [n] (as written; Ã_Sη is n × d, so the "
                    "union runs over j ∈ [d] and the factor is 2nd).",
-    scope=erratum(f"{errata.UNION}: Ã_Sη has d columns, so j ∈ [d] is meant"), norm_scopes={})
-PROBABILITY_ERRATUM = CLAIM.part(
+    f"{errata.UNION}: Ã_Sη has d columns, so j ∈ [d] is meant")
+PROBABILITY_ERRATUM = CLAIM.erratum(
     "probability", "'With probability 1 − 1/d' is a guarantee for every d ≥ 1 (as written; at "
                    "d = 1 it promises probability 0).",
-    scope=erratum(f"{errata.PROBABILITY}: at d = 1 this is probability 0; a guarantee for "
-                  "d ≥ 2 (or a free failure probability) is meant"), norm_scopes={})
+    f"{errata.PROBABILITY}: at d = 1 this is probability 0; a guarantee for "
+    "d ≥ 2 (or a free failure probability) is meant")
 
-LAM, S = 32.0, 16
+LAM, S = EXPERIMENTS_LAM_S
 #: Feature dimensions d of the exhaustive search (the bound and its probability 1 − 1/d use d).
 ATLAS_D = (2, 4, 8, 16, 64, 256, 1024)
 #: Feature dimensions of the exact walk for the minimal counterexample: every d (d = 1 only

@@ -36,7 +36,7 @@ from ngc_ref import NeumannFilter, datasets
 
 from .._common import counterexample
 from .._core import claim
-from .._paper import ROW_NORMALIZATION_TABLE, as_stated, extension
+from .._paper import EXPERIMENTS_LAM_S, ROW_NORMALIZATION_TABLE, as_stated, extension
 from .._figures import draws, legend_outside, save_figure, subplots
 from .._stats import (CONFIDENCE, class_bag_of_words, labelled_sbm, mean_ci, pyg_row_normalize,
                       seed_of)
@@ -79,7 +79,7 @@ READINGS = {
 }
 
 XIS = (1.0, 10.0, 100.0)
-LAM, S = 32.0, 16
+LAM, S = EXPERIMENTS_LAM_S
 
 
 def fisher_ratio(Z, labels):

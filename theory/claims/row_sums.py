@@ -9,7 +9,7 @@ from .._atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combi
 from .._common import EXACT_RTOL, counterexample
 from .._core import claim
 from .._exact import certify_row_squares, certify_row_sum
-from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
+from .._paper import THEORY_RW_SCOPES
 from .._graphs import lam_S_grid, small_graphs
 from .._proofs import ROW_SUM_CHAIN, first_failure, instance_from, random_instances, run_chain
 
@@ -18,13 +18,13 @@ ROW_SQ = "row-square-bounds"
 
 ROW_SUM_CLAIM = claim(ROW_SUM, "Eq. 6, App. row summation",
                       "Every row of Ã_S sums to 1 − r^{S+1}.", order=40,
-                      scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
+                      **THEORY_RW_SCOPES)
 ROW_SUM_CORRECTED = ROW_SUM_CLAIM.corrected(
     "For sym, the degree-weighted row sums hold instead: Σ_j [Ã_S]_ij √d̃_j = (1 − r^{S+1}) √d̃_i "
     "for every row i (D̃^{1/2}1 is the eigenvector of Ã_sym for eigenvalue 1).")
 ROW_SQ_CLAIM = claim(ROW_SQ, "Eq. 7",
                      "(1 − r^{S+1})²/n ≤ Σ_j [Ã_S]_ij² ≤ (1 − r^{S+1})² for every row i.",
-                     order=50, scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
+                     order=50, **THEORY_RW_SCOPES)
 ROW_SQ_CORRECTED = ROW_SQ_CLAIM.corrected(
     "For sym: (1 − r^{S+1})²·d̃_i/Σ_j d̃_j ≤ Σ_j [Ã_S]_ij² ≤ (1 − r^{S+1})²·d̃_i/min_j d̃_j for "
     "every row i (Eq. 7 on regular graphs).")
