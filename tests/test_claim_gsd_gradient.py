@@ -9,12 +9,8 @@ from ngc_ref_theory.claims import gsd_closed_form as gcf
 from ._claims import run_claims
 
 
-def _run():
-    return run_claims("gsd-closed-form")
-
-
 def test_meant_gradient_holds_for_sym_and_fails_for_rw():
-    res = _run()
+    res = run_claims("gsd-closed-form")
     sym, rw = res["gsd-closed-form:gradient-meant", "sym"], res["gsd-closed-form:gradient-meant",
                                                                  "rw"]
     assert sym.verdict == "holds" and sym.scope == "erratum"

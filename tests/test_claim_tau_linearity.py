@@ -13,12 +13,12 @@ from ngc_ref_theory.claims import tau_linearity as tl
 from ._claims import assert_theory_rw_scopes, run_claims
 
 
-def _run():
+@pytest.fixture(scope="module")
+def res():
     return run_claims("tau-linearity")
 
 
-def test_as_stated_bound_is_linear_in_tau():
-    res = _run()
+def test_as_stated_bound_is_linear_in_tau(res):
     for norm in ("sym", "rw"):
         r = res["tau-linearity", norm]
         assert r.verdict == "holds"
@@ -33,7 +33,7 @@ def test_as_stated_bound_is_linear_in_tau():
                                  lambda t, lam, S, s, n, d: math.log(t) / n])   # non-linear op
 def test_planted_non_linear_bound_fails(monkeypatch, bad):
     monkeypatch.setattr(tl, "paper_bound", bad)
-    r = _run()["tau-linearity", "rw"]
+    r = run_claims("tau-linearity")["tau-linearity", "rw"]
     assert r.verdict == "fails" and r.counterexample
 
 
@@ -46,8 +46,7 @@ def test_linear_form_refuses_non_linear_operations():
         math.log(t)
 
 
-def test_verdicts_and_scopes():
-    res = _run()
+def test_verdicts_and_scopes(res):
     for norm in ("sym", "rw"):
         r = res["tau-linearity:measured", norm]
         assert r.verdict == "fails" and r.evidence["ratio_max_over_min"] > tl.RATIO_FAILS
@@ -63,9 +62,9 @@ def test_planted_vertex_transitive_graphs_hold(monkeypatch):
     n = 400
     monkeypatch.setattr(tl, "graph_set", lambda ctx, n: {
         "ring": (graphs.ring(n), "ring"), "complete": (graphs.complete(n), "complete")})
-    res = _run()
+    planted = run_claims("tau-linearity")
     for norm in ("sym", "rw"):
-        r = res["tau-linearity:measured", norm]
+        r = planted["tau-linearity:measured", norm]
         assert r.verdict == "holds"
         for g in r.evidence["graphs"]:       # mean = max row energy: e/τ = m²/n exactly
             assert g["ratio"] == pytest.approx(series_mass(tl.LAM, tl.S) ** 2 / n, rel=1e-10)

@@ -47,6 +47,7 @@ paper's experiments (``as-stated``); the contextual SBM is the checker's (``exte
 
 from __future__ import annotations
 
+from collections import namedtuple
 from types import SimpleNamespace
 
 import numpy as np
@@ -443,16 +444,20 @@ def _common_evidence(ctx, label, name, noise, levels, normalize, ref, m):
     return common
 
 
-def _beats(ctx, norm, label, m, common, note):
+#: What a reading of one setting gives ``judged``: the judgement, the evidence it adds to the
+#: setting's, the summary, the counterexample's fields and where the rows go.
+Reading = namedtuple("Reading", "judgement evidence summary failure rows_key")
+
+
+def _beats(ctx, norm, label, m, note):
     """(i) of one setting: NGC against each no-aggregation baseline, level by level."""
     v, rows, w = judge_beats(m.acc, m.levels)
     for r in rows:
         r["control_mean"] = float(m.ctrl_mean[list(m.levels).index(r["level"])])
-    ev = dict(common, control_note=note,
-              rule="holds: every 95% interval of mean Δ > 0; fails: a Bonferroni interval "
-                   f"(over {len(rows)} comparisons) < 0")
-    return judged(
-        PARTS["i", label], ctx, norm, (v, rows, w), ev,
+    return Reading(
+        (v, rows, w),
+        dict(control_note=note, rule="holds: every 95% interval of mean Δ > 0; fails: a "
+                                     f"Bonferroni interval (over {len(rows)} comparisons) < 0"),
         f"(i) {label}: NGC − baseline at every level; weakest {w['baseline']} @ "
         f"{w['level']:g}: {_pct(w['ngc_mean'])} vs {_pct(w['baseline_mean'])}%, "
         f"Δ CI [{_pct(w['ci'][0])}, {_pct(w['ci'][1])}] pts ({m.runs} runs); structure-only "
@@ -460,10 +465,10 @@ def _beats(ctx, norm, label, m, common, note):
         dict(setting=label, baseline=w["baseline"], level=w["level"],
              mean_delta=w["mean_delta"], ci_bonferroni=w["ci_bonferroni"],
              delta_per_run=w["delta"].tolist(), run_seed=m.seed, norm=norm),
-        rows_key="per_level")
+        "per_level")
 
 
-def _slower(ctx, norm, label, m, common, note):
+def _slower(ctx, norm, label, m, note):
     """(ii) of one setting: NGC's drop from the lowest to the highest level against each
     baseline's."""
     acc, levels, ctrl_mean = m.acc, m.levels, m.ctrl_mean
@@ -472,11 +477,11 @@ def _slower(ctx, norm, label, m, common, note):
     for r in rows:
         r["control_mean_first_last"] = [float(ctrl_mean[0]), float(ctrl_mean[-1])]
         r["drop_control"] = drop_ctrl
-    ev = dict(common, control_note=note,
-              rule="D = drop(NGC) − drop(baseline) per run; holds: every 95% interval of "
-                   "mean D < 0; fails: a Bonferroni interval (over baselines) > 0")
-    return judged(
-        PARTS["ii", label], ctx, norm, (v, rows, w), ev,
+    return Reading(
+        (v, rows, w),
+        dict(control_note=note, rule="D = drop(NGC) − drop(baseline) per run; holds: every 95% "
+                                     "interval of mean D < 0; fails: a Bonferroni interval "
+                                     "(over baselines) > 0"),
         f"(ii) {label}: drop {levels[0]:g}→{levels[-1]:g}: NGC {_pct(w['drop_ngc'])} vs "
         f"{w['baseline']} {_pct(w['drop_baseline'])} pts, D CI "
         f"[{_pct(w['ci'][0])}, {_pct(w['ci'][1])}]; above-chance share kept "
@@ -486,23 +491,24 @@ def _slower(ctx, norm, label, m, common, note):
              drop_ngc=w["drop_ngc"], drop_baseline=w["drop_baseline"],
              ci_bonferroni=w["ci_bonferroni"], D_per_run=w["D"].tolist(), run_seed=m.seed,
              norm=norm, note="the baseline's drop is bounded by its distance to chance"),
-        rows_key="per_baseline")
+        "per_baseline")
 
 
-def _denoises(ctx, norm, label, m, common):
-    """(iii) of one setting: NGC on the noisy features against NGC on signal-free ones."""
+def _denoises(ctx, norm, label, m, note):
+    """(iii) of one setting: NGC on the noisy features against NGC on signal-free ones
+    (``note`` is (i) and (ii)'s: this reading is the one it points to)."""
     v, rows, w = judge_control(m.acc, m.levels)
     for r in rows:
         r["graph_share_of_ngc_above_chance"] = graph_share(r["ngc_mean"], r["baseline_mean"],
                                                            m.chance)
-    ev = dict(common, chance=m.chance,
-              rule="Δ = acc(NGC, noisy features) − acc(NGC, signal-free features) per run, "
-                   "paired by run; holds: every 95% interval of mean Δ > 0; fails: a "
-                   f"Bonferroni interval (over {len(rows)} levels) < 0")
     cells = "; ".join(f"{r['level']:g}: {_pct(r['ngc_mean'])} vs {_pct(r['baseline_mean'])}"
                       for r in rows)
-    return judged(
-        PARTS["iii", label], ctx, norm, (v, rows, w), ev,
+    return Reading(
+        (v, rows, w),
+        dict(chance=m.chance,
+             rule="Δ = acc(NGC, noisy features) − acc(NGC, signal-free features) per run, "
+                  "paired by run; holds: every 95% interval of mean Δ > 0; fails: a "
+                  f"Bonferroni interval (over {len(rows)} levels) < 0"),
         f"(iii) {label}: NGC on noisy vs on signal-free features (%): {cells}; weakest gain "
         f"@ {w['level']:g}: Δ CI [{_pct(w['ci'][0])}, {_pct(w['ci'][1])}] pts ({m.runs} "
         f"runs); the graph alone gives {w['graph_share_of_ngc_above_chance']:.2f} of NGC's "
@@ -511,7 +517,11 @@ def _denoises(ctx, norm, label, m, common):
              ci_bonferroni=w["ci_bonferroni"], ngc_mean=w["ngc_mean"],
              control_mean=w["baseline_mean"], delta_per_run=w["delta"].tolist(),
              run_seed=m.seed, control_seed=ctx.seed, norm=norm),
-        rows_key="per_level")
+        "per_level")
+
+
+#: The three readings of a setting, in report order.
+READINGS = (("i", _beats), ("ii", _slower), ("iii", _denoises))
 
 
 @CLAIM.checker
@@ -534,9 +544,11 @@ def check(ctx, norm):
                 f"NGC on signal-free features (the structure-only control) reaches "
                 f"{', '.join(_pct(c) for c in m.ctrl_mean)}% at the levels {list(levels)} "
                 f"— the gain over it is judged in {PARTS['iii', label].id}")
-        results += [_beats(ctx, norm, label, m, common, note),
-                    _slower(ctx, norm, label, m, common, note),
-                    _denoises(ctx, norm, label, m, common)]
+        for key, reading in READINGS:
+            r = reading(ctx, norm, label, m, note)
+            results.append(judged(PARTS[key, label], ctx, norm, r.judgement,
+                                  dict(common, **r.evidence), r.summary, r.failure,
+                                  rows_key=r.rows_key))
     figs = _figure(ctx, norm, panels)
     for r in results:
         r.figures = list(figs)

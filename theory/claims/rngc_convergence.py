@@ -21,14 +21,14 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ngc_ref import datasets, normalized_adjacency
+from ngc_ref import normalized_adjacency
 
 from .._common import Judgement, judged, public
 from .._core import claim
 from .._paper import SYNTHETIC, generic
 from .._figures import draws, figure, legend_outside, save_figure
 from .._stats import class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
-from ._paper_data import PAPER_DATASETS, rngc_settings
+from ._paper_data import PAPER_DATASETS, load, note, rngc_settings
 
 ID = "rngc-convergence"
 STATEMENT = ("The RNGC series of Eq. 12 converges at the hyper-parameters the paper uses: "
@@ -225,25 +225,16 @@ def _graphs(ctx):
 
 
 def _real_graphs(ctx):
-    """The paper's data sets through ngc_ref.datasets when the data root is set, each with the
-    settings of its own tables; a data set that is not there is noted with ``ctx.skip`` (a
-    missing file is not a finding about the paper)."""
+    """The paper's data sets (:func:`._paper_data.load`) when the data root is set, each with
+    the settings of its own tables, and the evidence's note on them."""
     ctx.skip("ogbn-products (tab:products_hyper)", "not available offline")
-    if ctx.data_root is None:
-        ctx.skip(", ".join(PAPER_DATASETS), "NGC_REF_DATA is not set")
-        return {}, "NGC_REF_DATA not set"
-    out, notes = {}, []
-    for name in PAPER_DATASETS:
-        try:
-            ds = datasets.load_dataset(name, root=ctx.data_root)
-        except (OSError, ValueError) as exc:
-            ctx.skip(name, f"could not load it from {ctx.data_root}: {exc}")
-            notes.append(f"{name}: {type(exc).__name__}: {exc}")
-            continue
+    loaded = load(ctx, PAPER_DATASETS, warn=True)
+    out = {}
+    for name, ds in loaded.items():
         X = ds.features   # kept sparse (see perturbed_operator)
         X = sp.csr_array(X, dtype=float) if sp.issparse(X) else np.asarray(X, dtype=float)
         out[name] = (ds.adjacency, pyg_row_normalize(X), "paper-data", paper_settings(name))
-    return out, "; ".join(notes) or "loaded"
+    return out, note(ctx, PAPER_DATASETS, loaded)
 
 
 def evaluate(ctx, norm, graphs):

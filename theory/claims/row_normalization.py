@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ngc_ref import NeumannFilter, datasets
+from ngc_ref import NeumannFilter
 
 from .._common import counterexample
 from .._core import claim
@@ -40,6 +40,7 @@ from .._paper import EXPERIMENTS_LAM_S, ROW_NORMALIZATION_TABLE, as_stated, exte
 from .._figures import draws, legend_outside, save_figure, subplots
 from .._stats import (CONFIDENCE, class_bag_of_words, labelled_sbm, mean_ci, pyg_row_normalize,
                       seed_of)
+from ._paper_data import load, note
 
 ID = "row-normalization"
 STATEMENT = ("Row normalisation x/clamp(rowsum, min=1) reduces the noise of X* + ξη (ξ ∈ {1, 10, "
@@ -194,14 +195,12 @@ def _synthetic(ctx):
 
 
 def _cora(ctx):
-    if ctx.data_root is None:
-        ctx.skip("Cora", "NGC_REF_DATA is not set")
-        return {}, "NGC_REF_DATA not set"
-    try:
-        ds = datasets.load_dataset("cora", root=ctx.data_root)
-    except (OSError, ValueError) as exc:   # a missing file is not a finding about the paper
-        ctx.skip("Cora", f"could not load it from {ctx.data_root}: {exc}")
-        return {}, f"Cora unavailable: {type(exc).__name__}: {exc}"
+    """Cora's graph, binary features and labels (:func:`._paper_data.load`), and the
+    evidence's note on it."""
+    loaded = load(ctx, ("cora",))
+    if "cora" not in loaded:
+        return {}, note(ctx, ("cora",), loaded)
+    ds = loaded["cora"]
     X = ds.features
     X = X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=float)
     if not np.isin(X, (0.0, 1.0)).all():

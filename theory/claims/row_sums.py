@@ -105,9 +105,7 @@ def _sampled_row_sums(ctx, norm):
 
 
 def _row_sum_minimal_text(mc):
-    """The summary's words on the atlas's minimal counterexample of Eq. 6 ('' without one)."""
-    if not mc:
-        return ""
+    """The summary's words on the atlas's minimal counterexample of Eq. 6."""
     return (f"; minimal: {setting(mc)}, {mc['certified']} [measured/bound = "
             f"{max(mc['numbers']['rows']) / mc['numbers']['mass']:.3g} there: its largest row "
             "sum over 1 − r^(S+1)]")
@@ -148,8 +146,8 @@ def check_row_sum(ctx, norm):
         f"row sums range over [{rows.min():.4f}, {rows.max():.4f}], not {mass:.4f} "
         f"({name}, λ={lam:g}, S={S}) [measured/bound = {float(rows.max() / mass):.3g} on "
         f"{name}, λ={lam:g}, S={S}]; the paper's proof uses rw (Lemma: stochastic P)"
-        f"{_row_sum_minimal_text(mc)}", ce, _row_sum_figure(ctx, norm, mc), search=search,
-        minimal_counterexample=mc, steps=steps), *extra]
+        f"{_row_sum_minimal_text(mc) if mc else ''}", ce, _row_sum_figure(ctx, norm, mc),
+        search=search, minimal_counterexample=mc, steps=steps), *extra]
 
 
 def _row_sum_corrected(ctx, norm):
@@ -212,9 +210,7 @@ def _sampled_row_squares(ctx, norm):
 
 
 def _row_square_minimal_text(mc):
-    """The summary's words on the atlas's minimal counterexample of Eq. 7 ('' without one)."""
-    if not mc:
-        return ""
+    """The summary's words on the atlas's minimal counterexample of Eq. 7."""
     nums = mc["numbers"]
     i, which = mc["bad_rows"][0]
     if which == "lower":
@@ -263,7 +259,7 @@ def check_row_square(ctx, norm):
     ev["note"] = ("Eq. 7 follows from Eq. 6 and non-negativity (Cauchy–Schwarz and Σx² ≤ (Σx)²), "
                   "so it inherits Eq. 6's restriction to rw")
     figs = _row_square_figure(ctx, norm, mc)
-    atlas_text = _row_square_minimal_text(mc)
+    atlas_text = _row_square_minimal_text(mc) if mc else ""
     if sampled_ok:
         ce, text = atlas_counterexample(ctx, ROW_SQ, mc, exact=mc["exact"]), "sampled graphs hold"
     else:
