@@ -376,6 +376,11 @@ def _pct(x):
     return f"{100 * x:.1f}"
 
 
+def _ci(ci):
+    """An interval of accuracy differences in percentage points: ``[lo, hi]``."""
+    return f"[{_pct(ci[0])}, {_pct(ci[1])}]"
+
+
 def _measure(ctx, label, name, noise, levels, normalize, runs, caches):
     """Run one setting: ``(dataset, seed, result, acc)`` with ``acc[model]`` (runs × levels),
     the control's included; None when its data set cannot be loaded (noted as a skip)."""
@@ -460,7 +465,7 @@ def _beats(ctx, norm, label, m, note):
                                      f"Bonferroni interval (over {len(rows)} comparisons) < 0"),
         f"(i) {label}: NGC − baseline at every level; weakest {w['baseline']} @ "
         f"{w['level']:g}: {_pct(w['ngc_mean'])} vs {_pct(w['baseline_mean'])}%, "
-        f"Δ CI [{_pct(w['ci'][0])}, {_pct(w['ci'][1])}] pts ({m.runs} runs); structure-only "
+        f"Δ CI {_ci(w['ci'])} pts ({m.runs} runs); structure-only "
         f"control there {_pct(w['control_mean'])}% (not denoising by itself: see (iii))",
         dict(setting=label, baseline=w["baseline"], level=w["level"],
              mean_delta=w["mean_delta"], ci_bonferroni=w["ci_bonferroni"],
@@ -483,8 +488,8 @@ def _slower(ctx, norm, label, m, note):
                                      "interval of mean D < 0; fails: a Bonferroni interval "
                                      "(over baselines) > 0"),
         f"(ii) {label}: drop {levels[0]:g}→{levels[-1]:g}: NGC {_pct(w['drop_ngc'])} vs "
-        f"{w['baseline']} {_pct(w['drop_baseline'])} pts, D CI "
-        f"[{_pct(w['ci'][0])}, {_pct(w['ci'][1])}]; above-chance share kept "
+        f"{w['baseline']} {_pct(w['drop_baseline'])} pts, D CI {_ci(w['ci'])}; "
+        "above-chance share kept "
         f"{w['retained_above_chance_ngc']:.2f} vs {w['retained_above_chance_baseline']:.2f}"
         f"; structure-only control {_pct(ctrl_mean[0])}→{_pct(ctrl_mean[-1])}%",
         dict(setting=label, baseline=w["baseline"], levels=w["levels"],
@@ -510,7 +515,7 @@ def _denoises(ctx, norm, label, m, note):
                   "paired by run; holds: every 95% interval of mean Δ > 0; fails: a "
                   f"Bonferroni interval (over {len(rows)} levels) < 0"),
         f"(iii) {label}: NGC on noisy vs on signal-free features (%): {cells}; weakest gain "
-        f"@ {w['level']:g}: Δ CI [{_pct(w['ci'][0])}, {_pct(w['ci'][1])}] pts ({m.runs} "
+        f"@ {w['level']:g}: Δ CI {_ci(w['ci'])} pts ({m.runs} "
         f"runs); the graph alone gives {w['graph_share_of_ngc_above_chance']:.2f} of NGC's "
         "accuracy above chance there",
         dict(setting=label, level=w["level"], mean_delta=w["mean_delta"],

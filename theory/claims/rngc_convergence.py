@@ -371,12 +371,10 @@ def _figure(path, norm, graphs, rows, rng):
 
 @CLAIM.checker
 def check(ctx, norm):
-    graphs = _graphs(ctx)
+    synthetic = _graphs(ctx)
     real, real_note = _real_graphs(ctx)
-    graphs.update(real)
-    rows = evaluate(ctx, norm, graphs)
-    figs = _figure(ctx, norm, {k: v for k, v in graphs.items() if k not in real}, rows,
-                   ctx.rng)
+    rows = evaluate(ctx, norm, {**synthetic, **real})
+    figs = _figure(ctx, norm, synthetic, rows, ctx.rng)
     results = []
     for kind, label in (("paper-data", "the paper's data sets at their own table settings"),
                         ("homophilous", "homophilous SBMs, citation/co-author/products/flip "

@@ -209,6 +209,14 @@ def _cora(ctx):
     return {"cora": (ds.adjacency, X, np.asarray(ds.labels))}, "loaded"
 
 
+def _data_sets(ctx):
+    """``{name: (A, X, y)}``: the synthetic SBM and, when the data root is set, Cora; with the
+    evidence's note on Cora."""
+    data = _synthetic(ctx)
+    cora, cora_note = _cora(ctx)
+    return {**data, **cora}, cora_note
+
+
 def _medians(rows, keys):
     """``{data: {ξ: {key: median over the draws}}}``."""
     out = {}
@@ -230,9 +238,7 @@ MEDIAN_KEYS = ("noise_std_rn", "snr_raw", "snr_rn", "fisher_agg_raw", "fisher_ag
 
 @CLAIM.checker
 def check(ctx, norm):
-    data = _synthetic(ctx)
-    cora, cora_note = _cora(ctx)
-    data.update(cora)
+    data, cora_note = _data_sets(ctx)
     draws = 3 if not ctx.thorough else 10
     rows = []
     for name, (A, X, y) in data.items():
