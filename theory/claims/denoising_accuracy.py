@@ -454,6 +454,12 @@ def _common_evidence(ctx, label, name, noise, levels, normalize, ref, m):
 Reading = namedtuple("Reading", "judgement evidence summary failure rows_key")
 
 
+def _failure(label, m, norm, w, keys, **fields):
+    """A reading's counterexample fields: the setting, the worst row's ``keys``, ``fields``
+    (the per-run differences among them), the run seed and the norm."""
+    return dict(setting=label, **{k: w[k] for k in keys}, **fields, run_seed=m.seed, norm=norm)
+
+
 def _beats(ctx, norm, label, m, note):
     """(i) of one setting: NGC against each no-aggregation baseline, level by level."""
     v, rows, w = judge_beats(m.acc, m.levels)
@@ -467,9 +473,8 @@ def _beats(ctx, norm, label, m, note):
         f"{w['level']:g}: {_pct(w['ngc_mean'])} vs {_pct(w['baseline_mean'])}%, "
         f"Δ CI {_ci(w['ci'])} pts ({m.runs} runs); structure-only "
         f"control there {_pct(w['control_mean'])}% (not denoising by itself: see (iii))",
-        dict(setting=label, baseline=w["baseline"], level=w["level"],
-             mean_delta=w["mean_delta"], ci_bonferroni=w["ci_bonferroni"],
-             delta_per_run=w["delta"].tolist(), run_seed=m.seed, norm=norm),
+        _failure(label, m, norm, w, ("baseline", "level", "mean_delta", "ci_bonferroni"),
+                 delta_per_run=w["delta"].tolist()),
         "per_level")
 
 
@@ -492,10 +497,10 @@ def _slower(ctx, norm, label, m, note):
         "above-chance share kept "
         f"{w['retained_above_chance_ngc']:.2f} vs {w['retained_above_chance_baseline']:.2f}"
         f"; structure-only control {_pct(ctrl_mean[0])}→{_pct(ctrl_mean[-1])}%",
-        dict(setting=label, baseline=w["baseline"], levels=w["levels"],
-             drop_ngc=w["drop_ngc"], drop_baseline=w["drop_baseline"],
-             ci_bonferroni=w["ci_bonferroni"], D_per_run=w["D"].tolist(), run_seed=m.seed,
-             norm=norm, note="the baseline's drop is bounded by its distance to chance"),
+        _failure(label, m, norm, w,
+                 ("baseline", "levels", "drop_ngc", "drop_baseline", "ci_bonferroni"),
+                 D_per_run=w["D"].tolist(),
+                 note="the baseline's drop is bounded by its distance to chance"),
         "per_baseline")
 
 
@@ -518,10 +523,9 @@ def _denoises(ctx, norm, label, m, note):
         f"@ {w['level']:g}: Δ CI {_ci(w['ci'])} pts ({m.runs} "
         f"runs); the graph alone gives {w['graph_share_of_ngc_above_chance']:.2f} of NGC's "
         "accuracy above chance there",
-        dict(setting=label, level=w["level"], mean_delta=w["mean_delta"],
-             ci_bonferroni=w["ci_bonferroni"], ngc_mean=w["ngc_mean"],
-             control_mean=w["baseline_mean"], delta_per_run=w["delta"].tolist(),
-             run_seed=m.seed, control_seed=ctx.seed, norm=norm),
+        _failure(label, m, norm, w, ("level", "mean_delta", "ci_bonferroni", "ngc_mean"),
+                 control_mean=w["baseline_mean"], delta_per_run=w["delta"].tolist(),
+                 control_seed=ctx.seed),
         "per_level")
 
 
