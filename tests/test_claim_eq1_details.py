@@ -5,16 +5,15 @@ rw ρ can be unbounded below."""
 import numpy as np
 import pytest
 
-from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory.claims import eq1_details as eq
 
+from ._claims import run_claims
 
-def _run(ids):
-    return {(r.id, r.norm): r for r in run_checks(Context(seed=0), only=ids, progress=False)}
+
 
 
 def test_trace_verdicts_and_the_hand_checkable_counterexample():
-    res = _run(["gsd-trace"])
+    res = run_claims("gsd-trace")
     assert res["gsd-trace", "sym"].verdict == "holds"
     rw = res["gsd-trace", "rw"]
     assert rw.verdict == "fails" and rw.scope == "as-stated"
@@ -28,7 +27,7 @@ def test_trace_verdicts_and_the_hand_checkable_counterexample():
 
 
 def test_stationarity_verdicts():
-    res = _run(["agsd-stationarity"])
+    res = run_claims("agsd-stationarity")
     assert res["agsd-stationarity", "sym"].verdict == "holds"
     assert res["agsd-stationarity", "rw"].verdict == "fails"
     for norm in ("sym", "rw"):
@@ -61,7 +60,7 @@ def test_planted_asymmetric_sym_laplacian_fails(monkeypatch):
         L[0, -1] += 0.3                                        # no longer symmetric
         return L
     monkeypatch.setattr(eq, "dense_laplacian", skewed)
-    res = _run(["gsd-trace", "agsd-stationarity"])
+    res = run_claims("gsd-trace", "agsd-stationarity")
     assert res["gsd-trace", "sym"].verdict == "fails"
     assert res["agsd-stationarity", "sym"].verdict == "fails"
     assert res["agsd-stationarity-corrected", "sym"].verdict == "holds"

@@ -4,17 +4,13 @@ rw counterexample is the 3-node path, certified exactly."""
 
 from fractions import Fraction
 
-from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory.claims import gsd_closed_form as gcf
 
-
-def _run():
-    return {(r.id, r.norm): r for r in run_checks(Context(seed=0), only=["gsd-closed-form"],
-                                                  progress=False)}
+from ._claims import run_claims
 
 
 def test_meant_gradient_holds_for_sym_and_fails_for_rw():
-    res = _run()
+    res = run_claims("gsd-closed-form")
     sym, rw = res["gsd-closed-form:gradient-meant", "sym"], res["gsd-closed-form:gradient-meant",
                                                                  "rw"]
     assert sym.verdict == "holds" and sym.scope == "erratum"

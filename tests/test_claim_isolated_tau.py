@@ -12,6 +12,8 @@ from ngc_ref import connectivity_factor
 from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory.claims import isolated_tau
 
+from ._claims import assert_theory_rw_scopes
+
 
 @pytest.fixture(scope="module")
 def results():
@@ -50,9 +52,7 @@ def test_verdicts_and_scopes(results):
         assert own.search["failing_graphs"] < 300           # those with an isolated node
         assert by["isolated-tau-corrected", norm].verdict == "holds"
         assert by["isolated-tau-corrected", norm].scope == "extension"
-    assert by["isolated-tau", "rw"].scope == "as-stated"
-    assert "Only if all nodes of a graph are isolated" in by["isolated-tau", "rw"].scope_reason
-    assert by["isolated-tau", "sym"].scope == "extension"
+    assert_theory_rw_scopes(by, "isolated-tau", "Only if all nodes of a graph are isolated")
     # No data folder: the data part is not reported, and the skip list says why.
     assert ("isolated-tau:paper-data", "rw") not in by
     assert any(s["claim"] == "isolated-tau" and s["why"] == "NGC_REF_DATA is not set"

@@ -7,16 +7,16 @@ import math
 import numpy as np
 import pytest
 
-from ngc_ref_theory import VERDICTS, Context, run_checks
+from ngc_ref_theory import VERDICTS
 from ngc_ref_theory.claims import rngc_tau
 
+from ._claims import run_claims
 
-def _run(only):
-    return {(r.id, r.norm): r for r in run_checks(Context(seed=0), only=only, progress=False)}
+
 
 
 def test_verdicts_scopes_and_reference():
-    res = _run(["rngc-tau"])
+    res = run_claims("rngc-tau")
     for norm in ("sym", "rw"):
         usage = res["rngc-tau:synthetic", norm]          # the paper's usage: τ decreases
         assert usage.verdict == "holds" and usage.scope == "extension"
@@ -46,7 +46,7 @@ def test_planted_plus_sign_raises_tau(monkeypatch):
         An, Xs, XT, c = real(A, X, eps, norm)
         return An, Xs, XT, -c
     monkeypatch.setattr(rngc_tau, "rngc_operator", plus)
-    res = _run(["rngc-tau"])
+    res = run_claims("rngc-tau")
     assert res["rngc-tau:synthetic", "rw"].verdict == "fails"
     assert res["rngc-tau:synthetic", "rw"].counterexample["tau_rngc"] > \
         res["rngc-tau:synthetic", "rw"].counterexample["tau_ngc"]
@@ -61,7 +61,7 @@ def test_edge_cost_slope_is_computed(monkeypatch):
     real = rngc_tau.time_sizes
     monkeypatch.setattr(rngc_tau, "time_sizes", lambda ctx, counts, repeats=1: real(
         ctx, (2e3, 5e3, 1e4, 2e4), repeats))
-    r = _run(["rngc-edge-cost"])["rngc-edge-cost", "sym"]
+    r = run_claims("rngc-edge-cost")["rngc-edge-cost", "sym"]
     assert r.verdict in VERDICTS and r.verdict != "error" and r.scope == "as-stated"
     lo, hi = r.evidence["slope_extra_over_ngc_step_ci"]
     assert math.isfinite(r.evidence["slope_extra_over_ngc_step"]) and lo <= hi

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from ngc_ref import connectivity_factor, graphs, series_mass
-from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory._bounds import floor_tau_over_n
 from ngc_ref_theory._common import dense_norm_adj
 from ngc_ref_theory.claims import case_study, tau_at_scale as tas
+
+from ._claims import run_claims
 
 
 def _dense_A_S(A, lam, S, norm):
@@ -48,12 +49,10 @@ def test_floor_holds_on_random_graphs_in_both_norms(norm):
             assert tau >= 12 * floor_tau_over_n(lam, S) * (1 - 1e-12)
 
 
-def _run(only):
-    return {(r.id, r.norm): r for r in run_checks(Context(seed=0), only=only, progress=False)}
 
 
 def test_tau_at_scale_verdicts_scopes_and_words():
-    res = _run(["tau-at-scale"])
+    res = run_claims("tau-at-scale")
     rw, sym = res["tau-at-scale", "rw"], res["tau-at-scale", "sym"]
     assert rw.verdict == "fails" and rw.scope == "as-stated"
     assert "τ → 1" in rw.scope_reason and "τ is close to 1" in rw.scope_reason
@@ -78,12 +77,12 @@ def test_tau_at_scale_verdicts_scopes_and_words():
 def test_planted_wrong_closed_form_is_caught(monkeypatch):
     # a τ(K_n) that does not grow with n (the reading the old "K8 τ → 1.00002" suggests)
     monkeypatch.setattr(tas, "complete_tau", lambda n, lam, S: 1 + floor_tau_over_n(lam, S))
-    r = _run(["tau-at-scale"])["tau-at-scale", "rw"]
+    r = run_claims("tau-at-scale")["tau-at-scale", "rw"]
     assert r.verdict == "inconclusive"
 
 
 def test_insight_5_at_scale():
-    res = _run(["case-study"])
+    res = run_claims("case-study")
     r = res["case-study:5-at-scale", "rw"]
     assert r.verdict == "fails" and r.scope == "as-stated"
     assert "the graph with a larger size has a better denoising effect" in r.evidence["words"]
@@ -103,5 +102,5 @@ def test_planted_decreasing_families_hold(monkeypatch):
     monkeypatch.setattr(case_study, "family_at_scale", lambda f, n, norm: {
         "n": n, "tau": 1.0, "tau_log_n_over_n": 1.0 / n,
         "noise_per_node_over_no_aggregation": 1.0})
-    r = _run(["case-study"])["case-study:5-at-scale", "rw"]
+    r = run_claims("case-study")["case-study:5-at-scale", "rw"]
     assert r.verdict == "holds"

@@ -8,26 +8,24 @@ import math
 import pytest
 
 from ngc_ref import graphs, series_mass
-from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory.claims import tau_linearity as tl
 
-
-def _run():
-    return {(r.id, r.norm): r for r in run_checks(Context(seed=0), only=["tau-linearity"],
-                                                  progress=False)}
+from ._claims import assert_theory_rw_scopes, run_claims
 
 
-def test_as_stated_bound_is_linear_in_tau():
-    res = _run()
+@pytest.fixture(scope="module")
+def res():
+    return run_claims("tau-linearity")
+
+
+def test_as_stated_bound_is_linear_in_tau(res):
     for norm in ("sym", "rw"):
         r = res["tau-linearity", norm]
         assert r.verdict == "holds"
         for a, b in r.evidence["symbolic"].values():
             assert a > 0 and b == 0.0
         assert max(r.evidence["bound_over_tau_max_rel_spread"].values()) <= tl.LINEAR_RTOL
-    assert res["tau-linearity", "rw"].scope == "as-stated"
-    assert "linear with respect to τ" in res["tau-linearity", "rw"].scope_reason
-    assert res["tau-linearity", "sym"].scope == "extension"
+    assert_theory_rw_scopes(res, "tau-linearity", "linear with respect to τ")
 
 
 @pytest.mark.parametrize("bad", [lambda t, lam, S, s, n, d: t * t / n,          # quadratic
@@ -35,7 +33,7 @@ def test_as_stated_bound_is_linear_in_tau():
                                  lambda t, lam, S, s, n, d: math.log(t) / n])   # non-linear op
 def test_planted_non_linear_bound_fails(monkeypatch, bad):
     monkeypatch.setattr(tl, "paper_bound", bad)
-    r = _run()["tau-linearity", "rw"]
+    r = run_claims("tau-linearity")["tau-linearity", "rw"]
     assert r.verdict == "fails" and r.counterexample
 
 
@@ -48,8 +46,7 @@ def test_linear_form_refuses_non_linear_operations():
         math.log(t)
 
 
-def test_verdicts_and_scopes():
-    res = _run()
+def test_verdicts_and_scopes(res):
     for norm in ("sym", "rw"):
         r = res["tau-linearity:measured", norm]
         assert r.verdict == "fails" and r.evidence["ratio_max_over_min"] > tl.RATIO_FAILS
@@ -65,9 +62,9 @@ def test_planted_vertex_transitive_graphs_hold(monkeypatch):
     n = 400
     monkeypatch.setattr(tl, "graph_set", lambda ctx, n: {
         "ring": (graphs.ring(n), "ring"), "complete": (graphs.complete(n), "complete")})
-    res = _run()
+    planted = run_claims("tau-linearity")
     for norm in ("sym", "rw"):
-        r = res["tau-linearity:measured", norm]
+        r = planted["tau-linearity:measured", norm]
         assert r.verdict == "holds"
         for g in r.evidence["graphs"]:       # mean = max row energy: e/τ = m²/n exactly
             assert g["ratio"] == pytest.approx(series_mass(tl.LAM, tl.S) ** 2 / n, rel=1e-10)

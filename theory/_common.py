@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -55,6 +57,78 @@ def counterexample(claim_id, ctx, graph=None, **fields):
         out["graph"] = graph_record(*graph)
     out.update(fields)
     return out
+
+
+class Judgement(NamedTuple):
+    """What a judge decides from the measured rows: the verdict, the rows it was decided on and
+    the row that decides it (the worst case; None where there is none). It unpacks as
+    ``verdict, rows, worst``."""
+
+    verdict: str
+    rows: list
+    worst: dict | None = None
+
+
+def plain(rows):
+    """``rows`` (dicts) with their arrays as lists: what the evidence keeps of a judge's rows."""
+    return [{k: (v.tolist() if isinstance(v, np.ndarray) else v) for k, v in r.items()}
+            for r in rows]
+
+
+def judged(statement, ctx, norm, judgement, evidence, summary, failure=None, *, rows_key=None,
+           figures=(), **options):
+    """The result of ``statement`` in ``norm`` from a judge's :class:`Judgement`: a check is
+    measure (the rows) → judge (the verdict and the worst row) → ``judged``.
+
+    Parameters
+    ----------
+    statement : Statement or Claim
+        What the result is about (its ``result`` method makes it, its ``id`` is rerun).
+    ctx : Context
+        The run (the counterexample's ``rerun`` command).
+    norm : str
+        The normalisation.
+    judgement : Judgement or tuple
+        ``(verdict, rows, worst)``.
+    evidence : dict
+        What was measured and the rule that judged it; with ``rows_key`` the judgement's rows
+        are added under that key (:func:`plain`).
+    summary : str or callable
+        The one-line evidence, or ``summary(worst) -> str``.
+    failure : mapping or callable, optional
+        The counterexample's fields (``graph=(name, A)`` among them, see
+        :func:`counterexample`), or ``failure(worst) -> fields``; used on ``fails`` only,
+        where it is required.
+    rows_key : str, optional
+        Where the rows go in the evidence (None: they are not added).
+    figures, **options
+        As :meth:`Statement.result` (``violation=``, ``violation_case=``, ``search=``, ...).
+
+    Examples
+    --------
+    >>> from ngc_ref_theory._core import Claim, Context
+    >>> C = Claim("doc-judged", "Eq. 0", "x ≤ 1", norms=("sym",))
+    >>> rows = [{"case": "a", "x": 0.5}, {"case": "b", "x": 3.0}]
+    >>> worst = max(rows, key=lambda r: r["x"])
+    >>> res = judged(C, Context(), "sym", Judgement("fails", rows, worst),
+    ...              {"rule": "x ≤ 1"}, f"x = {worst['x']:g} on {worst['case']}",
+    ...              lambda w: {"case": w["case"], "x": w["x"]}, rows_key="cases")
+    >>> res.summary, res.counterexample["x"], len(res.evidence["cases"])
+    ('as-stated: x = 3 on b', 3.0, 2)
+    """
+    verdict, rows, worst = judgement
+    if rows_key is not None:
+        evidence = dict(evidence, **{rows_key: plain(rows)})
+    if callable(summary):
+        summary = summary(worst)
+    ce = None
+    if verdict == "fails":
+        if failure is None:
+            raise ValueError(f"{statement.id}: a 'fails' judgement needs failure= (the "
+                             "counterexample's fields)")
+        fields = dict(failure(worst) if callable(failure) else failure)
+        ce = counterexample(statement.id, ctx, **fields)
+    return statement.result(norm, verdict, evidence, summary, ce, figures, **options)
 
 
 def matching_norm(M, norm):

@@ -229,12 +229,21 @@ class Claim:
         return self.own.result(norm, verdict, evidence, summary, counterexample, figures,
                                **kwargs)
 
+    def erratum(self, key, text, why):
+        """A part (:meth:`part`) that is a typo whose intended statement is clear: an
+        ``erratum`` in every normalisation, ``why`` quoting the paper and saying what is
+        meant."""
+        return self.part(key, text, scope=Scope("erratum", why), norm_scopes={})
+
+    def _hook(self, attr, fn, what):
+        if getattr(self, attr) is not None:
+            raise ValueError(f"claim {self.id!r} has two {what}")
+        setattr(self, attr, fn)
+        return fn
+
     def checker(self, fn):
         """Decorator: ``fn(ctx, norm)`` is this claim's check."""
-        if self._check is not None:
-            raise ValueError(f"claim {self.id!r} has two checks")
-        self._check = fn
-        return fn
+        return self._hook("_check", fn, "checks")
 
     def plan(self, fn):
         """Decorator: ``fn(ctx, norm) -> [(task, params), ...]`` is the claim's ``--thorough``
@@ -246,10 +255,7 @@ class Claim:
         (``sweep.run_planned(ctx, cells)``) and only judges. A plan is consulted in thorough
         runs only; a claim without one runs its check in one cell per norm.
         """
-        if self._plan is not None:
-            raise ValueError(f"claim {self.id!r} has two plans")
-        self._plan = fn
-        return fn
+        return self._hook("_plan", fn, "plans")
 
     @property
     def planned(self):

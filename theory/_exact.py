@@ -177,10 +177,6 @@ def text(x):
     return str(x)
 
 
-def approx(x):
-    return float(x)
-
-
 # --- matrices (lists of lists) ----------------------------------------------------------------
 
 def identity(n):

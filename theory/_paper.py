@@ -17,6 +17,13 @@ THEORY_RW = {"rw": as_stated(f"the paper's theory is stated for D̃⁻¹Ã: {RW_
              "sym": extension(f"the paper states this for D̃⁻¹Ã only: {RW_FOOTNOTE}")}
 THEORY_RW_DEFAULT = THEORY_RW["rw"]
 THEORY_RW_NORMS = {"sym": THEORY_RW["sym"]}
+#: The same as the keywords of :func:`~ngc_ref_theory._core.claim`:
+#: ``claim(ID, ref, STATEMENT, order=..., **THEORY_RW_SCOPES)``.
+THEORY_RW_SCOPES = {"scope": THEORY_RW_DEFAULT, "norm_scopes": THEORY_RW_NORMS}
+
+#: The (λ, S) of the paper's experiments (the citation table's NGC rows: 'NGC and RNGC model
+#: with 16 layers (S=16)', λ = 32): the fixed setting of the claims about growing graphs.
+EXPERIMENTS_LAM_S = (32.0, 16)
 
 
 def theory_rw(words, rw_why, sym_why="the theory is stated for D̃⁻¹Ã only"):
@@ -89,6 +96,7 @@ SYNTHETIC = extension("a synthetic or constructed setting chosen by the checker,
 __all__ = ["BOTH", "BOTH_NORMS", "EXPERIMENTS_NORMS", "EXPERIMENTS_SYM", "EXPERIMENTS_WORDS",
            "NORMALISATION_RULE", "NORM_RULE", "ROW_NORMALIZATION_TABLE", "RULE_SCOPES",
            "RW_FOOTNOTE", "SYNTHETIC", "THEORY_RW", "THEORY_RW_DEFAULT", "THEORY_RW_NORMS",
+           "THEORY_RW_SCOPES", "EXPERIMENTS_LAM_S",
            "as_stated", "generic", "erratum", "extension", "theory_rw"]
 
 #: The paper's Table 'row normalization' (label ``tab:row normalization``, appendix 'Analysis

@@ -21,7 +21,7 @@ import numpy as np
 from scipy import integrate, optimize, special
 
 from .._atlas import adjacency, setting
-from .._common import counterexample
+from .._common import Judgement, counterexample, judged
 from .._exact import mass, ratio_r, row_square_sums, text
 
 #: The paper's words (Lemma 1 and its proof, appendix 'Proof of Lemma 1').
@@ -74,18 +74,16 @@ def t_result(st, ctx, norm, mc):
           "meant_statement": "Eq. 9 itself: the result lemma-1, which fails (its minimal "
                              "counterexample, by the exact probability, is in its "
                              "minimal_counterexample)"}
-    holds = ratio == 1
-    ce = None if holds else counterexample(
-        st.id, ctx, graph=(f"atlas-G{where['atlas_index']}", adjacency(n, where["edges"])),
-        lam=lam, S=S, d=d, sigma=1, norm=norm, written_t_over_bound=text(ratio),
-        proof_tail_at_written_t=tail)
-    return st.result(
-        norm, "holds" if holds else "fails", ev,
+    return judged(
+        st, ctx, norm, Judgement("holds" if ratio == 1 else "fails", [where], where), ev,
         f"written t = 2τ(1 − r^S)²(4 log n + log 2d)/n (no σ²), meant Eq. 9's 2τ(1 − r^{{S+1}})²"
         f"σ²(4 log n + log 2d)/n: on {setting(where)}, σ = 1 the written t is {text(ratio)} of "
         f"the bound (0 at S = 0), and the proof's tail at it is {tail:.3g} > 1/d = {1 / d:g} "
         f"(at the meant t: {at_one:g} = 1/d); the meant statement is Eq. 9 itself, which "
-        "fails (see lemma-1)", ce)
+        "fails (see lemma-1)",
+        dict(graph=(f"atlas-G{where['atlas_index']}", adjacency(n, where["edges"])), lam=lam,
+             S=S, d=d, sigma=1, norm=norm, written_t_over_bound=text(ratio),
+             proof_tail_at_written_t=tail))
 
 
 # --- the union bound over i ∈ [n], j ∈ [n] --------------------------------------------------

@@ -15,9 +15,12 @@ PAPER_DATASETS = ("cora", "citeseer", "pubmed", "cornell", "texas", "wisconsin",
 NO_DATA = "NGC_REF_DATA is not set"
 
 
-def load(ctx, names=PAPER_DATASETS):
+def load(ctx, names=PAPER_DATASETS, *, warn=False):
     """``{name: Dataset}`` for the data sets that load; the others are noted with ``ctx.skip``
-    (all of them, in one entry, when no data folder is set)."""
+    (all of them, in one entry, when no data folder is set). A missing file is not a finding
+    about the paper. ``warn``: let the loader's warnings through (Pubmed without
+    ``ind.pubmed.allx`` warns that most feature rows are missing: silenced for the checks
+    that read its graph only)."""
     if ctx.data_root is None:
         ctx.skip(", ".join(_pretty(n) for n in names), NO_DATA)
         return {}
@@ -25,13 +28,22 @@ def load(ctx, names=PAPER_DATASETS):
     for name in names:
         try:
             with warnings.catch_warnings():
-                # Pubmed without ind.pubmed.allx warns that most feature rows are missing;
-                # the checks that read Pubmed use its graph only.
-                warnings.simplefilter("ignore", UserWarning)
+                if not warn:
+                    warnings.simplefilter("ignore", UserWarning)
                 out[name] = datasets.load_dataset(name, root=ctx.data_root)
         except (OSError, ValueError) as exc:
             ctx.skip(_pretty(name), f"could not load it from {ctx.data_root}: {exc}")
     return out
+
+
+def note(ctx, names, loaded):
+    """What the evidence says of the data sets ``names`` after :func:`load`: ``"loaded"``,
+    ``"NGC_REF_DATA not set"``, or which ones did not load (the skip list says why)."""
+    if ctx.data_root is None:
+        return "NGC_REF_DATA not set"
+    missing = [_pretty(n) for n in names if n not in loaded]
+    return (", ".join(missing) + " could not be loaded (see the skipped parts)"
+            if missing else "loaded")
 
 
 def ngc_settings(name):

@@ -25,7 +25,7 @@ from .._atlas import combine_search, lam_grid, scan
 from .._common import counterexample, public
 from .._core import claim
 from .._exact import decimal, frac, mass as exact_mass
-from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS, erratum
+from .._paper import EXPERIMENTS_LAM_S, THEORY_RW_SCOPES
 from .._bounds import floor_tau_over_n, grown_lam_S
 from .._figures import draws, fixed_vs_grown
 from .._graphs import FAMILIES, checker_families, family_graph, is_transitive
@@ -42,7 +42,7 @@ STATEMENT = ("Assumption 2: lim_{n→∞} τ/n = 0 for the graphs considered, at
              "measured τ/n.")
 
 CLAIM = claim(ID, "Assumption 2 (with Def. 1, Eq. 5)", STATEMENT, order=80,
-              scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
+              **THEORY_RW_SCOPES)
 CORRECTED = CLAIM.corrected(
     "With λ growing as √n and S = ⌈2λ⌉ (so that 1 − r^{S+1} stays ≈ 1 − e⁻²), τ/n decreases "
     "along n for every graph family that has no isolated node and whose largest degree share "
@@ -50,7 +50,7 @@ CORRECTED = CLAIM.corrected(
     "Checker's criteria: log-log slope of τ/n vs n ≤ −0.1 with τ/n decreasing; the degree "
     "share's log-log slope ≤ −0.1. Families outside these hypotheses are listed, not judged.")
 
-LAM, S = 32.0, 16
+LAM, S = EXPERIMENTS_LAM_S
 SIZES = (100, 200, 400, 800)
 #: ``--thorough``: the n grid (× ``--scale``), run as ``tau`` sweep cells.
 THOROUGH_SIZES = (100, 200, 400, 800, 1600, 3200, 10000, 30000, 100000)
@@ -360,16 +360,15 @@ def _grown_result(ctx, norm, all_rows, figs):
 
 O_N_WORDS = ("Assumption 2: 'The high-order graph connectivity factor τ is O(n), i.e., "
              "lim_{n→∞} τ/n = 0'")
-O_N = CLAIM.part(
+O_N = CLAIM.erratum(
     "o-n", "As written, 'τ is O(n)' is the same as 'lim τ/n = 0' (the 'i.e.'). Checked: O(n) "
            "holds for every graph (τ ≤ n, Remark 1; measured τ/n ≤ 1), while τ/n stays above "
            "the floor 1/((λ+1)(1−r^{S+1}))² at fixed λ, S, so O(n) does not give the limit; "
            "o(n) is meant, and whether it holds is read from assumption-2 (fixed λ = 32, "
            "S = 16) and assumption-2-corrected (λ = √n).",
-    scope=erratum(f"written, {O_N_WORDS}: O(n) is vacuous since τ ≤ n for every graph (Remark "
-                  "1: 'τ ∈ [1, n]'), and the 'i.e.' states the limit τ/n → 0, which is o(n): "
-                  "o(n) is meant"),
-    norm_scopes={})
+    f"written, {O_N_WORDS}: O(n) is vacuous since τ ≤ n for every graph (Remark "
+    "1: 'τ ∈ [1, n]'), and the 'i.e.' states the limit τ/n → 0, which is o(n): "
+    "o(n) is meant")
 
 
 def o_n_erratum(ctx, norm, fixed_rows, results):

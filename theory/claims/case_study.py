@@ -11,7 +11,7 @@ from ngc_ref.graphs import figure1_graphs
 
 from .._common import counterexample
 from .._core import claim
-from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
+from .._paper import THEORY_RW_SCOPES
 from .._bounds import floor_tau_over_n
 from .._figures import draws, figure, save_figure
 from .tau_at_scale import complete_row_energy, complete_tau
@@ -23,7 +23,7 @@ STATEMENT = ("At λ = S = 64: 1) G1 (isolated, n=4) has no denoising (largest τ
              "graph G4 denoises better (smaller τ·log n/n than G3).")
 GRAPHS = figure1_graphs()
 CLAIM = claim(ID, "Figure 1, Sec. 3 case study", STATEMENT, order=70,
-              scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
+              **THEORY_RW_SCOPES)
 #: The five insights as the checker reads them (insight 4's "also can get a smaller τ" is vague).
 INSIGHTS = {
     1: CLAIM.part(1, "G1 (four isolated nodes) has the largest τ·log n/n of the four graphs "

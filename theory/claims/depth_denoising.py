@@ -27,10 +27,10 @@ from ngc_ref import NeumannFilter, gsd_solve, neumann_order, normalized_adjacenc
 
 from .._atlas import (S_MAX as ATLAS_S_MAX, atlas_counterexample, atlas_minimal,
                       combine_search, lam_grid, minimal_figure, powers, scan, setting)
-from .._common import counterexample, public
+from .._common import Judgement, counterexample, judged, public
 from .._core import claim
 from .._exact import certify_rise, fro2_over_mass2, tau as exact_tau
-from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS, extension
+from .._paper import THEORY_RW_SCOPES, extension
 from .._figures import draws, legend_outside, save_figure, subplots
 from .._graphs import family_graph, small_graphs
 from .._stats import seed_of
@@ -43,7 +43,7 @@ STATEMENT = ("Deeper NGC denoises more. Tested readings, at fixed λ: (a) ‖Ã_
              "κ r^{S+1}‖(I+λL̃)⁻¹η‖_F (κ = 1 for sym, √(d̃_max/d̃_min) for rw). (a)-(c): exact, "
              "S = 0..S_max, relative tolerance 1e-10.")
 CLAIM = claim(ID, "Sec. 1 and appendix 'Analysis on the Depth'", STATEMENT, order=140,
-              scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
+              **THEORY_RW_SCOPES)
 #: The paper's depth claim is about the convergence of the noise as Lemma 1 measures it
 #: (τ and the noise relative to the signal's gain), not about the raw noise energy.
 DEPTH_WORDS = ("Sec. 1: 'Deeper GNNs can have a faster convergence rate'; the appendix: 'we do "
@@ -222,12 +222,8 @@ def _figure(path, norm, rows):
     return save_figure(fig, path)
 
 
-@CLAIM.checker
-def check(ctx, norm):
-    S_max = 64 if not ctx.thorough else 256
-    G = graphs(ctx)
-    n_random = 100 if not ctx.thorough else 1000
-    G_exact = dict(G, **random_small_graphs(ctx, n_random))
+def _exact_rows(G_exact, S_max, norm):
+    """Measure (a)-(c): per (graph, λ) the sequences over S = 0..S_max and their first rises."""
     rows = []
     for name, A in G_exact.items():
         for lam in LAMS:
@@ -236,64 +232,69 @@ def check(ctx, norm):
             rows.append({"graph": name, "lam": lam, "A": A,
                          "rise_fro2": first_rise(fro2), "rise_ratio": first_rise(ratio),
                          "rise_tau": first_rise(tau), "fro2": fro2, "ratio": ratio, "tau": tau})
-    figs = _figure(ctx, norm, [r for r in rows if r["graph"] in G])
-    results = []
-    for key, label, what in (
-            ("rise_fro2", "(a)", "‖Ã_S‖_F² (∝ E‖Ã_Sη‖_F²)"),
-            ("rise_ratio", "(b)", "‖Ã_S‖_F²/(1−r^{S+1})² (∝ E noise-to-gain energy)"),
-            ("rise_tau", "(c)", "τ = max_i τ_i")):
-        seq_key = {"rise_fro2": "fro2", "rise_ratio": "ratio", "rise_tau": "tau"}[key]
-        bad = [r for r in rows if r[key] is not None]
-        ev = {"quantity": what, "named_graphs": list(G),
-              "random_graphs": f"{n_random} seeded G(n, p), n in 2..10, p in [0.1, 0.9]",
-              "lams": list(LAMS), "S_range": [0, S_max],
-              "rise_rtol": RISE_RTOL, "n_cases": len(rows), "cases_with_a_rise": len(bad),
-              "named_cases": [{"graph": r["graph"], "lam": r["lam"], "first_rise_at_S": r[key],
-                               "at_S0": r[seq_key][0], "at_S16": r[seq_key][16],
-                               "at_S_max": r[seq_key][-1]} for r in rows if r["graph"] in G],
-              "random_cases_with_a_rise": [{"graph": r["graph"], "lam": r["lam"],
-                                            "first_rise_at_S": r[key]} for r in bad
-                                           if r["graph"] not in G][:20]}
-        atlas, mc, search = None, None, None
-        if label in ("(b)", "(c)"):
-            atlas, mc = _atlas_reading(ctx, norm, label)
-            search = combine_search(atlas, {"named_graphs": list(G), "random_graphs": n_random,
-                                            "lams": list(LAMS), "S_range": [0, S_max]})
-            ev["atlas"] = atlas.describe()
-        if not bad and mc is not None:
-            ce = atlas_counterexample(ctx, READINGS[label].id, mc, quantity=what)
-            figs_mc = minimal_figure(
-                ctx, f"depth-denoising-{label[1]}-minimal-{norm}.png", mc,
-                f"{label} rises ({norm}): atlas G{mc['atlas_index']}, λ = {mc['lam']:g}, "
-                f"S = {mc['S'] - 1} → {mc['S']}", caption=f"certified {mc['certified']}")
-            results.append(READINGS[label].result(
-                norm, "fails", ev, f"{label} {what} rises: minimal {setting(mc)} "
-                                   f"({mc['certified']})", ce, figs + figs_mc,
-                search=search, minimal_counterexample=mc))
-        elif bad:
-            w = max(bad, key=lambda r: r["A"].shape[0])   # the largest graph as the example
-            s = w[key]
-            ce = counterexample(READINGS[label].id, ctx, graph=(w["graph"], w["A"]),
-                                lam=w["lam"], norm=norm,
-                                quantity=what, S=s, value_at_S_minus_1=w[seq_key][s - 1],
-                                value_at_S=w[seq_key][s])
-            summ = (f"{label} {what} rises with S in {len(bad)}/{len(rows)} cases, e.g. "
-                    f"{w['graph']} λ={w['lam']:g}: {w[seq_key][s - 1]:.4g} → {w[seq_key][s]:.4g} "
-                    f"at S={s}")
-            results.append(READINGS[label].result(
-                norm, "fails", ev, summ, ce, figs,
-                violation=float(w[seq_key][s] / w[seq_key][s - 1]),
-                violation_case=f"{w['graph']} λ={w['lam']:g}, S={s - 1}→{s}", search=search,
-                minimal_counterexample=mc))
-        else:
-            results.append(READINGS[label].result(
-                norm, "holds", ev,
-                f"{label} {what} non-increasing for S = 0..{S_max} on all {len(rows)} cases "
-                f"({len(G)} named + {n_random} random graphs × λ ∈ {list(LAMS)}), rel. tol "
-                f"{RISE_RTOL:g}" + (f"; {atlas.describe()}" if atlas else ""), figures=figs,
-                search=search))
+    return rows
 
-    # (d) convergence to the GSD solution on seeded noise draws.
+
+#: Readings (a)-(c): (first-rise key, label, quantity, sequence key).
+MONOTONE = (("rise_fro2", "(a)", "‖Ã_S‖_F² (∝ E‖Ã_Sη‖_F²)", "fro2"),
+            ("rise_ratio", "(b)", "‖Ã_S‖_F²/(1−r^{S+1})² (∝ E noise-to-gain energy)", "ratio"),
+            ("rise_tau", "(c)", "τ = max_i τ_i", "tau"))
+
+
+def _monotone_result(ctx, norm, rows, G, grid, figs, reading):
+    """One of (a)-(c): non-increasing in S on every case, or its first rise (the atlas's
+    minimal rise for (b), (c))."""
+    key, label, what, seq_key = reading
+    n_random, S_max = grid
+    bad = [r for r in rows if r[key] is not None]
+    ev = {"quantity": what, "named_graphs": list(G),
+          "random_graphs": f"{n_random} seeded G(n, p), n in 2..10, p in [0.1, 0.9]",
+          "lams": list(LAMS), "S_range": [0, S_max],
+          "rise_rtol": RISE_RTOL, "n_cases": len(rows), "cases_with_a_rise": len(bad),
+          "named_cases": [{"graph": r["graph"], "lam": r["lam"], "first_rise_at_S": r[key],
+                           "at_S0": r[seq_key][0], "at_S16": r[seq_key][16],
+                           "at_S_max": r[seq_key][-1]} for r in rows if r["graph"] in G],
+          "random_cases_with_a_rise": [{"graph": r["graph"], "lam": r["lam"],
+                                        "first_rise_at_S": r[key]} for r in bad
+                                       if r["graph"] not in G][:20]}
+    atlas, mc, search = None, None, None
+    if label in ("(b)", "(c)"):
+        atlas, mc = _atlas_reading(ctx, norm, label)
+        search = combine_search(atlas, {"named_graphs": list(G), "random_graphs": n_random,
+                                        "lams": list(LAMS), "S_range": [0, S_max]})
+        ev["atlas"] = atlas.describe()
+    st = READINGS[label]
+    if not bad and mc is not None:
+        ce = atlas_counterexample(ctx, st.id, mc, quantity=what)
+        figs_mc = minimal_figure(
+            ctx, f"depth-denoising-{label[1]}-minimal-{norm}.png", mc,
+            f"{label} rises ({norm}): atlas G{mc['atlas_index']}, λ = {mc['lam']:g}, "
+            f"S = {mc['S'] - 1} → {mc['S']}", caption=f"certified {mc['certified']}")
+        return st.result(norm, "fails", ev, f"{label} {what} rises: minimal {setting(mc)} "
+                                            f"({mc['certified']})", ce, figs + figs_mc,
+                         search=search, minimal_counterexample=mc)
+    if not bad:
+        return st.result(
+            norm, "holds", ev,
+            f"{label} {what} non-increasing for S = 0..{S_max} on all {len(rows)} cases "
+            f"({len(G)} named + {n_random} random graphs × λ ∈ {list(LAMS)}), rel. tol "
+            f"{RISE_RTOL:g}" + (f"; {atlas.describe()}" if atlas else ""), figures=figs,
+            search=search)
+    w = max(bad, key=lambda r: r["A"].shape[0])   # the largest graph as the example
+    s = w[key]
+    return judged(
+        st, ctx, norm, Judgement("fails", bad, w), ev,
+        f"{label} {what} rises with S in {len(bad)}/{len(rows)} cases, e.g. "
+        f"{w['graph']} λ={w['lam']:g}: {w[seq_key][s - 1]:.4g} → {w[seq_key][s]:.4g} at S={s}",
+        dict(graph=(w["graph"], w["A"]), lam=w["lam"], norm=norm, quantity=what, S=s,
+             value_at_S_minus_1=w[seq_key][s - 1], value_at_S=w[seq_key][s]),
+        figures=figs, violation=float(w[seq_key][s] / w[seq_key][s - 1]),
+        violation_case=f"{w['graph']} λ={w['lam']:g}, S={s - 1}→{s}", search=search,
+        minimal_counterexample=mc)
+
+
+def _convergence_worst(ctx, norm, G):
+    """Measure (d) on seeded noise draws: the case of the largest error / bound, and the count."""
     worst, cases = {"ratio": 0.0}, 0
     for name, A in G.items():
         n = A.shape[0]
@@ -306,6 +307,12 @@ def check(ctx, norm):
             if ratio >= worst["ratio"]:
                 worst = {"ratio": ratio, "S": S_at, "graph": name, "lam": lam, "kappa": kappa,
                          "A": A, "norm_gap_at_S_conv": rel_gap, "S_conv": S_conv}
+    return worst, cases
+
+
+def _convergence_result(ctx, norm, G):
+    """(d): convergence to the GSD solution, on seeded draws and for every η on the atlas."""
+    worst, cases = _convergence_worst(ctx, norm, G)
     atlas = scan(norm, _operator_test, lams=(1.0,),
                  ratio="‖Ã^{S+1}‖_2 / κ = sup_η error / (κ r^{S+1}‖(I+λL̃)⁻¹η‖_F), any λ")
     mc = atlas_minimal(atlas, None, norm)
@@ -334,6 +341,17 @@ def check(ctx, norm):
     search = combine_search(atlas, {"named_graphs": list(G), "lams": list(LAMS),
                                     "noise_draws": "η ~ N(0,1), n × 4, per graph and λ"})
     search["grid"]["lams"] = "all λ > 0 (the operator form does not depend on λ)"
-    results.append(READINGS["(d)"].result(norm, "holds" if ok else "fails", ev, summ, ce,
-                                          search=search, minimal_counterexample=mc))
-    return results
+    return READINGS["(d)"].result(norm, "holds" if ok else "fails", ev, summ, ce,
+                                  search=search, minimal_counterexample=mc)
+
+
+@CLAIM.checker
+def check(ctx, norm):
+    S_max = 64 if not ctx.thorough else 256
+    G = graphs(ctx)
+    n_random = 100 if not ctx.thorough else 1000
+    rows = _exact_rows(dict(G, **random_small_graphs(ctx, n_random)), S_max, norm)
+    figs = _figure(ctx, norm, [r for r in rows if r["graph"] in G])
+    return [*(_monotone_result(ctx, norm, rows, G, (n_random, S_max), figs, reading)
+              for reading in MONOTONE),
+            _convergence_result(ctx, norm, G)]

@@ -32,7 +32,7 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from .._common import counterexample, dense_laplacian, public
+from .._common import Judgement, counterexample, dense_laplacian, judged, public
 from .._core import as_stated, claim
 from .._graphs import small_graphs
 
@@ -112,40 +112,39 @@ def check_trace(ctx, norm):
           "features": "F with integer entries in [−3, 3], 2 columns, from the run seed",
           "tolerance": f"|form − tr(FᵀL̃F)| ≤ {TOL:g}·Σ_i‖F_i‖²",
           "adjacency": "Ã = A + I, d̃_i = d_i + 1 (the appendix's A_ii and d_i + 1)"}
-    results = []
-    if worst <= TOL:
-        results.append(TRACE.result(norm, "holds", ev,
-                                    f"appendix form = tr(FᵀL̃F) to {worst:.1e} (relative) on "
-                                    f"{len(rows)} graphs; edge sum and ½ double sum agree"))
-    else:
-        fails = [r for r in rows if r["rel_diff_half_double_sum"] > TOL]
-        first = fails[0]                       # path-3 when it fails: the smallest
-        A, F = kept[first["graph"]]
-        extra = {k: first[k] for k in ("edge_sum", "edge_sum_i_lt_j", "edge_sum_i_gt_j",
-                                       "column_sums_range") if k in first}
-        ce = counterexample(TRACE_ID, ctx, graph=(first["graph"], A), norm=norm, F=F.tolist(),
-                            trace=first["trace"],
-                            appendix_half_double_sum=first["half_double_sum"], **extra)
-        edges = (f"edge sums by orientation {first['edge_sum_i_lt_j']:.6g} / "
-                 f"{first['edge_sum_i_gt_j']:.6g}; exact only where every column sum of D̃⁻¹Ã "
-                 "is 1 (regular graphs)") if norm == "rw" else \
-            f"edge sum {first['edge_sum']:.6g}"
-        results.append(TRACE.result(
-            norm, "fails", ev,
-            f"{len(fails)}/{len(rows)} graphs: e.g. {first['graph']}"
-            f"{' with F = e_0' if first['graph'] == 'path-3' else ''}: tr(FᵀL̃F) = "
-            f"{first['trace']:.6g}, appendix ½Σ_ij form = {first['half_double_sum']:.6g}, "
-            f"{edges}", ce))
+    results = [_trace_result(ctx, norm, rows, kept, worst, ev)]
     if norm == "rw":
         ev2 = dict(ev, correction="½Σ_ij Ã_ij‖F_i − F_j‖²/d̃_i + ½Σ_j (1 − c_j)‖F_j‖²",
                    max_rel_diff_corrected=worst_fix)
-        ok = worst_fix <= TOL
-        ce2 = None if ok else counterexample(TRACE_CORRECTED.id, ctx, max_rel_diff=worst_fix)
-        results.append(TRACE_CORRECTED.result(
-            norm, "holds" if ok else "fails", ev2,
-            f"with the column-sum term the identity holds to {worst_fix:.1e} on {len(rows)} "
-            "graphs", ce2))
+        results.append(judged(
+            TRACE_CORRECTED, ctx, norm, Judgement("holds" if worst_fix <= TOL else "fails", rows),
+            ev2, f"with the column-sum term the identity holds to {worst_fix:.1e} on {len(rows)} "
+                 "graphs", dict(max_rel_diff=worst_fix)))
     return results
+
+
+def _trace_result(ctx, norm, rows, kept, worst, ev):
+    """The appendix's form against tr(FᵀL̃F): the first failing graph (path-3 when it fails:
+    the smallest) is the counterexample."""
+    fails = [r for r in rows if r["rel_diff_half_double_sum"] > TOL]
+    if not fails:
+        return TRACE.result(norm, "holds", ev,
+                            f"appendix form = tr(FᵀL̃F) to {worst:.1e} (relative) on "
+                            f"{len(rows)} graphs; edge sum and ½ double sum agree")
+    first = fails[0]
+    A, F = kept[first["graph"]]
+    extra = {k: first[k] for k in ("edge_sum", "edge_sum_i_lt_j", "edge_sum_i_gt_j",
+                                   "column_sums_range") if k in first}
+    edges = (f"edge sums by orientation {first['edge_sum_i_lt_j']:.6g} / "
+             f"{first['edge_sum_i_gt_j']:.6g}; exact only where every column sum of D̃⁻¹Ã "
+             "is 1 (regular graphs)") if norm == "rw" else f"edge sum {first['edge_sum']:.6g}"
+    return judged(
+        TRACE, ctx, norm, Judgement("fails", rows, first), ev,
+        f"{len(fails)}/{len(rows)} graphs: e.g. {first['graph']}"
+        f"{' with F = e_0' if first['graph'] == 'path-3' else ''}: tr(FᵀL̃F) = "
+        f"{first['trace']:.6g}, appendix ½Σ_ij form = {first['half_double_sum']:.6g}, {edges}",
+        dict(graph=(first["graph"], A), norm=norm, F=F.tolist(), trace=first["trace"],
+             appendix_half_double_sum=first["half_double_sum"], **extra))
 
 
 # ----------------------------------------------------------------------------- Eq. 11
@@ -222,32 +221,23 @@ def check_stationarity(ctx, norm):
           "gradient_vs_central_differences_max_rel_error": fd,
           "why": "∇ρ = 2(F − X) + λ(L̃ + L̃ᵀ)F + 2λεFFᵀF/‖FFᵀ‖_F; at X = (I + λL̃ + λεP_F)F it "
                  "is λ(L̃ᵀ − L̃)F, zero iff L̃ is symmetric on the span of F"}
-    results = []
-    if w <= TOL:
-        results.append(STAT.result(norm, "holds", ev,
-                                   f"∇ρ = 0 at Eq. 11's solutions to {w:.1e} (relative) on "
-                                   f"{count} cases; analytic gradient vs central differences "
-                                   f"{fd:.1e}"))
-    else:
-        ce = counterexample(STAT_ID, ctx, graph=(name, A), lam=lam, eps=eps, norm=norm,
-                            relative_gradient=w,
-                            construction="F ~ N(0,1) n×3 from the run seed; X = (I + λL̃ + "
-                                         "λεFFᵀ/‖FFᵀ‖_F)F")
-        results.append(STAT.result(
-            norm, "fails", ev,
+    summ = (f"∇ρ = 0 at Eq. 11's solutions to {w:.1e} (relative) on {count} cases; analytic "
+            f"gradient vs central differences {fd:.1e}" if w <= TOL else
             f"L̃_rw is not symmetric: at F solving Eq. 11, ‖∇ρ‖ is {w:.2f} of its terms "
-            f"({name}, λ={lam:g}, ε={eps:g}); ∇ρ = λ(L̃ᵀ − L̃)F", ce))
-    results.append(_minimum(ctx, norm))
+            f"({name}, λ={lam:g}, ε={eps:g}); ∇ρ = λ(L̃ᵀ − L̃)F")
+    results = [judged(STAT, ctx, norm, Judgement("holds" if w <= TOL else "fails", []), ev, summ,
+                      dict(graph=(name, A), lam=lam, eps=eps, norm=norm, relative_gradient=w,
+                           construction="F ~ N(0,1) n×3 from the run seed; X = (I + λL̃ + "
+                                        "λεFFᵀ/‖FFᵀ‖_F)F")),
+               _minimum(ctx, norm)]
     (w2, (name2, A2, lam2, eps2, _)), _, count2 = _stationarity(ctx, norm, True)
     ev2 = dict(ev, worst_relative_gradient=w2,
                worst_case={"graph": name2, "lam": lam2, "eps": eps2},
                correction="K = (L̃ + L̃ᵀ)/2 in place of L̃")
-    ok = w2 <= TOL
-    ce2 = None if ok else counterexample(STAT_CORRECTED.id, ctx, graph=(name2, A2), lam=lam2,
-                                         eps=eps2, relative_gradient=w2)
-    results.append(STAT_CORRECTED.result(
-        norm, "holds" if ok else "fails", ev2,
-        f"with (L̃ + L̃ᵀ)/2, ∇ρ = 0 to {w2:.1e} on {count2} cases", ce2))
+    results.append(judged(
+        STAT_CORRECTED, ctx, norm, Judgement("holds" if w2 <= TOL else "fails", []), ev2,
+        f"with (L̃ + L̃ᵀ)/2, ∇ρ = 0 to {w2:.1e} on {count2} cases",
+        dict(graph=(name2, A2), lam=lam2, eps=eps2, relative_gradient=w2)))
     return results
 
 

@@ -8,29 +8,29 @@ from .._common import EXACT_RTOL, counterexample, dense_laplacian
 from .._core import claim
 from .._exact import (certify_gradient, certify_gsd_stationary, certify_indefinite, frac,
                       laplacian, text)
-from .._paper import BOTH, erratum
+from .._paper import BOTH
 from .._graphs import small_graphs
 
 ID = "gsd-closed-form"
 STATEMENT = ("F = (I + λL̃)⁻¹X minimises the GSD objective q(F) = ‖F − X‖_F² + λ tr(FᵀL̃F): "
              "its gradient vanishes there and q rises under every perturbation.")
 CLAIM = claim(ID, "Eq. 1-2", STATEMENT, order=10, scope=BOTH)
-GRADIENT = CLAIM.part(
+GRADIENT = CLAIM.erratum(
     "gradient", "The gradient of q(F) = ‖F − X‖_F² + λ tr(FᵀL̃F) is ∇q(F) = 2L̃F + 2(F − X) "
                 "(Sec. 2, before Eq. 2), whose zero gives Eq. 2.",
-    scope=erratum("Sec. 2 writes '∇q(F) = 2L̃F + 2(F − X)', dropping λ; Eq. 2's solution "
-                  "(I + λL̃)⁻¹X is the zero of 2λL̃F + 2(F − X), so λ is clearly meant"))
+    "Sec. 2 writes '∇q(F) = 2L̃F + 2(F − X)', dropping λ; Eq. 2's solution "
+    "(I + λL̃)⁻¹X is the zero of 2λL̃F + 2(F − X), so λ is clearly meant")
 #: Sec. 2's words on the gradient, and why λ is meant.
 GRADIENT_WORDS = ("Sec. 2: 'By taking the derivative ∇q(F) = 2L̃F + 2(F − X) to zero, we obtain "
                   "the solution of GSD optimization problem as follows: F = (I + λL̃)⁻¹X' (Eq. 2)")
-GRADIENT_MEANT = CLAIM.part(
+GRADIENT_MEANT = CLAIM.erratum(
     "gradient-meant", "The gradient Sec. 2 means, with λ: ∇q(F) = 2λL̃F + 2(F − X), whose zero "
                       "is Eq. 2's (I + λL̃)⁻¹X. Checked against the true gradient "
                       "2(F − X) + λ(L̃ + L̃ᵀ)F: their difference is λ(L̃ − L̃ᵀ)F.",
-    scope=erratum(f"written, {GRADIENT_WORDS}: the gradient drops λ, while Eq. 2 is the zero of "
-                  "2λL̃F + 2(F − X), so the λ is meant; this result checks the meant gradient, "
-                  "which for a non-symmetric L̃ (rw) is still not the gradient of tr(FᵀL̃F) "
-                  "(that is (L̃ + L̃ᵀ)F)"))
+    f"written, {GRADIENT_WORDS}: the gradient drops λ, while Eq. 2 is the zero of "
+    "2λL̃F + 2(F − X), so the λ is meant; this result checks the meant gradient, "
+    "which for a non-symmetric L̃ (rw) is still not the gradient of tr(FᵀL̃F) "
+    "(that is (L̃ + L̃ᵀ)F)")
 CORRECTED = CLAIM.corrected(
     "For a non-symmetric L̃ (rw), whenever I + λ(L̃ + L̃ᵀ)/2 is positive definite, q(F) is "
     "minimised by F = (I + λ(L̃ + L̃ᵀ)/2)⁻¹X: its gradient vanishes there and q rises under every "
@@ -303,7 +303,12 @@ def _closed_form_results(ctx, norm):
         violation=worst["grad_rel"] / EXACT_RTOL,
         violation_case=f"{worst['graph']}, λ={worst['lam']:g}", search=search,
         minimal_counterexample=mc)]
-    # The nearest corrected statement: the minimiser of q uses the symmetric part of L̃.
+    return results + [_corrected_result(ctx, norm, ev)]
+
+
+def _corrected_result(ctx, norm, ev):
+    """The nearest corrected statement: the minimiser of q uses the symmetric part of L̃
+    (``ev``: the paper's statement's evidence, which this one extends)."""
     w2, cases2, _ = _examine(ctx, norm, lambda L, X, lam: np.linalg.solve(
         np.eye(L.shape[0]) + lam * (L + L.T) / 2, X), "corrected", hypothesis=True)
     atlas2, mc2, search2 = _atlas(ctx, norm, _corrected_test, None,
@@ -339,9 +344,8 @@ def _closed_form_results(ctx, norm):
         ce2 = atlas_counterexample(ctx, CORRECTED.id, mc2)
     out_text = (f"; outside the hypothesis (no minimiser) on {outside.failing_cases:,}/"
                 f"{outside.cases:,} atlas cases, smallest {setting(mc_out)}" if mc_out else "")
-    results.append(CORRECTED.result(norm, verdict, ev2,
-                                    f"corrected: (I+λ(L̃+L̃ᵀ)/2)⁻¹X has relative gradient ≤ "
-                                    f"{w2['grad_rel']:.1e} on {cases2} cases inside the "
-                                    f"hypothesis; {atlas2.describe()}{out_text}", ce2, figs2,
-                                    search=search2, minimal_counterexample=mc2))
-    return results
+    return CORRECTED.result(norm, verdict, ev2,
+                            f"corrected: (I+λ(L̃+L̃ᵀ)/2)⁻¹X has relative gradient ≤ "
+                            f"{w2['grad_rel']:.1e} on {cases2} cases inside the "
+                            f"hypothesis; {atlas2.describe()}{out_text}", ce2, figs2,
+                            search=search2, minimal_counterexample=mc2)

@@ -4,7 +4,7 @@ import numpy as np
 
 from .._common import counterexample, dense_laplacian
 from .._core import claim
-from .._paper import as_stated, erratum
+from .._paper import as_stated
 from .._graphs import small_graphs
 
 ID = "inner-max"
@@ -13,12 +13,12 @@ STATEMENT = ("δ* = εFFᵀ/‖FFᵀ‖_F attains max_{‖δ‖_F ≤ ε} tr(F�
 CLAIM = claim(ID, "Sec. 4.2, App. A", STATEMENT, order=110,
               scope=as_stated("Sec. 4.2 and App. A state it for the Laplacian L̃ of either "
                               "normalisation (any matrix: the maximiser does not depend on L̃)"))
-DIMENSIONS = CLAIM.part(
+DIMENSIONS = CLAIM.erratum(
     "dimensions",
     "The paper's inner objective h(δ) = ⟨δ, FᵀF⟩ is well defined for δ ∈ R^{n×n} (it pairs δ "
     "with FᵀF ∈ R^{d×d}); its intended form ⟨δ, FFᵀ⟩ = tr(FᵀδF) is what δ* maximises.",
-    scope=erratum("App. A writes h(δ) = ⟨δ, FᵀF⟩ but its stated maximiser εFFᵀ/‖FFᵀ‖_F and "
-                  "tr(FᵀδF) = ⟨δ, FFᵀ⟩ make the intended form ⟨δ, FFᵀ⟩ clear"))
+    "App. A writes h(δ) = ⟨δ, FᵀF⟩ but its stated maximiser εFFᵀ/‖FFᵀ‖_F and "
+    "tr(FᵀδF) = ⟨δ, FFᵀ⟩ make the intended form ⟨δ, FFᵀ⟩ clear")
 
 
 def objective(F, L, delta):

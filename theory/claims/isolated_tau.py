@@ -33,7 +33,7 @@ from .._exact import certify_tau_only_if
 from .._graphs import lam_S_grid, small_graphs
 from .._paper import RW_FOOTNOTE
 from ._paper_data import PAPER_DATASETS, load, ngc_settings
-from .tau_range import _only_if_test
+from .tau_range import all_isolated
 
 ID = "isolated-tau"
 WORDS = ("after Assumption 2: 'Only if all nodes of a graph are isolated, τ reaches its upper "
@@ -85,6 +85,12 @@ def dense_tau_i(A, lam, S, norm):
         M = np.eye(n) + r * An @ M
     M /= lam + 1.0
     return n * (M ** 2).sum(axis=1) / series_mass(lam, S) ** 2
+
+
+def only_if_test(c):
+    """Atlas test of Remark 1's 'τ = n only if all nodes are isolated': fails where τ = n
+    (within 1e-12) on a graph with an edge; the ratio is τ/n."""
+    return (c.tau >= c.n * (1 - 1e-12)) & ~all_isolated(c), c.tau / c.n
 
 
 def _isolated(A):
@@ -180,7 +186,7 @@ def atlas_only_if(ctx, norm):
     :data:`RANGE` (S ≥ 1, n ≥ 2), exactly certified (rational τ_i), with the degenerate
     minimum (S = 0: K2, where τ = n on every graph) beside it under ``degenerate_minimal``.
     """
-    atlas = scan(norm, _only_if_test, lams=lam_grid(ctx), ratio="τ/n", within=RANGE)
+    atlas = scan(norm, only_if_test, lams=lam_grid(ctx), ratio="τ/n", within=RANGE)
     mc = atlas_minimal(atlas, lambda w: certify_tau_only_if(w["n"], w["edges"], w["lam"],
                                                             w["S"], norm), norm)
     if mc is None:

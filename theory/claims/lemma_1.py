@@ -29,10 +29,10 @@ from ngc_ref import NeumannFilter, connectivity_factor
 
 from .._atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combine_search,
                       lam_grid, minimal_figure, scan, setting, walk_minimal)
-from .._common import counterexample, public
-from .._core import claim, erratum
+from .._common import Judgement, counterexample, judged, public
+from .._core import claim
 from .._exact import certify_lemma_1, certify_lemma_1_exact
-from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
+from .._paper import EXPERIMENTS_LAM_S, THEORY_RW_SCOPES
 from .._bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
 from .._figures import draws, legend_outside, log_axes, save_figure, subplots
 from .._proofs import LEMMA_1_CHAIN, first_failure, instance_from, random_instances, run_chain
@@ -49,7 +49,7 @@ STATEMENT = ("Under Assumption 1 (i.i.d. zero-mean sub-Gaussian η ∈ R^{n×d},
              f"{CONFIDENCE:.0%} Clopper-Pearson interval, against 1/d.")
 
 CLAIM = claim(ID, "Lemma 1, Eq. 9 (proof: appendix 'Proof of Lemma 1')", STATEMENT, order=90,
-              scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
+              **THEORY_RW_SCOPES)
 #: Per-entry Hoeffding bounds plus a union bound over the nd entries (what the proof's own
 #: argument gives), and their Frobenius consequence.
 MAX_ENTRY = CLAIM.corrected(
@@ -62,23 +62,23 @@ FROBENIUS = CLAIM.corrected(
     "grows).", key="frobenius")
 
 #: Errata of the lemma and its proof (what is written, what is meant, whether that holds).
-T_ERRATUM = CLAIM.part(
+T_ERRATUM = CLAIM.erratum(
     "t", "The lemma's t = 2τ(1 − r^S)²(4 log n + log 2d)/n is Eq. 9's right-hand side "
          "2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n (as written it has (1 − r^S)² and no σ²).",
-    scope=erratum(f"{errata.LEMMA_T}; {errata.PROOF_T}: the t that makes the proof's last "
-                  "display equal 1/d is Eq. 9's right-hand side"), norm_scopes={})
-UNION_ERRATUM = CLAIM.part(
+    f"{errata.LEMMA_T}; {errata.PROOF_T}: the t that makes the proof's last "
+    "display equal 1/d is Eq. 9's right-hand side")
+UNION_ERRATUM = CLAIM.erratum(
     "union-bound", "The proof's union bound P(‖Ã_Sη‖_{∞,∞} ≥ t) ≤ 2n²exp{−nt²/(2τ(1 − "
                    "r^{S+1})²σ²)} over i ∈ [n], j ∈ [n] (as written; Ã_Sη is n × d, so the "
                    "union runs over j ∈ [d] and the factor is 2nd).",
-    scope=erratum(f"{errata.UNION}: Ã_Sη has d columns, so j ∈ [d] is meant"), norm_scopes={})
-PROBABILITY_ERRATUM = CLAIM.part(
+    f"{errata.UNION}: Ã_Sη has d columns, so j ∈ [d] is meant")
+PROBABILITY_ERRATUM = CLAIM.erratum(
     "probability", "'With probability 1 − 1/d' is a guarantee for every d ≥ 1 (as written; at "
                    "d = 1 it promises probability 0).",
-    scope=erratum(f"{errata.PROBABILITY}: at d = 1 this is probability 0; a guarantee for "
-                  "d ≥ 2 (or a free failure probability) is meant"), norm_scopes={})
+    f"{errata.PROBABILITY}: at d = 1 this is probability 0; a guarantee for "
+    "d ≥ 2 (or a free failure probability) is meant")
 
-LAM, S = 32.0, 16
+LAM, S = EXPERIMENTS_LAM_S
 #: Feature dimensions d of the exhaustive search (the bound and its probability 1 − 1/d use d).
 ATLAS_D = (2, 4, 8, 16, 64, 256, 1024)
 #: Feature dimensions of the exact walk for the minimal counterexample: every d (d = 1 only
@@ -393,10 +393,8 @@ def _minimal_figures(ctx, norm, mc):
                 f"{ex['1/d']}; smallest case with S ≥ 1, n ≥ 2, no isolated node, d ≥ 2")
 
 
-@CLAIM.checker
-def check(ctx, norm):
-    rows = thorough_rows(ctx, norm) if ctx.thorough else run_cases(ctx, norm)
-    figs = _figure(ctx, norm, rows)
+def _common_evidence(ctx, rows):
+    """The settings every result of the lemma reports (λ, S, σ, the cases and trials)."""
     common = {"lam": LAM, "S": S, "sigma": "1 (standard deviation = sub-Gaussian parameter for "
               "all three noises; uniform on [-√3, √3])", "confidence": CONFIDENCE,
               "families_and_sizes": sorted({(r["family"], r["n"]) for r in rows}),
@@ -415,36 +413,61 @@ def check(ctx, norm):
             "bracket": "where τ is estimated, exceed_* count against the bound at the "
                        "bracket's lower end and exceed_*_at_tau_upper at its upper end; a "
                        "statement holds on the former and fails on the latter"}
-    results = []
+    return common
 
+
+#: What the proof's displayed steps get wrong (the evidence's ``proof_notes``).
+PROOF_NOTES = [
+    "E‖Ã_Sη‖_F² = σ²·d·Σ_i ρ_i ('expected_fro2') does not vanish with n, while the "
+    "bound = 2σ²·max_i ρ_i·(4 log n + log 2d) is O(τ log n / n).",
+    "The proof's last union bound uses ‖M‖_F² ≥ t ⇒ ‖M‖_max² ≥ t; the valid "
+    "implication is ‖M‖_max² ≥ t/(nd) since ‖M‖_F² ≤ nd·‖M‖_max².",
+    "The union bound is taken over n² pairs although Ã_Sη is n × d.",
+    "The chosen t contains (1 − r^S)² and no σ², the stated bound (1 − r^{S+1})²σ².",
+    "The displayed Hoeffding step writes Σ_s (rÃ_S)^s where Ã_S = Σ_s (rÃ)^s/(λ+1) "
+    "is meant."]
+
+
+def _monte_carlo_failure(ctx, norm, w, ci):
+    """The counterexample fields of the Monte Carlo case that exceeds 1/d."""
+    name = f"{w['family']}-{w['n']}-seed{w['graph_seed']}"
+    return dict(graph=(name, _graph(w)),
+                **{k: w[k] for k in ("family", "n", "graph_seed", "noise", "sigma", "d",
+                                     "trials", "tau", "paper_bound", "mean_fro2",
+                                     "expected_fro2", "exceed_paper")},
+                lam=LAM, S=S, norm=norm, exceed_probability_ci=ci,
+                noise_stream=f"ctx.rng('{ID}', '{norm}', '{w['family']}', {w['n']}, "
+                             f"{w['d']}, '{w['noise']}')" if not ctx.thorough else
+                "the seeds of the lemma1_trials cells of this graph, d and noise "
+                "(OUT/.thorough/store.jsonl)")
+
+
+def _atlas_summary(atlas, mc):
+    """The summary's words on the atlas's minimal counterexample (certified) and its count."""
+    P = mc["exact"].get("P(‖Ã_Sη‖_F² > bound)")
+    return (f"; atlas minimal (Gaussian η; {mc.get('range', 'every case')}): "
+            f"{setting(mc)}: P(exceed) {P or 'see minimal_counterexample'} > 1/d = "
+            f"{mc['exact']['1/d']} ({mc['certified']}"
+            + (f"; {', '.join('d=' + str(x['d']) for x in _before(mc))} certified to hold"
+               if _before(mc) else "") + ")"
+            + (f"; degenerate minimum {setting(mc['degenerate_minimal'])}"
+               if mc.get("degenerate_minimal") else "")
+            + f"; the Paley–Zygmund lower bound shows P(exceed) > 1/d on "
+              f"{atlas.failing_cases:,}/{atlas.cases:,} atlas cases in range")
+
+
+def _paper_result(ctx, norm, rows, common, figs):
+    """Eq. 9 as stated: the Monte Carlo cases, the atlas's exact minimum and the proof.
+    Returns ``(minimal counterexample or None, result)``."""
     verdict, w, ci = judge(rows, "exceed_paper")
-    ev = dict(common, cases=[public(r) for r in rows],
-              worst_case=public(w),
-              proof_notes=[
-                  "E‖Ã_Sη‖_F² = σ²·d·Σ_i ρ_i ('expected_fro2') does not vanish with n, while the "
-                  "bound = 2σ²·max_i ρ_i·(4 log n + log 2d) is O(τ log n / n).",
-                  "The proof's last union bound uses ‖M‖_F² ≥ t ⇒ ‖M‖_max² ≥ t; the valid "
-                  "implication is ‖M‖_max² ≥ t/(nd) since ‖M‖_F² ≤ nd·‖M‖_max².",
-                  "The union bound is taken over n² pairs although Ã_Sη is n × d.",
-                  "The chosen t contains (1 − r^S)² and no σ², the stated bound (1 − r^{S+1})²σ².",
-                  "The displayed Hoeffding step writes Σ_s (rÃ_S)^s where Ã_S = Σ_s (rÃ)^s/(λ+1) "
-                  "is meant."])
+    ev = dict(common, cases=[public(r) for r in rows], worst_case=public(w),
+              proof_notes=PROOF_NOTES)
     summ = (f"P(‖Ã_Sη‖_F² > Eq. 9's bound) exceeds 1/d: worst {w['family']} n={w['n']} "
             f"{w['noise']} d={w['d']}: P(exceed) = "
             f"{w['exceed_paper']}/{w['trials']}, CI [{ci[0]:.3f}, {ci[1]:.3f}] vs 1/d = "
             f"{1 / w['d']:.3f}; E‖Z‖²={w['expected_fro2']:.3g} vs bound {w['paper_bound']:.3g}")
-    ce = None
-    if verdict == "fails":
-        name = f"{w['family']}-{w['n']}-seed{w['graph_seed']}"
-        ce = counterexample(ID, ctx, graph=(name, _graph(w)),
-                            **{k: w[k] for k in ("family", "n", "graph_seed", "noise", "sigma", "d",
-                                                 "trials", "tau", "paper_bound", "mean_fro2",
-                                                 "expected_fro2", "exceed_paper")},
-                            lam=LAM, S=S, norm=norm, exceed_probability_ci=ci,
-                            noise_stream=f"ctx.rng('{ID}', '{norm}', '{w['family']}', {w['n']}, "
-                                         f"{w['d']}, '{w['noise']}')" if not ctx.thorough else
-                            "the seeds of the lemma1_trials cells of this graph, d and noise "
-                            "(OUT/.thorough/store.jsonl)")
+    ce = (counterexample(ID, ctx, **_monte_carlo_failure(ctx, norm, w, ci))
+          if verdict == "fails" else None)
     atlas, mean, mc = _atlas_part(ctx, norm)
     steps = _proof_steps(ctx, norm, mc)
     broken = first_failure(steps)
@@ -463,51 +486,50 @@ def check(ctx, norm):
         summ += (f" [measured/bound = {ci[0] * w['d']:.3g} on {w['family']} n={w['n']} "
                  f"{w['noise']} d={w['d']}]")
     if mc is not None:
-        P = mc["exact"].get("P(‖Ã_Sη‖_F² > bound)")
-        summ += (f"; atlas minimal (Gaussian η; {mc.get('range', 'every case')}): "
-                 f"{setting(mc)}: P(exceed) {P or 'see minimal_counterexample'} > 1/d = "
-                 f"{mc['exact']['1/d']} ({mc['certified']}"
-                 + (f"; {', '.join('d=' + str(x['d']) for x in _before(mc))} certified to hold"
-                    if _before(mc) else "") + ")"
-                 + (f"; degenerate minimum {setting(mc['degenerate_minimal'])}"
-                    if mc.get("degenerate_minimal") else "")
-                 + f"; the Paley–Zygmund lower bound shows P(exceed) > 1/d on "
-                   f"{atlas.failing_cases:,}/{atlas.cases:,} atlas cases in range")
+        summ += _atlas_summary(atlas, mc)
         figs = figs + _minimal_figures(ctx, norm, mc)
         if verdict != "fails":
             verdict = "fails"
             ce = atlas_counterexample(ctx, ID, mc, exact=mc["exact"])
-    results.append(CLAIM.result(norm, verdict, ev, summ, ce, figs,
-                                search=search, minimal_counterexample=mc,
-                                steps=steps))
-    results += [errata.t_result(T_ERRATUM, ctx, norm, mc),
-                errata.union_result(UNION_ERRATUM, ctx, norm),
-                errata.probability_result(PROBABILITY_ERRATUM, ctx, norm, mc)]
+    return mc, CLAIM.result(norm, verdict, ev, summ, ce, figs, search=search,
+                            minimal_counterexample=mc, steps=steps)
 
-    # Corrected statements: per-entry Hoeffding + union bound over the nd entries.
-    for st, key, label, what in (
-            (MAX_ENTRY, "exceed_max_entry", "max-entry",
-             "P(max_ij [Ã_Sη]_ij² > 2τ(1−r^{S+1})²σ² log(2nd·d)/n) ≤ 1/d"),
-            (FROBENIUS, "exceed_frobenius", "Frobenius",
-             "P(‖Ã_Sη‖_F² > 2τ(1−r^{S+1})²σ²·d·log(2nd²)) ≤ 1/d (= nd × the max-entry bound)")):
-        v2, w2, ci2 = judge(rows, key)
-        bkey = "max_entry_bound" if label == "max-entry" else "frobenius_bound"
-        mkey = "mean_max2" if label == "max-entry" else "mean_fro2"
-        ev2 = dict(common, correction=what, cases=[
-            {k: r[k] for k in ("family", "n", "d", "noise", "tau", bkey, mkey, key, key + "_ci")}
-            for r in rows], worst_case=public(w2),
-            derivation="P(|[Ã_Sη]_ij| ≥ t) ≤ 2exp(−t²/(2σ²ρ_i)) (Hoeffding, ρ_i ≤ τm²/n); a union "
-                       "over the nd entries with t² = 2σ²·max_i ρ_i·log(2nd·d) gives total 1/d. "
-                       "This holds for any fixed Ã_S, both normalisations.")
-        ce2 = None
-        if v2 == "fails":
-            ce2 = counterexample(st.id, ctx, graph=(
-                f"{w2['family']}-{w2['n']}", _graph(w2)), noise=w2["noise"], d=w2["d"],
-                exceed=w2[key], trials=w2["trials"], ci=ci2, bound=w2[bkey], norm=norm)
-        results.append(st.result(
-            norm, v2, ev2,
-            f"{label}: {what}; worst {w2['family']} n={w2['n']} {w2['noise']}: "
-            f"{w2[key]}/{w2['trials']} exceed, CI [{ci2[0]:.3f}, {ci2[1]:.3f}] vs "
-            f"1/d={1 / w2['d']:.3f}; mean/bound = {w2[mkey] / w2[bkey]:.2g}",
-            ce2))
-    return results
+
+#: The corrected statements: (statement, exceedance key, label, bound key, measured key, words).
+CORRECTIONS = (
+    (MAX_ENTRY, "exceed_max_entry", "max-entry", "max_entry_bound", "mean_max2",
+     "P(max_ij [Ã_Sη]_ij² > 2τ(1−r^{S+1})²σ² log(2nd·d)/n) ≤ 1/d"),
+    (FROBENIUS, "exceed_frobenius", "Frobenius", "frobenius_bound", "mean_fro2",
+     "P(‖Ã_Sη‖_F² > 2τ(1−r^{S+1})²σ²·d·log(2nd²)) ≤ 1/d (= nd × the max-entry bound)"))
+
+
+def _corrected_result(ctx, norm, rows, common, correction):
+    """A corrected statement (per-entry Hoeffding + a union bound over the nd entries)."""
+    st, key, label, bkey, mkey, what = correction
+    v, w, ci = judge(rows, key)
+    ev = dict(common, correction=what, cases=[
+        {k: r[k] for k in ("family", "n", "d", "noise", "tau", bkey, mkey, key, key + "_ci")}
+        for r in rows], worst_case=public(w),
+        derivation="P(|[Ã_Sη]_ij| ≥ t) ≤ 2exp(−t²/(2σ²ρ_i)) (Hoeffding, ρ_i ≤ τm²/n); a union "
+                   "over the nd entries with t² = 2σ²·max_i ρ_i·log(2nd·d) gives total 1/d. "
+                   "This holds for any fixed Ã_S, both normalisations.")
+    return judged(
+        st, ctx, norm, Judgement(v, rows, w), ev,
+        f"{label}: {what}; worst {w['family']} n={w['n']} {w['noise']}: "
+        f"{w[key]}/{w['trials']} exceed, CI [{ci[0]:.3f}, {ci[1]:.3f}] vs "
+        f"1/d={1 / w['d']:.3f}; mean/bound = {w[mkey] / w[bkey]:.2g}",
+        lambda w: dict(graph=(f"{w['family']}-{w['n']}", _graph(w)), noise=w["noise"],
+                       d=w["d"], exceed=w[key], trials=w["trials"], ci=ci, bound=w[bkey],
+                       norm=norm))
+
+
+@CLAIM.checker
+def check(ctx, norm):
+    rows = thorough_rows(ctx, norm) if ctx.thorough else run_cases(ctx, norm)
+    common = _common_evidence(ctx, rows)
+    mc, paper = _paper_result(ctx, norm, rows, common, _figure(ctx, norm, rows))
+    return [paper,
+            errata.t_result(T_ERRATUM, ctx, norm, mc),
+            errata.union_result(UNION_ERRATUM, ctx, norm),
+            errata.probability_result(PROBABILITY_ERRATUM, ctx, norm, mc),
+            *(_corrected_result(ctx, norm, rows, common, c) for c in CORRECTIONS)]

@@ -27,7 +27,7 @@ from .._bounds import grown_lam_S
 from .._common import counterexample, public
 from .._core import claim
 from .._figures import draws, fixed_vs_grown
-from .._paper import theory_rw
+from .._paper import EXPERIMENTS_LAM_S, theory_rw
 from .._graphs import FAMILIES, checker_families, complete_rho, family_graph, is_transitive
 from .._stats import (SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_verdicts, loglog_slope,
                       max_degree_share, no_hub_hypotheses, seed_of, slope_interval)
@@ -36,7 +36,7 @@ from ._energy import row_square_sums, spectrum
 ID = "noise-vanishing"
 WORDS = ("Sec. 1: 'We prove that with the increase in graph size and graph connectivity factor, "
          "the stochasticity tends to diminish'")
-LAM, S = 32.0, 16
+LAM, S = EXPERIMENTS_LAM_S
 STATEMENT = ("The aggregated noise diminishes as the graph grows: at the experiments' fixed "
              "λ = 32, S = 16 the per-node noise energy E‖Ã_Sη‖_F²/(nσ²d) = Σ_iρ_i/n "
              "(ρ_i = Σ_j[Ã_S]_ij²) tends to 0 along n (the weakest reading; Lemma 1 bounds even "

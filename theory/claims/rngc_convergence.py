@@ -21,14 +21,14 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from ngc_ref import datasets, normalized_adjacency
+from ngc_ref import normalized_adjacency
 
-from .._common import counterexample, public
+from .._common import Judgement, judged, public
 from .._core import claim
 from .._paper import SYNTHETIC, generic
 from .._figures import draws, figure, legend_outside, save_figure
 from .._stats import class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
-from ._paper_data import PAPER_DATASETS, rngc_settings
+from ._paper_data import PAPER_DATASETS, load, note, rngc_settings
 
 ID = "rngc-convergence"
 STATEMENT = ("The RNGC series of Eq. 12 converges at the hyper-parameters the paper uses: "
@@ -225,25 +225,16 @@ def _graphs(ctx):
 
 
 def _real_graphs(ctx):
-    """The paper's data sets through ngc_ref.datasets when the data root is set, each with the
-    settings of its own tables; a data set that is not there is noted with ``ctx.skip`` (a
-    missing file is not a finding about the paper)."""
+    """The paper's data sets (:func:`._paper_data.load`) when the data root is set, each with
+    the settings of its own tables, and the evidence's note on them."""
     ctx.skip("ogbn-products (tab:products_hyper)", "not available offline")
-    if ctx.data_root is None:
-        ctx.skip(", ".join(PAPER_DATASETS), "NGC_REF_DATA is not set")
-        return {}, "NGC_REF_DATA not set"
-    out, notes = {}, []
-    for name in PAPER_DATASETS:
-        try:
-            ds = datasets.load_dataset(name, root=ctx.data_root)
-        except (OSError, ValueError) as exc:
-            ctx.skip(name, f"could not load it from {ctx.data_root}: {exc}")
-            notes.append(f"{name}: {type(exc).__name__}: {exc}")
-            continue
+    loaded = load(ctx, PAPER_DATASETS, warn=True)
+    out = {}
+    for name, ds in loaded.items():
         X = ds.features   # kept sparse (see perturbed_operator)
         X = sp.csr_array(X, dtype=float) if sp.issparse(X) else np.asarray(X, dtype=float)
         out[name] = (ds.adjacency, pyg_row_normalize(X), "paper-data", paper_settings(name))
-    return out, "; ".join(notes) or "loaded"
+    return out, note(ctx, PAPER_DATASETS, loaded)
 
 
 def evaluate(ctx, norm, graphs):
@@ -283,6 +274,59 @@ def judge(rows, tol=EIG_TOL):
     return "inconclusive", worst_hi
 
 
+def _symlog_frame(ax, linthresh=1e-4):
+    """ρ − 1 on a symlog axis, the divergent side (above 0) shaded."""
+    ax.set_yscale("symlog", linthresh=linthresh)
+    ax.axhspan(0.0, 1e6, color="C3", alpha=0.1, lw=0)
+    ax.axhline(0.0, color="k", lw=1.0)
+    ax.set_ylabel("ρ − 1  (symlog)")
+
+
+def _rows_panel(ax, rows, names, colour):
+    """Every checked (graph, λ, ε): a dot per ARPACK value, a bar per certified bracket."""
+    settings = sorted({(r["lam"], r["eps"]) for r in rows}, key=lambda le: (le[1], le[0]))
+    x_of = {le: i for i, le in enumerate(settings)}
+    for k, name in enumerate(names):
+        sel = [r for r in rows if r["graph"] == name]
+        x = np.array([x_of[r["lam"], r["eps"]] for r in sel]) + 0.8 * (
+            (k + 0.5) / len(names) - 0.5)
+        lo = np.array([r["rho_lo"] for r in sel]) - 1.0
+        hi = np.array([r["rho_hi"] for r in sel]) - 1.0
+        exact = lo == hi
+        ax.plot(x[exact], hi[exact], "o", ms=5, color=colour[name])
+        ax.vlines(x[~exact], lo[~exact], hi[~exact], color=colour[name], lw=3.5)
+        ax.plot(x[~exact], hi[~exact], "_", ms=9, mew=2, color=colour[name])
+        ax.plot(x[~exact], lo[~exact], "_", ms=9, mew=2, color=colour[name])
+    _symlog_frame(ax)
+    ax.set_ylim(-1.1, max(1.0, 2.0 * max(r["rho_hi"] - 1.0 for r in rows)))
+    ax.set_xticks(range(len(settings)), [f"λ={lam:g}\nε={eps:g}" for lam, eps in settings],
+                  fontsize=8)
+    ax.set_xlim(-0.6, len(settings) - 0.4)
+    for b in range(1, len(settings)):
+        ax.axvline(b - 0.5, color="0.85", lw=0.6)
+    verdicts = ", ".join(f"{kind}: {judge([r for r in rows if r['kind'] == kind])[0]}"
+                         for kind in GROUPS if any(r["kind"] == kind for r in rows))
+    ax.set_title(f"Every checked (λ, ε) of the appendix tables: ρ(r(Ã − εP)) − 1\n"
+                 f"verdicts: {verdicts}", fontsize=10)
+
+
+def _curves_panel(ax, lam, norm, curve_graphs, eps_grid, base, colour):
+    """ρ − 1 against ε at ``lam`` (``base``: ρ(Ã − εP) per graph), with the bound."""
+    r = lam / (lam + 1)
+    for name, (_A, X, _kind, _settings) in curve_graphs.items():
+        two, inf = p_norms(X)
+        pn = two if norm == "sym" else inf
+        ax.plot(eps_grid, r * base[name] - 1.0, "o-", ms=4, color=colour.get(name, "k"))
+        ax.plot(eps_grid, r * (1 + eps_grid * pn) - 1.0, ":", lw=1.5,
+                color=colour.get(name, "k"))
+    ax.axvline(1 / lam, color="grey", lw=0.8, ls="--")
+    ax.set_xscale("log")
+    _symlog_frame(ax)
+    ax.set_ylim(-1.1, 20.0)
+    ax.set_xlabel("ε")
+    ax.set_title(f"λ = {lam:g}: ρ − 1 against ε (synthetic graphs)", fontsize=10)
+
+
 @draws("rngc-convergence-{norm}.png")
 def _figure(path, norm, graphs, rows, rng):
     """The question is ρ against 1, so ρ − 1 is drawn on a symlog axis (above 0: diverges).
@@ -307,56 +351,11 @@ def _figure(path, norm, graphs, rows, rng):
     names = list(dict.fromkeys(r["graph"] for r in rows))
     colour = {name: f"C{k % 10}" for k, name in enumerate(names)}
     kind_of = {r["graph"]: r["kind"] for r in rows}
-    linthresh = 1e-4
-
-    def frame(ax):
-        ax.set_yscale("symlog", linthresh=linthresh)
-        ax.axhspan(0.0, 1e6, color="C3", alpha=0.1, lw=0)
-        ax.axhline(0.0, color="k", lw=1.0)
-        ax.set_ylabel("ρ − 1  (symlog)")
-
     fig = figure(figsize=(13, 8.2))
     axd = fig.subplot_mosaic([["rows", "rows"], [32.0, 1024.0]])
-    ax = axd["rows"]
-    settings = sorted({(r["lam"], r["eps"]) for r in rows}, key=lambda le: (le[1], le[0]))
-    x_of = {le: i for i, le in enumerate(settings)}
-    for k, name in enumerate(names):
-        sel = [r for r in rows if r["graph"] == name]
-        x = np.array([x_of[r["lam"], r["eps"]] for r in sel]) + 0.8 * (
-            (k + 0.5) / len(names) - 0.5)
-        lo = np.array([r["rho_lo"] for r in sel]) - 1.0
-        hi = np.array([r["rho_hi"] for r in sel]) - 1.0
-        exact = lo == hi
-        ax.plot(x[exact], hi[exact], "o", ms=5, color=colour[name])
-        ax.vlines(x[~exact], lo[~exact], hi[~exact], color=colour[name], lw=3.5)
-        ax.plot(x[~exact], hi[~exact], "_", ms=9, mew=2, color=colour[name])
-        ax.plot(x[~exact], lo[~exact], "_", ms=9, mew=2, color=colour[name])
-    frame(ax)
-    ax.set_ylim(-1.1, max(1.0, 2.0 * max(r["rho_hi"] - 1.0 for r in rows)))
-    ax.set_xticks(range(len(settings)), [f"λ={lam:g}\nε={eps:g}" for lam, eps in settings],
-                  fontsize=8)
-    ax.set_xlim(-0.6, len(settings) - 0.4)
-    for b in range(1, len(settings)):
-        ax.axvline(b - 0.5, color="0.85", lw=0.6)
-    verdicts = ", ".join(f"{kind}: {judge([r for r in rows if r['kind'] == kind])[0]}"
-                         for kind in GROUPS if any(r["kind"] == kind for r in rows))
-    ax.set_title(f"Every checked (λ, ε) of the appendix tables: ρ(r(Ã − εP)) − 1\n"
-                 f"verdicts: {verdicts}", fontsize=10)
+    _rows_panel(axd["rows"], rows, names, colour)
     for lam in (32.0, 1024.0):
-        ax = axd[lam]
-        r = lam / (lam + 1)
-        for name, (_A, X, _kind, _settings) in curve_graphs.items():
-            two, inf = p_norms(X)
-            pn = two if norm == "sym" else inf
-            ax.plot(eps_grid, r * base[name] - 1.0, "o-", ms=4, color=colour.get(name, "k"))
-            ax.plot(eps_grid, r * (1 + eps_grid * pn) - 1.0, ":", lw=1.5,
-                    color=colour.get(name, "k"))
-        ax.axvline(1 / lam, color="grey", lw=0.8, ls="--")
-        ax.set_xscale("log")
-        frame(ax)
-        ax.set_ylim(-1.1, 20.0)
-        ax.set_xlabel("ε")
-        ax.set_title(f"λ = {lam:g}: ρ − 1 against ε (synthetic graphs)", fontsize=10)
+        _curves_panel(axd[lam], lam, norm, curve_graphs, eps_grid, base, colour)
     handles = [Line2D([], [], color=colour[n], lw=3, label=f"{n} ({kind_of[n]})") for n in names]
     handles += [Line2D([], [], color="k", ls="", marker="o", ms=5,
                        label=f"ρ by ARPACK (tol {EIG_TOL:g})"),
@@ -372,12 +371,10 @@ def _figure(path, norm, graphs, rows, rng):
 
 @CLAIM.checker
 def check(ctx, norm):
-    graphs = _graphs(ctx)
+    synthetic = _graphs(ctx)
     real, real_note = _real_graphs(ctx)
-    graphs.update(real)
-    rows = evaluate(ctx, norm, graphs)
-    figs = _figure(ctx, norm, {k: v for k, v in graphs.items() if k not in real}, rows,
-                   ctx.rng)
+    rows = evaluate(ctx, norm, {**synthetic, **real})
+    figs = _figure(ctx, norm, synthetic, rows, ctx.rng)
     results = []
     for kind, label in (("paper-data", "the paper's data sets at their own table settings"),
                         ("homophilous", "homophilous SBMs, citation/co-author/products/flip "
@@ -401,17 +398,15 @@ def check(ctx, norm):
         summ = (f"{label}: max ρ {rho_txt} ({w['graph']}, λ={w['lam']:g}, ε={w['eps']:g}, "
                 f"{w['table']}); {len(diverging)}/{len(sel)} settings diverge; bound there "
                 f"{w['bound']:.3g}")
-        ce = None
-        if v == "fails":
-            ce = counterexample(GROUPS[kind].id, ctx, graph=(w["graph"], w["A"]), lam=w["lam"],
-                                eps=w["eps"],
-                                norm=norm, rho=w["rho"], table=w["table"],
-                                features=("the data set's row-normalised features"
-                                          if kind == "paper-data" else
-                                          "row-normalised class bag-of-words from "
-                                          f"ctx.rng('{ID}', 'features', family)"),
-                                term_growth_at_S16=w["rho"] ** 16)
         # ρ against the convergence threshold 1 (the certified lower end where it failed).
-        results.append(GROUPS[kind].result(norm, v, ev, summ, ce, figs,
-                                           violation=w["rho_lo"] if ce else None))
+        results.append(judged(
+            GROUPS[kind], ctx, norm, Judgement(v, sel, w), ev, summ,
+            lambda w, kind=kind: dict(
+                graph=(w["graph"], w["A"]), lam=w["lam"], eps=w["eps"], norm=norm,
+                rho=w["rho"], table=w["table"],
+                features=("the data set's row-normalised features" if kind == "paper-data" else
+                          "row-normalised class bag-of-words from "
+                          f"ctx.rng('{ID}', 'features', family)"),
+                term_growth_at_S16=w["rho"] ** 16),
+            figures=figs, violation=w["rho_lo"] if v == "fails" else None))
     return results

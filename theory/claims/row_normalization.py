@@ -32,14 +32,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ngc_ref import NeumannFilter, datasets
+from ngc_ref import NeumannFilter
 
 from .._common import counterexample
 from .._core import claim
-from .._paper import ROW_NORMALIZATION_TABLE, as_stated, extension
+from .._paper import EXPERIMENTS_LAM_S, ROW_NORMALIZATION_TABLE, as_stated, extension
 from .._figures import draws, legend_outside, save_figure, subplots
 from .._stats import (CONFIDENCE, class_bag_of_words, labelled_sbm, mean_ci, pyg_row_normalize,
                       seed_of)
+from ._paper_data import load, note
 
 ID = "row-normalization"
 STATEMENT = ("Row normalisation x/clamp(rowsum, min=1) reduces the noise of X* + ξη (ξ ∈ {1, 10, "
@@ -79,7 +80,7 @@ READINGS = {
 }
 
 XIS = (1.0, 10.0, 100.0)
-LAM, S = 32.0, 16
+LAM, S = EXPERIMENTS_LAM_S
 
 
 def fisher_ratio(Z, labels):
@@ -194,20 +195,26 @@ def _synthetic(ctx):
 
 
 def _cora(ctx):
-    if ctx.data_root is None:
-        ctx.skip("Cora", "NGC_REF_DATA is not set")
-        return {}, "NGC_REF_DATA not set"
-    try:
-        ds = datasets.load_dataset("cora", root=ctx.data_root)
-    except (OSError, ValueError) as exc:   # a missing file is not a finding about the paper
-        ctx.skip("Cora", f"could not load it from {ctx.data_root}: {exc}")
-        return {}, f"Cora unavailable: {type(exc).__name__}: {exc}"
+    """Cora's graph, binary features and labels (:func:`._paper_data.load`), and the
+    evidence's note on it."""
+    loaded = load(ctx, ("cora",))
+    if "cora" not in loaded:
+        return {}, note(ctx, ("cora",), loaded)
+    ds = loaded["cora"]
     X = ds.features
     X = X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=float)
     if not np.isin(X, (0.0, 1.0)).all():
         ctx.skip("Cora", "its features are not binary (already normalised?)")
         return {}, "Cora features are not binary (already normalised?): skipped"
     return {"cora": (ds.adjacency, X, np.asarray(ds.labels))}, "loaded"
+
+
+def _data_sets(ctx):
+    """``{name: (A, X, y)}``: the synthetic SBM and, when the data root is set, Cora; with the
+    evidence's note on Cora."""
+    data = _synthetic(ctx)
+    cora, cora_note = _cora(ctx)
+    return {**data, **cora}, cora_note
 
 
 def _medians(rows, keys):
@@ -231,9 +238,7 @@ MEDIAN_KEYS = ("noise_std_rn", "snr_raw", "snr_rn", "fisher_agg_raw", "fisher_ag
 
 @CLAIM.checker
 def check(ctx, norm):
-    data = _synthetic(ctx)
-    cora, cora_note = _cora(ctx)
-    data.update(cora)
+    data, cora_note = _data_sets(ctx)
     draws = 3 if not ctx.thorough else 10
     rows = []
     for name, (A, X, y) in data.items():

@@ -9,7 +9,7 @@ from .._atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combi
 from .._common import EXACT_RTOL, counterexample
 from .._core import claim
 from .._exact import certify_row_squares, certify_row_sum
-from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
+from .._paper import THEORY_RW_SCOPES
 from .._graphs import lam_S_grid, small_graphs
 from .._proofs import ROW_SUM_CHAIN, first_failure, instance_from, random_instances, run_chain
 
@@ -18,13 +18,13 @@ ROW_SQ = "row-square-bounds"
 
 ROW_SUM_CLAIM = claim(ROW_SUM, "Eq. 6, App. row summation",
                       "Every row of Ã_S sums to 1 − r^{S+1}.", order=40,
-                      scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
+                      **THEORY_RW_SCOPES)
 ROW_SUM_CORRECTED = ROW_SUM_CLAIM.corrected(
     "For sym, the degree-weighted row sums hold instead: Σ_j [Ã_S]_ij √d̃_j = (1 − r^{S+1}) √d̃_i "
     "for every row i (D̃^{1/2}1 is the eigenvector of Ã_sym for eigenvalue 1).")
 ROW_SQ_CLAIM = claim(ROW_SQ, "Eq. 7",
                      "(1 − r^{S+1})²/n ≤ Σ_j [Ã_S]_ij² ≤ (1 − r^{S+1})² for every row i.",
-                     order=50, scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
+                     order=50, **THEORY_RW_SCOPES)
 ROW_SQ_CORRECTED = ROW_SQ_CLAIM.corrected(
     "For sym: (1 − r^{S+1})²·d̃_i/Σ_j d̃_j ≤ Σ_j [Ã_S]_ij² ≤ (1 − r^{S+1})²·d̃_i/min_j d̃_j for "
     "every row i (Eq. 7 on regular graphs).")
@@ -92,8 +92,8 @@ def _exact_row_text(mc, key="row"):
             if k.startswith(f"{key} ") and k.endswith("sum")}
 
 
-@ROW_SUM_CLAIM.checker
-def check_row_sum(ctx, norm):
+def _sampled_row_sums(ctx, norm):
+    """Measure Eq. 6 on the sampled cases: ``(worst deviation, its case, smallest entry)``."""
     worst = (0.0, None)
     neg = 0.0
     for name, A, lam, S, M, mass in _cases(ctx, norm):
@@ -101,6 +101,19 @@ def check_row_sum(ctx, norm):
         neg = min(neg, float(M.min()))
         if dev > worst[0]:
             worst = (dev, (name, A, lam, S, M.sum(axis=1), mass))
+    return worst, neg
+
+
+def _row_sum_minimal_text(mc):
+    """The summary's words on the atlas's minimal counterexample of Eq. 6."""
+    return (f"; minimal: {setting(mc)}, {mc['certified']} [measured/bound = "
+            f"{max(mc['numbers']['rows']) / mc['numbers']['mass']:.3g} there: its largest row "
+            "sum over 1 − r^(S+1)]")
+
+
+@ROW_SUM_CLAIM.checker
+def check_row_sum(ctx, norm):
+    worst, neg = _sampled_row_sums(ctx, norm)
     ev = dict(_space(ctx), max_relative_deviation=worst[0], min_entry=neg,
               tolerance=f"relative {EXACT_RTOL:g}")
     atlas = scan(norm, _row_sum_test, lams=lam_grid(ctx), within=NON_DEGENERATE,
@@ -111,61 +124,55 @@ def check_row_sum(ctx, norm):
     steps = _proof_steps(ctx, norm, mc)
     broken = first_failure(steps)
     ev["proof_first_false_step"] = broken["step"] if broken else None
-    results = []
+    extra = [_row_sum_corrected(ctx, norm)] if norm == "sym" else []
     if worst[0] <= EXACT_RTOL and mc is None:
-        results.append(ROW_SUM_CLAIM.result(norm, "holds", ev,
-                                   f"row sums equal 1 − r^(S+1) to {worst[0]:.1e} (relative); "
-                                   f"entries ≥ {neg:.1e}; {atlas.describe()}",
-                                   search=search, steps=steps))
-    elif worst[0] > EXACT_RTOL:
-        name, A, lam, S, rows, mass = worst[1]
-        ce = counterexample(ROW_SUM, ctx, graph=(name, A), lam=lam, S=S, expected=mass,
-                            row_sums=rows.tolist(), max_relative_deviation=worst[0])
-        figs = _row_sum_figure(ctx, norm, mc)
-        atlas_text = ""
-        if mc:
-            nums = mc["numbers"]
-            atlas_text = (f"; minimal: {setting(mc)}, {mc['certified']} [measured/bound = "
-                          f"{max(nums['rows']) / nums['mass']:.3g} there: its largest row sum "
-                          "over 1 − r^(S+1)]")
-        # Each [measured/bound] names the case it was measured on.
-        results.append(ROW_SUM_CLAIM.result(
-            norm, "fails", ev,
-            f"row sums range over [{rows.min():.4f}, {rows.max():.4f}], not {mass:.4f} "
-            f"({name}, λ={lam:g}, S={S}) [measured/bound = {float(rows.max() / mass):.3g} on "
-            f"{name}, λ={lam:g}, S={S}]; the paper's proof uses rw (Lemma: stochastic P)"
-            f"{atlas_text}", ce, figs, search=search,
-            minimal_counterexample=mc, steps=steps))
-    else:
+        return [ROW_SUM_CLAIM.result(norm, "holds", ev,
+                                     f"row sums equal 1 − r^(S+1) to {worst[0]:.1e} "
+                                     f"(relative); entries ≥ {neg:.1e}; {atlas.describe()}",
+                                     search=search, steps=steps), *extra]
+    if worst[0] <= EXACT_RTOL:
         ce = atlas_counterexample(ctx, ROW_SUM, mc, exact=mc["exact"])
-        results.append(ROW_SUM_CLAIM.result(
+        return [ROW_SUM_CLAIM.result(
             norm, "fails", ev, f"sampled graphs hold; atlas minimal counterexample "
                                f"{setting(mc)} ({mc['certified']})", ce,
             _row_sum_figure(ctx, norm, mc), search=search, minimal_counterexample=mc,
-            steps=steps))
-    if norm == "sym":
-        # Corrected statement for sym: D̃^{1/2}1 is the eigenvector of Ã_sym for eigenvalue 1.
-        worst2 = 0.0
-        for _name, A, _lam, _S, M, mass in _cases(ctx, norm):
-            sq = np.sqrt(ngc_ref.normalized_adjacency(A, return_degrees=True)[1])
-            worst2 = max(worst2, float(np.abs(M @ sq - mass * sq).max() / (mass * sq.max())))
-        ev2 = dict(_space(ctx), max_relative_deviation=worst2,
-                   correction="for sym the degree-weighted sums hold: Σ_j [Ã_S]_ij √d̃_j = "
-                              "(1 − r^{S+1}) √d̃_i")
-        atlas2 = scan(norm, _weighted_row_sum_test, lams=lam_grid(ctx),
-                      ratio="max_i |Σ_j [Ã_S]_ij √d̃_j − m√d̃_i| / (m max √d̃)")
-        mc2 = atlas_minimal(atlas2, None, norm)
-        v = "holds" if worst2 <= EXACT_RTOL and mc2 is None else "fails"
-        ce2 = None
-        if worst2 > EXACT_RTOL:
-            ce2 = counterexample(ROW_SUM_CORRECTED.id, ctx, max_relative_deviation=worst2)
-        elif mc2 is not None:
-            ce2 = atlas_counterexample(ctx, ROW_SUM_CORRECTED.id, mc2)
-        results.append(ROW_SUM_CORRECTED.result(
-            norm, v, ev2, f"Σ_j [Ã_S]_ij √d̃_j = (1 − r^(S+1)) √d̃_i to {worst2:.1e}; "
-                          f"{atlas2.describe()}", ce2,
-            search=combine_search(atlas2, _space(ctx)), minimal_counterexample=mc2))
-    return results
+            steps=steps), *extra]
+    name, A, lam, S, rows, mass = worst[1]
+    ce = counterexample(ROW_SUM, ctx, graph=(name, A), lam=lam, S=S, expected=mass,
+                        row_sums=rows.tolist(), max_relative_deviation=worst[0])
+    # Each [measured/bound] names the case it was measured on.
+    return [ROW_SUM_CLAIM.result(
+        norm, "fails", ev,
+        f"row sums range over [{rows.min():.4f}, {rows.max():.4f}], not {mass:.4f} "
+        f"({name}, λ={lam:g}, S={S}) [measured/bound = {float(rows.max() / mass):.3g} on "
+        f"{name}, λ={lam:g}, S={S}]; the paper's proof uses rw (Lemma: stochastic P)"
+        f"{_row_sum_minimal_text(mc) if mc else ''}", ce, _row_sum_figure(ctx, norm, mc),
+        search=search, minimal_counterexample=mc, steps=steps), *extra]
+
+
+def _row_sum_corrected(ctx, norm):
+    """The corrected statement for sym: D̃^{1/2}1 is the eigenvector of Ã_sym for eigenvalue
+    1, so the degree-weighted row sums are (1 − r^{S+1})√d̃_i."""
+    worst2 = 0.0
+    for _name, A, _lam, _S, M, mass in _cases(ctx, norm):
+        sq = np.sqrt(ngc_ref.normalized_adjacency(A, return_degrees=True)[1])
+        worst2 = max(worst2, float(np.abs(M @ sq - mass * sq).max() / (mass * sq.max())))
+    ev2 = dict(_space(ctx), max_relative_deviation=worst2,
+               correction="for sym the degree-weighted sums hold: Σ_j [Ã_S]_ij √d̃_j = "
+                          "(1 − r^{S+1}) √d̃_i")
+    atlas2 = scan(norm, _weighted_row_sum_test, lams=lam_grid(ctx),
+                  ratio="max_i |Σ_j [Ã_S]_ij √d̃_j − m√d̃_i| / (m max √d̃)")
+    mc2 = atlas_minimal(atlas2, None, norm)
+    v = "holds" if worst2 <= EXACT_RTOL and mc2 is None else "fails"
+    ce2 = None
+    if worst2 > EXACT_RTOL:
+        ce2 = counterexample(ROW_SUM_CORRECTED.id, ctx, max_relative_deviation=worst2)
+    elif mc2 is not None:
+        ce2 = atlas_counterexample(ctx, ROW_SUM_CORRECTED.id, mc2)
+    return ROW_SUM_CORRECTED.result(
+        norm, v, ev2, f"Σ_j [Ã_S]_ij √d̃_j = (1 − r^(S+1)) √d̃_i to {worst2:.1e}; "
+                      f"{atlas2.describe()}", ce2,
+        search=combine_search(atlas2, _space(ctx)), minimal_counterexample=mc2)
 
 
 def _row_sum_figure(ctx, norm, mc):
@@ -183,8 +190,9 @@ def _row_sum_figure(ctx, norm, mc):
                    else ""))
 
 
-@ROW_SQ_CLAIM.checker
-def check_row_square(ctx, norm):
+def _sampled_row_squares(ctx, norm):
+    """Measure Eq. 7 on the sampled cases: the smallest ρ_i/lower and largest ρ_i/upper, each
+    ``(ratio, (graph, A, λ, S, row, ρ_i, bound))``, and the number of rows."""
     low, high = (np.inf, None), (-np.inf, None)
     count = 0
     for name, A, lam, S, M, mass in _cases(ctx, norm):
@@ -198,41 +206,26 @@ def check_row_square(ctx, norm):
             low = (float(lo[i]), (name, A, lam, S, i, float(sq[i]), mass ** 2 / n))
         if hi[j] > high[0]:
             high = (float(hi[j]), (name, A, lam, S, j, float(sq[j]), mass ** 2))
-    ev = dict(_space(ctx), rows_checked=count, min_sq_over_lower_bound=low[0],
-              max_sq_over_upper_bound=high[0], tolerance=f"relative {EXACT_RTOL:g}")
+    return low, high, count
+
+
+def _row_square_minimal_text(mc):
+    """The summary's words on the atlas's minimal counterexample of Eq. 7."""
+    nums = mc["numbers"]
+    i, which = mc["bad_rows"][0]
+    if which == "lower":
+        return (f"; minimal: {setting(mc)}, {mc['certified']} [{which} bound over ρ_{i} "
+                f"= {nums['low'] / nums['rho'][i]:.9g} there]")
+    return (f"; minimal: {setting(mc)}, {mc['certified']} [ρ_{i} over the {which} "
+            f"bound = {nums['rho'][i] / nums['high']:.9g} there]")
+
+
+def _row_square_violations(ctx, low, high):
+    """The sampled violations of Eq. 7: the counterexample and the summary's words."""
+    bad, which = [], []
     ok_low = low[0] >= 1 - EXACT_RTOL
-    ok_high = high[0] <= 1 + EXACT_RTOL
-    atlas = scan(norm, _row_square_test, lams=lam_grid(ctx), within=NON_DEGENERATE,
-                 ratio="max(bound_low/ρ_i, ρ_i/bound_high) (> 1: a bound fails)")
-    mc = atlas_minimal(atlas, lambda w: certify_row_squares(w["n"], w["edges"], w["lam"],
-                                                            w["S"], norm), norm)
-    search = combine_search(atlas, _space(ctx))
-    extra = [_check_sym_corrected(ctx)] if norm == "sym" else []
-    if ok_low and ok_high and mc is None:
-        return [ROW_SQ_CLAIM.result(norm, "holds", ev,
-                                    f"{count} rows: Σ sq / lower ≥ {low[0]:.4f}, Σ sq / upper ≤ "
-                                    f"{high[0]:.4f}; {atlas.describe()}", search=search),
-                *extra]
-    ev["note"] = ("Eq. 7 follows from Eq. 6 and non-negativity (Cauchy–Schwarz and Σx² ≤ (Σx)²), "
-                  "so it inherits Eq. 6's restriction to rw")
-    figs = _row_square_figure(ctx, norm, mc)
-    atlas_text = ""
-    if mc:
-        nums = mc["numbers"]
-        i, which = mc["bad_rows"][0]
-        there = (nums["low"] / nums["rho"][i] if which == "lower"
-                 else nums["rho"][i] / nums["high"])
-        atlas_text = (f"; minimal: {setting(mc)}, {mc['certified']} [{which} bound over ρ_{i} "
-                      f"= {there:.9g} there]" if which == "lower" else
-                      f"; minimal: {setting(mc)}, {mc['certified']} [ρ_{i} over the {which} "
-                      f"bound = {there:.9g} there]")
-    if ok_low and ok_high:
-        ce = atlas_counterexample(ctx, ROW_SQ, mc, exact=mc["exact"])
-        return [ROW_SQ_CLAIM.result(norm, "fails", ev, f"sampled graphs hold{atlas_text}", ce,
-                                    figs, search=search, minimal_counterexample=mc), *extra]
-    bad = []
-    which = []
-    for bound, ok_bound, (ratio, where) in (("lower", ok_low, low), ("upper", ok_high, high)):
+    for bound, ok_bound, (ratio, where) in (("lower", ok_low, low),
+                                            ("upper", high[0] <= 1 + EXACT_RTOL, high)):
         if not ok_bound:
             name, _A, lam, S, i, sq, b = where
             bad.append({"bound": bound, "graph": name, "lam": lam, "S": S, "row": i,
@@ -242,9 +235,37 @@ def check_row_square(ctx, norm):
                          f"[measured/bound = {ratio:.3g} on {name} row {i}, λ={lam:g}, "
                          f"S={S}]")
     first = low[1] if not ok_low else high[1]
-    ce = counterexample(ROW_SQ, ctx, graph=(first[0], first[1]), violations=bad)
-    return [ROW_SQ_CLAIM.result(norm, "fails", ev, "; ".join(which) + atlas_text, ce, figs,
-                                search=search, minimal_counterexample=mc), *extra]
+    return (counterexample(ROW_SQ, ctx, graph=(first[0], first[1]), violations=bad),
+            "; ".join(which))
+
+
+@ROW_SQ_CLAIM.checker
+def check_row_square(ctx, norm):
+    low, high, count = _sampled_row_squares(ctx, norm)
+    ev = dict(_space(ctx), rows_checked=count, min_sq_over_lower_bound=low[0],
+              max_sq_over_upper_bound=high[0], tolerance=f"relative {EXACT_RTOL:g}")
+    sampled_ok = low[0] >= 1 - EXACT_RTOL and high[0] <= 1 + EXACT_RTOL
+    atlas = scan(norm, _row_square_test, lams=lam_grid(ctx), within=NON_DEGENERATE,
+                 ratio="max(bound_low/ρ_i, ρ_i/bound_high) (> 1: a bound fails)")
+    mc = atlas_minimal(atlas, lambda w: certify_row_squares(w["n"], w["edges"], w["lam"],
+                                                            w["S"], norm), norm)
+    search = combine_search(atlas, _space(ctx))
+    extra = [_check_sym_corrected(ctx)] if norm == "sym" else []
+    if sampled_ok and mc is None:
+        return [ROW_SQ_CLAIM.result(norm, "holds", ev,
+                                    f"{count} rows: Σ sq / lower ≥ {low[0]:.4f}, Σ sq / upper ≤ "
+                                    f"{high[0]:.4f}; {atlas.describe()}", search=search),
+                *extra]
+    ev["note"] = ("Eq. 7 follows from Eq. 6 and non-negativity (Cauchy–Schwarz and Σx² ≤ (Σx)²), "
+                  "so it inherits Eq. 6's restriction to rw")
+    figs = _row_square_figure(ctx, norm, mc)
+    atlas_text = _row_square_minimal_text(mc) if mc else ""
+    if sampled_ok:
+        ce, text = atlas_counterexample(ctx, ROW_SQ, mc, exact=mc["exact"]), "sampled graphs hold"
+    else:
+        ce, text = _row_square_violations(ctx, low, high)
+    return [ROW_SQ_CLAIM.result(norm, "fails", ev, text + atlas_text, ce, figs, search=search,
+                                minimal_counterexample=mc), *extra]
 
 
 def _row_square_figure(ctx, norm, mc):

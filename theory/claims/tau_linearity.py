@@ -43,13 +43,13 @@ from .._bounds import paper_bound, simulate
 from .._common import counterexample, graph_record, public
 from .._core import claim, extension
 from .._figures import draws, log_axes, save_figure, subplots
-from .._paper import theory_rw
+from .._paper import EXPERIMENTS_LAM_S, theory_rw
 from .._stats import CONFIDENCE, seed_of
 
 ID = "tau-linearity"
 WORDS = ("Remark 2: 'the second term in Eq. (10) suggests that the denoising effect is linear "
          "with respect to τ'")
-LAM, S = 32.0, 16
+LAM, S = EXPERIMENTS_LAM_S
 RATIO_HOLDS, RATIO_FAILS = 1.5, 2.0
 #: Relative tolerance of bound/τ being one number per n across the measured graphs.
 LINEAR_RTOL = 1e-12

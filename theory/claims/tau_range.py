@@ -9,31 +9,27 @@ from .._atlas import (atlas_counterexample, atlas_minimal, combine_search, lam_g
                       scan)
 from .._common import counterexample
 from .._core import claim
-from .._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS
+from .._paper import THEORY_RW_SCOPES
 from .._graphs import lam_S_grid, small_graphs
 
 ID = "tau-range"
 STATEMENT = ("τ ∈ [1, n]; τ = n when all nodes are isolated, and τ → 1 for a complete graph "
              "(high connectivity).")
 TOL = 1e-9
-CLAIM = claim(ID, "Remark 1", STATEMENT, order=60, scope=THEORY_RW_DEFAULT,
-              norm_scopes=THEORY_RW_NORMS)
+CLAIM = claim(ID, "Remark 1", STATEMENT, order=60, **THEORY_RW_SCOPES)
 
 
-def _isolated(c):
+def all_isolated(c):
+    """Atlas cells (:class:`~ngc_ref_theory._atlas.Cells`): which graphs have only isolated
+    nodes (Remark 1's case τ = n), broadcast over the (λ, S) axis."""
     return (c.stack.A.sum(axis=2) == 0).all(axis=1)[None]
 
 
 def _range_test(c):
     """Atlas test of 1 ≤ τ ≤ n, and τ = n on graphs whose nodes are all isolated."""
     t, n = c.tau, c.n
-    bad = (t < 1 - TOL) | (t > n * (1 + TOL)) | (_isolated(c) & (np.abs(t / n - 1) > TOL))
+    bad = (t < 1 - TOL) | (t > n * (1 + TOL)) | (all_isolated(c) & (np.abs(t / n - 1) > TOL))
     return bad, np.maximum(1.0 / t, t / n)
-
-
-def _only_if_test(c):
-    """Atlas test of 'τ = n only if all nodes are isolated' (τ = n within 1e-12)."""
-    return (c.tau >= c.n * (1 - 1e-12)) & ~_isolated(c), c.tau / c.n
 
 
 @CLAIM.checker

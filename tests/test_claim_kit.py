@@ -1,0 +1,89 @@
+"""The claim kit: a check is measure → judge → ``judged`` (evidence, counterexample, summary);
+an erratum part is an erratum in every norm; claim modules import no private name of another
+claim module."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from ngc_ref_theory._common import Judgement, judged, plain
+from ngc_ref_theory._core import Claim, Context
+
+import numpy as np
+
+ROWS = [{"case": "a", "x": 0.5, "draws": np.array([0.1, 0.2])},
+        {"case": "b", "x": 3.0, "draws": np.array([2.5, 3.5])}]
+
+
+def _claim():
+    return Claim("kit-test", "Eq. 0", "x ≤ 1", norms=("sym", "rw"))
+
+
+def test_judged_builds_the_counterexample_only_on_fails():
+    c = _claim()
+    w = ROWS[1]
+    fails = judged(c, Context(seed=4), "rw", Judgement("fails", ROWS, w), {"rule": "x ≤ 1"},
+                   lambda w: f"x = {w['x']:g} on {w['case']}",
+                   lambda w: {"case": w["case"], "x": w["x"]}, rows_key="cases", violation=3.0,
+                   violation_case="b")
+    assert fails.verdict == "fails"
+    assert fails.counterexample["x"] == 3.0 and fails.counterexample["case"] == "b"
+    assert fails.counterexample["rerun"].startswith("ngc-ref check --only kit-test --seed 4")
+    assert fails.summary == "as-stated: x = 3 on b [measured/bound = 3 on b]"
+    assert fails.evidence["rule"] == "x ≤ 1"
+    assert fails.evidence["cases"][1]["draws"] == [2.5, 3.5]      # arrays as lists
+    holds = judged(c, Context(), "sym", Judgement("holds", ROWS[:1], ROWS[0]), {}, "ok",
+                   lambda w: 1 / 0)                                # never called on holds
+    assert holds.verdict == "holds" and holds.counterexample is None
+    assert "cases" not in holds.evidence
+
+
+def test_judged_refuses_a_fails_without_its_fields():
+    with pytest.raises(ValueError, match="failure="):
+        judged(_claim(), Context(), "sym", Judgement("fails", ROWS, ROWS[1]), {}, "bad")
+
+
+def test_judged_graph_field_becomes_the_graph_record():
+    import networkx as nx
+    A = nx.to_scipy_sparse_array(nx.path_graph(3), format="csr", dtype=float)
+    r = judged(_claim(), Context(), "sym", ("fails", [], None), {}, "bad",
+               {"graph": ("path-3", A), "lam": 1.0})
+    assert r.counterexample["graph"]["edges"] == [[0, 1], [1, 2]]
+    assert r.counterexample["lam"] == 1.0
+
+
+def test_plain_keeps_the_rows_and_lists_their_arrays():
+    out = plain(ROWS)
+    assert out[0]["draws"] == [0.1, 0.2] and isinstance(ROWS[0]["draws"], np.ndarray)
+
+
+def test_erratum_part_is_an_erratum_in_every_norm():
+    c = Claim("kit-rw", "Eq. 0", "words", norm_scopes={"sym": Claim("x", "", "").scope})
+    st = c.erratum("typo", "as written", "what is meant")
+    assert st.id == "kit-rw:typo"
+    for norm in ("sym", "rw"):
+        assert st.scope_for(norm).name == "erratum"
+        assert st.scope_for(norm).why == "what is meant"
+
+
+def test_a_claim_takes_one_check_and_one_plan():
+    c = _claim()
+    c.checker(lambda ctx, norm: [])
+    with pytest.raises(ValueError, match="two checks"):
+        c.checker(lambda ctx, norm: [])
+    c.plan(lambda ctx, norm: [])
+    with pytest.raises(ValueError, match="two plans"):
+        c.plan(lambda ctx, norm: [])
+
+
+def test_no_claim_module_imports_a_private_name_of_another():
+    claims = Path(__file__).resolve().parents[1] / "theory" / "claims"
+    bad = []
+    for path in claims.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level >= 1 and node.module and \
+                    not node.module.split(".")[-1].startswith("_"):
+                bad += [f"{path.name}: {node.module}.{a.name}" for a in node.names
+                        if a.name.startswith("_")]
+    assert not bad, bad
