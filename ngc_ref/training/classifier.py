@@ -17,7 +17,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._memory import check_memory
-from .._validation import as_generator, check_features, check_option, check_scalar
+from .._validation import (_as_real_array, as_generator, check_features, check_option,
+                           check_scalar)
 from . import _nn
 from .optim import OPTIMIZERS, make_optimizer
 
@@ -94,10 +95,7 @@ def train_classifier(H, y, n_classes=None, *, hidden=0, dropout=0.0, optimizer="
     """
     if isinstance(H, (str, bytes)) or H is None or sp.issparse(H):
         raise TypeError(f"H must be a dense (m, d) array, got {type(H).__name__}")
-    try:
-        H = np.asarray(H)
-    except Exception as exc:   # ragged lists and the like
-        raise TypeError(f"H could not be read as an array: {exc}") from None
+    H = _as_real_array(H, np, "H")
     if H.ndim != 2:
         raise ValueError(f"H must be 2-D (m x d), got shape={H.shape}")
     H = check_features(H, H.shape[0], name="H")
