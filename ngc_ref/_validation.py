@@ -36,6 +36,16 @@ def check_scalar(x, name, *, min_val=None, max_val=None, include_min=True, inclu
         Bounds; ``include_min``/``include_max`` say whether they are attained.
     integer : bool
         Require an integral value (``numbers.Integral`` or an integral NumPy scalar).
+
+    Examples
+    --------
+    >>> from ngc_ref.validation import check_scalar
+    >>> check_scalar(0.5, "p", min_val=0.0, max_val=1.0)
+    0.5
+    >>> check_scalar(1.5, "S", integer=True)
+    Traceback (most recent call last):
+    ...
+    TypeError: S must be an integer, got float 1.5
     """
     if isinstance(x, (bool, np.bool_)):
         kind = "an integer" if integer else "a real number"
@@ -141,6 +151,17 @@ def as_generator(seed):
     takes them), or a ``Generator``, returned as is so that the caller's stream advances. A
     negative integer is refused here, by name, instead of by NumPy's unnamed "expected
     non-negative integer".
+
+    Examples
+    --------
+    >>> from ngc_ref.validation import as_generator
+    >>> rng = as_generator(0)
+    >>> as_generator(rng) is rng      # a Generator goes through: its stream advances
+    True
+    >>> as_generator(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be a non-negative integer, got -1
     """
     if isinstance(seed, np.random.Generator):
         return seed
@@ -204,6 +225,17 @@ def check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=
         For a networkx graph whose node order differs from its sorted labels (see
         ``nodelist``), and for a ``MultiGraph`` with parallel edges, whose weights are added up
         into one entry of the adjacency (the warning names a few of the node pairs).
+
+    Examples
+    --------
+    >>> from ngc_ref.validation import check_adjacency
+    >>> check_adjacency([[0, 1], [1, 0]]).toarray()
+    array([[0., 1.],
+           [1., 0.]])
+    >>> check_adjacency([[0, 2], [1, 0]])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: A is not symmetric (the paper's graphs are undirected); pass symmetrize=True ...
     """
     return _check_adjacency(A, symmetrize=symmetrize, name=name, weight=weight,
                             nodelist=nodelist)[0]

@@ -111,11 +111,8 @@ def connectivity_factor(A, lam, S, *, norm="rw", method="exact", nodes=None, blo
     %(lam)s
     %(S)s
     %(norm)s
-        The default here is ``"rw"``, not the operators' ``"sym"``: the paper defines τ and
-        proves Remark 1 (row sums 1 − r^{S+1}) and Theorem 1 for D̃⁻¹Ã ("this result is
-        obtained by using D̃⁻¹Ã for the ease of theoretical analysis while in experiments we
-        adopt more commonly used D̃^{-1/2}ÃD̃^{-1/2}", footnote to Remark 1); ``"sym"`` gives
-        τ of the experiments' filter.
+        Default ``"rw"`` here, as above: the paper defines τ with the row sums 1 − r^{S+1}
+        of Remark 1, which hold for D̃⁻¹Ã; ``"sym"`` gives τ of the experiments' filter.
     method : {"exact", "dense", "estimate"}
         ``"exact"``: blockwise sparse products, O(nnz + n·block·workers) memory.
         ``"dense"``: forms Ã_S (refused above ``max_nodes``); a reference for small graphs.

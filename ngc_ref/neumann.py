@@ -26,7 +26,14 @@ from .normalize import _degrees_from_scaled, _normalized_adjacency
 
 
 def series_ratio(lam):
-    """r = λ/(λ+1), the ratio of the geometric series (paper Eq. 3)."""
+    """r = λ/(λ+1), the ratio of the geometric series (paper Eq. 3).
+
+    Examples
+    --------
+    >>> from ngc_ref import series_ratio
+    >>> series_ratio(3.0)
+    0.75
+    """
     lam = check_lam(lam)
     return lam / (lam + 1.0)
 
@@ -37,6 +44,14 @@ def series_mass(lam, S):
     Computed as ``-expm1((S+1) log r)`` with log r = −log1p(1/λ), so it stays accurate (and
     positive) when r is within rounding of 1, i.e. for λ beyond ~1e15, where ``1 - r**(S+1)``
     would cancel to 0, and defined for every λ > 0, however small (λ → 0 gives 1).
+
+    Examples
+    --------
+    >>> from ngc_ref import series_mass
+    >>> series_mass(1.0, 2)           # 1 - (1/2)^3
+    0.875
+    >>> series_mass(1e20, 0)          # 1 - r with r within rounding of 1: not 0
+    1e-20
     """
     lam = check_lam(lam)
     S = check_order(S)
@@ -350,11 +365,6 @@ def neumann_propagate(A, X, lam, S, *, norm="sym", symmetrize=False, weight="wei
     PrecisionWarning
         (a UserWarning) float32 ``X`` whose expected error, eps(float32)·(λ+1)(1 − r^{S+1}),
         exceeds 1e-3: pass float64 features.
-
-    See Also
-    --------
-    NeumannFilter : the same operator with the normalisation cached.
-    gsd_solve : the untruncated solution (I + λL̃)⁻¹ X.
 
     References
     ----------
