@@ -14,7 +14,7 @@ from .solve import ConvergenceWarning, SolveInfo, gsd_solve
 # ngc_ref.datasets.load_dataset, ngc_ref.training.run_experiment, ngc_ref.validation.check_scalar.
 # ``training`` is imported on first use: it pulls in scikit-learn (~1 s), which the operators
 # and the theory checks of exact identities do not need.
-from . import datasets, graphs, noise, validation  # noqa: E402
+from . import _docs, datasets, graphs, noise, validation  # noqa: E402
 from .datasets import Dataset, load_dataset
 
 __version__ = "0.1.0"
@@ -32,3 +32,6 @@ __all__ = [
     "neumann_propagate", "normalized_adjacency", "robust_propagate", "series_mass",
     "series_ratio", "load_dataset", "datasets", "graphs", "noise", "training", "validation",
 ]
+
+# The See Also sections, from their one table (ngc_ref/_see_also.py); training adds its own.
+_docs.add_see_also(__name__)

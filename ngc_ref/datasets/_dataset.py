@@ -150,13 +150,8 @@ def random_split(n, seed, *, train=0.6, val=0.2):
     ``round(train * n)`` nodes of ``perm`` (halves rounded up) are training nodes, the next
     ``round(val * n)`` validation nodes, the rest test nodes.
     """
-    perm = np.random.default_rng(seed).permutation(n)
-    n_train = int(np.floor(train * n + 0.5))
-    n_val = int(np.floor(val * n + 0.5))
     masks = [np.zeros(n, dtype=bool) for _ in range(3)]
-    masks[0][perm[:n_train]] = True
-    masks[1][perm[n_train:n_train + n_val]] = True
-    masks[2][perm[n_train + n_val:]] = True
+    _mark_split(masks, np.random.default_rng(seed).permutation(n), train, val)
     return tuple(masks)
 
 
@@ -168,10 +163,17 @@ def stratified_split(labels, seed, *, train=0.6, val=0.2):
     masks = [np.zeros(n, dtype=bool) for _ in range(3)]
     for c in np.unique(labels[labels >= 0]):
         idx = np.flatnonzero(labels == c)
-        perm = idx[rng.permutation(idx.size)]
-        n_train = int(np.floor(train * idx.size + 0.5))
-        n_val = int(np.floor(val * idx.size + 0.5))
-        masks[0][perm[:n_train]] = True
-        masks[1][perm[n_train:n_train + n_val]] = True
-        masks[2][perm[n_train + n_val:]] = True
+        _mark_split(masks, idx[rng.permutation(idx.size)], train, val)
     return tuple(masks)
+
+
+def _mark_split(masks, perm, train, val):
+    """Mark the nodes ``perm`` in the (train, val, test) ``masks``, in that order: the first
+    ``round(train * m)`` of the m nodes (halves rounded up), the next ``round(val * m)``, the
+    rest."""
+    m = perm.size
+    n_train = int(np.floor(train * m + 0.5))
+    n_val = int(np.floor(val * m + 0.5))
+    masks[0][perm[:n_train]] = True
+    masks[1][perm[n_train:n_train + n_val]] = True
+    masks[2][perm[n_train + n_val:]] = True

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 
+from .._docs import fill_doc
 from .._validation import check_option
 from ._build import check_n
 from ._registry import (_FAMILIES, BUILTIN, GraphFamily, _add, build, family_info,
@@ -134,8 +135,9 @@ def make_graph(family, n, seed=None, **params):
         A registered name (:func:`graph_families`) or ``"package.module:function"``.
     n : int
         Number of nodes.
-    seed : None, int or numpy.random.Generator
-        Used by the random families; ignored by the deterministic ones.
+    %(seed)s
+        Used by the random families; validated, and otherwise ignored, by the deterministic
+        ones.
     **params
         Family parameters, see the table.
 
@@ -163,6 +165,9 @@ def make_graph(family, n, seed=None, **params):
         check_option(family, "family", graph_families())
     n = check_n(n)
     return build(family, n, seed, params)
+
+
+fill_doc(make_graph)
 
 
 __all__ = [

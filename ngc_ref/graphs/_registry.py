@@ -210,11 +210,7 @@ def resolve_family(spec, *, option="family"):
                          f"{', '.join(sorted(_FAMILIES))}; or give your own as "
                          "'package.module:function' with function(n, seed) -> adjacency")
     module, attr = spec.split(":")
-    try:
-        mod = _import(module)
-    except ImportError as exc:
-        raise ValueError(f"{option} {spec!r}: cannot import module {module!r} ({exc}); is it on "
-                         "the Python path (PYTHONPATH, or installed)?") from None
+    mod = _import(module, f"{option} {spec!r}")
     fn = getattr(mod, attr, None)
     if fn is None:
         raise ValueError(f"{option} {spec!r}: module {module!r} has no attribute {attr!r}")
@@ -228,9 +224,20 @@ def resolve_family(spec, *, option="family"):
         raise ValueError(f"{option} {spec!r}: {exc}") from None
 
 
-def _import(module):
+def _import(module, what):
     """Import ``module`` from the Python path, else from the current folder (as ``python -m``
-    would: a console script such as ``ngc-ref`` does not put the folder on the path)."""
+    would: a console script such as ``ngc-ref`` does not put the folder on the path).
+
+    A module that does not import is a ValueError naming ``what`` (the option and its value).
+    """
+    try:
+        return _import_here_too(module)
+    except ImportError as exc:
+        raise ValueError(f"{what}: cannot import module {module!r} ({exc}); is it on "
+                         "the Python path (PYTHONPATH, or installed)?") from None
+
+
+def _import_here_too(module):
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from .._docs import fill_doc
 from .._validation import DEFAULT_MAX_DENSE_NODES, check_dense_size, check_option
 from ._build import check_n, empty, from_edges
 
@@ -20,8 +21,7 @@ def isolated(n):
 
     Parameters
     ----------
-    n : int
-        Number of nodes, ``n >= 1``.
+    %(n)s
 
     Returns
     -------
@@ -35,6 +35,9 @@ def isolated(n):
     0
     """
     return empty(check_n(n))
+
+
+fill_doc(isolated)
 
 
 def star(n):
@@ -69,8 +72,7 @@ def complete(n, *, max_nodes=DEFAULT_MAX_DENSE_NODES):
 
     Parameters
     ----------
-    n : int
-        Number of nodes, ``n >= 1``.
+    %(n)s
     max_nodes : int
         Refuse ``n > max_nodes`` (default 5000, i.e. 25 million stored entries).
 
@@ -95,6 +97,9 @@ def complete(n, *, max_nodes=DEFAULT_MAX_DENSE_NODES):
     check_dense_size(n, max_nodes, "complete(n)")
     u, v = np.triu_indices(n, k=1)
     return from_edges(n, u, v)
+
+
+fill_doc(complete)
 
 
 def ring(n):
@@ -159,8 +164,7 @@ def path(n):
 
     Parameters
     ----------
-    n : int
-        Number of nodes, ``n >= 1``.
+    %(n)s
 
     Returns
     -------
@@ -175,6 +179,9 @@ def path(n):
     n = check_n(n)
     u = np.arange(n - 1)
     return from_edges(n, u, u + 1)
+
+
+fill_doc(path)
 
 
 def grid(rows, cols):

@@ -15,6 +15,7 @@ import dataclasses
 import numpy as np
 import scipy.sparse as sp
 
+from .._docs import fill_doc
 from .._memory import check_memory
 from .._sampling import bernoulli_positions, lower_triangle_pairs
 from .._validation import as_generator, check_adjacency, check_option, check_scalar
@@ -100,12 +101,10 @@ def erdos_renyi(n, p, seed=None):
 
     Parameters
     ----------
-    n : int
-        Number of nodes, ``n >= 1``.
+    %(n)s
     p : float
         Edge probability, ``0 <= p <= 1``. For average degree ``c`` use ``p = c / (n - 1)``.
-    seed : None, int or numpy.random.Generator
-        Same seed, same graph.
+    %(seed)s
 
     Returns
     -------
@@ -141,6 +140,9 @@ def erdos_renyi(n, p, seed=None):
     return from_edges(n, u, v)
 
 
+fill_doc(erdos_renyi)
+
+
 def sbm(n, k, p_in, p_out, seed=None):
     """Stochastic block model with ``k`` balanced blocks, sampled exactly.
 
@@ -153,14 +155,13 @@ def sbm(n, k, p_in, p_out, seed=None):
 
     Parameters
     ----------
-    n : int
-        Number of nodes, ``n >= 1``.
+    %(n)s
     k : int
         Number of blocks (classes), ``1 <= k <= n``.
     p_in, p_out : float
         Within- and between-block edge probabilities in [0, 1]; ``p_in > p_out`` gives a
         homophilous graph, ``p_in < p_out`` a heterophilous one.
-    seed : None, int or numpy.random.Generator
+    %(seed)s
 
     Returns
     -------
@@ -189,6 +190,9 @@ def sbm(n, k, p_in, p_out, seed=None):
     return from_edges(n, u, v), labels
 
 
+fill_doc(sbm)
+
+
 def barabasi_albert(n, m, seed=None):
     """Barabási–Albert preferential-attachment graph (networkx's construction).
 
@@ -203,7 +207,7 @@ def barabasi_albert(n, m, seed=None):
         Number of nodes.
     m : int
         Edges per new node, ``1 <= m < n``.
-    seed : None, int or numpy.random.Generator
+    %(seed)s
 
     Returns
     -------
@@ -222,6 +226,9 @@ def barabasi_albert(n, m, seed=None):
     return _networkx_to_csr(nx.barabasi_albert_graph(n, m, seed=_networkx_seed(rng)), n)
 
 
+fill_doc(barabasi_albert)
+
+
 def random_regular(n, d, seed=None):
     """Random ``d``-regular simple graph (networkx's pairing algorithm, approximately uniform).
 
@@ -236,7 +243,7 @@ def random_regular(n, d, seed=None):
         Number of nodes.
     d : int
         Degree, ``0 <= d < n`` and ``n * d`` even.
-    seed : None, int or numpy.random.Generator
+    %(seed)s
 
     Returns
     -------
@@ -260,6 +267,9 @@ def random_regular(n, d, seed=None):
         raise ValueError(f"n * d must be even for a d-regular graph, got n={n}, d={d}")
     rng = as_generator(seed)
     return _networkx_to_csr(nx.random_regular_graph(d, n, seed=_networkx_seed(rng)), n)
+
+
+fill_doc(random_regular)
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -359,7 +369,7 @@ def contextual_sbm(n, k, p_in, p_out, d, *, signal=1.0, noise_std=0.0, means="on
         Standard deviation of the Gaussian noise in ``X``, ``>= 0`` (0: ``X`` equals ``X_clean``).
     means : {"onehot", "random"}
         Class mean directions, see above.
-    seed : None, int or numpy.random.Generator
+    %(seed)s
 
     Returns
     -------
@@ -412,6 +422,9 @@ def contextual_sbm(n, k, p_in, p_out, d, *, signal=1.0, noise_std=0.0, means="on
                          noise_std=noise_std)
 
 
+fill_doc(contextual_sbm)
+
+
 def edge_homophily(adjacency, labels, *, weight="weight", nodelist=None):
     """Edge homophily: the fraction of edges whose two end nodes share a label.
 
@@ -427,16 +440,11 @@ def edge_homophily(adjacency, labels, *, weight="weight", nodelist=None):
         Symmetric adjacency.
     labels : array_like of int, length n
         In the order of the rows of ``adjacency`` (for a networkx graph: of ``nodelist``).
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``adjacency`` is a networkx graph (networkx's
-        own default); None: every edge weighs 1. Ignored for matrices. The ratio counts edges
-        and ignores their weights, so this only decides which attribute is checked (finite,
-        non-negative; a zero weight removes the edge).
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of ``labels``, each exactly once.
-        Default: ``G.nodes()`` order, i.e. insertion order, not label order (a UserWarning
-        says so when the labels are 0..n−1 out of order; pass ``nodelist=sorted(G)``). Not
-        accepted for matrices.
+    %(weight)s
+        The ratio counts edges and ignores their weights, so this only decides which
+        attribute is checked (finite, non-negative; a zero weight removes the edge).
+    %(nodelist)s
+        Here also the order of ``labels``.
 
     Returns
     -------
@@ -462,6 +470,9 @@ def edge_homophily(adjacency, labels, *, weight="weight", nodelist=None):
     if coo.nnz == 0:
         return float("nan")
     return float(np.mean(labels[coo.row] == labels[coo.col]))
+
+
+fill_doc(edge_homophily)
 
 
 # ------------------------------------------------------------------ SBM by expected degrees

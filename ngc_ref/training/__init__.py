@@ -22,6 +22,7 @@ from .propagations import PROPAGATIONS, Propagation, get_propagation, propagate
 from .runner import PAPER_ROW_NORMALIZE, ExperimentResult, ModelSpec, model_spec, run_experiment
 from .least_squares import (LeastSquaresResult, TheoryTrajectory, least_squares,
                             lipschitz_constant, theory_trajectory)
+from .._docs import add_see_also
 
 __all__ = [
     "Adam", "ExperimentResult", "frobenius_norm", "GCNResult", "get_propagation",
@@ -32,3 +33,5 @@ __all__ = [
     "SoftmaxClassifier", "theory_trajectory", "TheoryTrajectory", "train_classifier", "train_gcn",
     "TrainResult",
 ]
+
+add_see_also(__name__)   # the See Also sections of training (ngc_ref/_see_also.py)

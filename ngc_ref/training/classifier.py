@@ -16,10 +16,12 @@ import numpy as np
 
 import scipy.sparse as sp
 
+from .._docs import fill_doc
 from .._memory import check_memory
-from .._validation import as_generator, check_features, check_option, check_scalar
+from .._validation import (_as_real_array, as_generator, check_features, check_option,
+                           check_scalar)
 from . import _nn
-from .optim import OPTIMIZERS, make_optimizer
+from .optim import OPTIMIZERS, descend, make_optimizer
 
 
 @dataclass
@@ -30,10 +32,12 @@ class TrainResult:
     ----------
     params : list of ndarray
         ``[W_1, b_1, ..., W_L, b_L]``.
-    loss_history : ndarray, shape (epochs,)
-        Training cross-entropy (without the decay term) before each update.
+    %(loss_history)s
     epochs : int
+        The number of epochs asked for (training stops early only by raising).
     settings : dict
+        The keyword arguments of the run: hidden, dropout, optimizer, lr, epochs,
+        weight_decay and n_classes.
     """
 
     params: list
@@ -50,6 +54,9 @@ class TrainResult:
     def accuracy(self, H, y):
         y = np.asarray(y)
         return float(np.mean(self.predict(H) == y)) if y.size else float("nan")
+
+
+fill_doc(TrainResult)
 
 
 def train_classifier(H, y, n_classes=None, *, hidden=0, dropout=0.0, optimizer="adam", lr=0.2,
@@ -76,7 +83,7 @@ def train_classifier(H, y, n_classes=None, *, hidden=0, dropout=0.0, optimizer="
     optimizer : {"adam", "gd"}
     lr, epochs, weight_decay :
         As in the appendix tables (paper defaults 0.2, 100, 1e-5).
-    seed : None, int or numpy.random.Generator
+    %(seed)s
         Initialisation and dropout randomness.
 
     Returns
@@ -94,10 +101,7 @@ def train_classifier(H, y, n_classes=None, *, hidden=0, dropout=0.0, optimizer="
     """
     if isinstance(H, (str, bytes)) or H is None or sp.issparse(H):
         raise TypeError(f"H must be a dense (m, d) array, got {type(H).__name__}")
-    try:
-        H = np.asarray(H)
-    except Exception as exc:   # ragged lists and the like
-        raise TypeError(f"H could not be read as an array: {exc}") from None
+    H = _as_real_array(H, np, "H")
     if H.ndim != 2:
         raise ValueError(f"H must be 2-D (m x d), got shape={H.shape}")
     H = check_features(H, H.shape[0], name="H")
@@ -128,16 +132,13 @@ def train_classifier(H, y, n_classes=None, *, hidden=0, dropout=0.0, optimizer="
                  detail=f"layers {sizes}")
     params = _nn.init_params(sizes, rng, dtype)
     opt = make_optimizer(optimizer, lr, weight_decay)
-    history = np.empty(epochs)
+
+    def loss_and_grad():
+        masks = _nn.dropout_masks(params, H.shape[0], dropout, rng, dtype)
+        return _nn.loss_and_grad(params, H, y, masks)
+
     # Overflow is detected below and reported as divergence, not as floating-point warnings.
-    with np.errstate(over="ignore", invalid="ignore"):
-        for t in range(epochs):
-            masks = _nn.dropout_masks(params, H.shape[0], dropout, rng, dtype)
-            loss, grads = _nn.loss_and_grad(params, H, y, masks)
-            history[t] = loss
-            if not np.isfinite(loss):
-                break
-            opt.step(params, grads)
+    history = descend(opt, params, epochs, loss_and_grad)
     try:   # predicting on H must not overflow either (ReLU can hide an inf as a 0)
         with np.errstate(over="raise", invalid="raise"):
             finite = bool(np.all(np.isfinite(history))
@@ -150,3 +151,6 @@ def train_classifier(H, y, n_classes=None, *, hidden=0, dropout=0.0, optimizer="
     settings = dict(hidden=hidden, dropout=dropout, optimizer=optimizer, lr=lr, epochs=epochs,
                     weight_decay=weight_decay, n_classes=n_classes)
     return TrainResult(params=params, loss_history=history, epochs=epochs, settings=settings)
+
+
+fill_doc(train_classifier)

@@ -37,17 +37,34 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.sparse import linalg as spla
 
+from .._docs import fill_doc
 from .._memory import check_dense_work
 from .._validation import as_generator, float_dtype
 
 
 def frobenius_norm(X):
-    """‖X‖_F of a dense array or a SciPy sparse matrix (float)."""
+    """‖X‖_F of a dense array or a SciPy sparse matrix (float).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ngc_ref.training import frobenius_norm
+    >>> frobenius_norm(np.array([[3.0, 4.0]]))
+    5.0
+    """
     return float(spla.norm(X)) if sp.issparse(X) else float(np.linalg.norm(X))
 
 
 def match_frobenius(Z, norm):
-    """``Z`` rescaled to Frobenius norm ``norm`` (a new array; zeros stay zeros)."""
+    """``Z`` rescaled to Frobenius norm ``norm`` (a new array; zeros stay zeros).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ngc_ref.training import match_frobenius
+    >>> match_frobenius(np.array([[3.0, 4.0]]), 10.0)
+    array([[6., 8.]])
+    """
     z = frobenius_norm(Z)
     return Z * (float(norm) / z) if z > 0 else Z * 0.0
 
@@ -61,7 +78,7 @@ def signal_free_features(X, seed=None, *, dtype=None):
     X : ndarray or sparse matrix, shape (n, d)
         The noisy features as the model gets them; only their shape and Frobenius norm are
         used.
-    seed : None, int or numpy.random.Generator
+    %(seed)s
         The stream of Z. Same seed, same Z (whatever the scale), so one draw per run can be
         shared by the noise levels of that run.
     dtype : numpy dtype, optional
@@ -71,6 +88,14 @@ def signal_free_features(X, seed=None, *, dtype=None):
     Returns
     -------
     ndarray, shape (n, d)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ngc_ref.training import frobenius_norm, signal_free_features
+    >>> Z = signal_free_features(np.ones((4, 3)), seed=0)
+    >>> Z.shape, round(frobenius_norm(Z), 6)        # the norm of X: sqrt(12)
+    ((4, 3), 3.464102)
     """
     shape = getattr(X, "shape", None)
     if shape is None or len(shape) != 2:
@@ -86,6 +111,9 @@ def signal_free_features(X, seed=None, *, dtype=None):
     if z > 0:
         Z *= dtype.type(frobenius_norm(X) / z)
     return Z
+
+
+fill_doc(signal_free_features)
 
 
 __all__ = ["frobenius_norm", "match_frobenius", "signal_free_features"]

@@ -31,6 +31,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._docs import fill_doc
 from . import _nn
 from .classifier import train_classifier
 from .propagations import get_propagation
@@ -181,16 +182,10 @@ class GraphPropagation(TransformerMixin, BaseEstimator):
     lam, S, eps, K, alpha : optional
         Parameters of the propagation; ``None`` takes the registry default, and parameters the
         chosen propagation does not use are ignored (like ``SVC(kernel="linear", gamma=...)``).
-    norm : {"sym", "rw"}
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``adjacency`` is a networkx graph (networkx's
-        own default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
-        matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows of ``features``, each exactly
-        once; node index i (the samples) is ``nodelist[i]``. Default: ``G.nodes()`` order,
-        i.e. insertion order, not label order (a UserWarning says so when the labels are
-        0..n−1 out of order; pass ``nodelist=sorted(G)``). Not accepted for matrices.
+    %(norm)s
+    %(weight)s
+    %(nodelist)s
+        Here the rows of ``features``: node index i (the samples) is ``nodelist[i]``.
 
     Attributes
     ----------
@@ -272,6 +267,9 @@ class GraphPropagation(TransformerMixin, BaseEstimator):
         return self.propagated_[self._nodes(X)]
 
 
+fill_doc(GraphPropagation)
+
+
 def make_node_classifier(adjacency, features, propagation="ngc", *, lam=None, S=None, eps=None,
                          K=None, alpha=None, norm="sym", weight="weight", nodelist=None,
                          **classifier_params):
@@ -281,15 +279,9 @@ def make_node_classifier(adjacency, features, propagation="ngc", *, lam=None, S=
     ----------
     adjacency, features, propagation, lam, S, eps, K, alpha, norm :
         Passed to :class:`GraphPropagation`.
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``adjacency`` is a networkx graph (networkx's
-        own default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
-        matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows of ``features``, each exactly
-        once; node index i (the samples) is ``nodelist[i]``. Default: ``G.nodes()`` order,
-        i.e. insertion order, not label order (a UserWarning says so when the labels are
-        0..n−1 out of order; pass ``nodelist=sorted(G)``). Not accepted for matrices.
+    %(weight)s
+    %(nodelist)s
+        Here the rows of ``features``: node index i (the samples) is ``nodelist[i]``.
     **classifier_params
         Passed to :class:`SoftmaxClassifier`.
 
@@ -308,3 +300,6 @@ def make_node_classifier(adjacency, features, propagation="ngc", *, lam=None, S=
         GraphPropagation(adjacency, features, propagation=propagation, lam=lam, S=S, eps=eps,
                          K=K, alpha=alpha, norm=norm, weight=weight, nodelist=nodelist),
         SoftmaxClassifier(**classifier_params))
+
+
+fill_doc(make_node_classifier)

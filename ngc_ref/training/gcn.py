@@ -50,11 +50,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from .._docs import fill_doc
 from .._memory import check_memory
 from .._validation import as_generator, check_features, check_norm, check_option, check_scalar
 from ..normalize import normalized_adjacency
 from . import _nn
-from .optim import OPTIMIZERS, make_optimizer
+from .optim import OPTIMIZERS, descend, make_optimizer
 
 #: pygcn's defaults (``train.py``): the GCN and MLP rows of the paper's baselines.
 PYGCN_SETTINGS = dict(hidden=16, dropout=0.5, lr=0.01, weight_decay=5e-4, epochs=200)
@@ -75,12 +76,13 @@ class GCNResult:
     ----------
     params : list of ndarray
         ``[W_1, b_1, W_2, b_2]``.
-    loss_history : ndarray, shape (epochs,)
-        Training cross-entropy (without the decay term) before each update.
+    %(loss_history)s
     logits : ndarray, shape (n, c)
         Logits of every node after the last epoch, without dropout (evaluation mode).
     epochs : int
+        The number of epochs asked for.
     settings : dict
+        The keyword arguments of the run, ``norm`` and ``init`` included.
     """
 
     params: list
@@ -102,6 +104,9 @@ class GCNResult:
                              f"shape={y.shape}")
         idx = np.arange(y.size) if nodes is None else _node_index(nodes, y.size, "nodes")
         return float(np.mean(self.predict()[idx] == y[idx])) if idx.size else float("nan")
+
+
+fill_doc(GCNResult)
 
 
 def init_gcn_params(d, hidden, c, rng, dtype=np.float64, init="pygcn"):
@@ -251,7 +256,7 @@ def train_gcn(A, X, y, train_mask, n_classes=None, *, hidden=16, dropout=0.5,
         Â = D̃^{-1/2}(A+I)D̃^{-1/2} (GCN paper) or D̃^{-1}(A+I) (pygcn's loader).
     init : {"pygcn", "glorot"}
         See the module docstring.
-    seed : None, int or numpy.random.Generator
+    %(seed)s
         Initialisation and dropout randomness.
     weight, nodelist :
         For a networkx graph, as in :func:`ngc_ref.normalized_adjacency`.
@@ -315,19 +320,17 @@ def train_gcn(A, X, y, train_mask, n_classes=None, *, hidden=16, dropout=0.5,
     AnT = An.T.tocsr()       # equal to Â for norm="sym"; kept general (and in CSR for speed)
     params = init_gcn_params(d, hidden, n_classes, rng, dtype, init)
     n_in = X.nnz if sp.issparse(X) else X.shape
-    history = np.empty(epochs)
+
+    def loss_and_grad():
+        m_in = (_nn.dropout_mask(n_in, input_dropout, rng, dtype) if input_dropout > 0
+                else None)
+        m_hid = _nn.dropout_masks(params, n, dropout, rng, dtype)
+        masks = (m_in, None if m_hid is None else m_hid[0])
+        return gcn_loss_and_grad(params, An, X, y, idx, masks, AnT)
+
     # Overflow is detected below and reported as divergence, not as floating-point warnings.
     with np.errstate(over="ignore", invalid="ignore"):
-        for t in range(epochs):
-            m_in = (_nn.dropout_mask(n_in, input_dropout, rng, dtype) if input_dropout > 0
-                    else None)
-            m_hid = _nn.dropout_masks(params, n, dropout, rng, dtype)
-            masks = (m_in, None if m_hid is None else m_hid[0])
-            loss, grads = gcn_loss_and_grad(params, An, X, y, idx, masks, AnT)
-            history[t] = loss
-            if not np.isfinite(loss):
-                break
-            opt.step(params, grads)
+        history = descend(opt, params, epochs, loss_and_grad)
         logits = gcn_forward(params, An, X)[0]
     if not (np.all(np.isfinite(history)) and np.all(np.isfinite(logits))):
         raise ValueError(f"training diverged (the loss or the logits overflowed) with "
@@ -337,6 +340,9 @@ def train_gcn(A, X, y, train_mask, n_classes=None, *, hidden=16, dropout=0.5,
                     init=init, n_classes=n_classes)
     return GCNResult(params=params, loss_history=history, logits=logits, epochs=epochs,
                      settings=settings)
+
+
+fill_doc(train_gcn)
 
 
 __all__ = ["GCNResult", "GCN_KEYS", "INITS", "PYGCN_SETTINGS", "gcn_backward", "gcn_forward",

@@ -118,6 +118,13 @@ def paper_config(model, dataset, *, noise="gaussian", level=None):
     ValueError
         Unknown model/noise, or no table row for the combination (the message lists the rows
         that exist for that model and dataset).
+
+    Examples
+    --------
+    >>> from ngc_ref.training import paper_config
+    >>> cfg = paper_config("ngc", "Cora", level=1.0)
+    >>> cfg["lam"], cfg["S"], cfg["norm"]
+    (32.0, 16, 'sym')
     """
     from .._validation import check_option
     check_option(model, "model", MODELS)

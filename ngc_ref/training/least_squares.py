@@ -57,7 +57,7 @@ def lipschitz_constant(Z, *, l2=0.0, method="auto", seed=None, rtol=1e-12, maxit
         ``scipy.sparse.linalg.svds(k=1)`` (ARPACK, tol=0, i.e. machine precision);
         ``"power"``: power iteration on ZᵀZ until the Rayleigh quotient changes by at most
         ``rtol`` relatively; ``"auto"``: dense for arrays with at most 4e6 entries, else svds.
-    seed : None, int or Generator
+    %(seed)s
         Start vector of svds / power iteration.
     return_info : bool
         Also return ``{"sigma_max", "method", "iterations"}``.
@@ -123,6 +123,9 @@ def lipschitz_constant(Z, *, l2=0.0, method="auto", seed=None, rtol=1e-12, maxit
     if return_info:
         return L, {"sigma_max": sigma, "method": method, "iterations": iterations}
     return L
+
+
+fill_doc(lipschitz_constant)
 
 
 def _power_sigma(op, rng, rtol, maxiter):
@@ -341,8 +344,9 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
     Y : array_like, shape (n, c) float, or (n,) int labels (one-hot encoded)
     lam, S : float, int
         λ and the expansion order of Ã_S.
-    norm : {"rw", "sym"}
-        Normalisation of Ã in Ã_S. Default ``"rw"``, the one the theory uses.
+    %(norm)s
+        Default ``"rw"`` here, as above: Theorem 1 is stated for D̃⁻¹Ã; ``"sym"`` runs the
+        same descent with the experiments' filter.
     steps : int
         Maximum number of GD steps.
     alpha : float, optional
@@ -354,7 +358,7 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
         Optional ridge penalty l2‖W‖_F² added to f for the descent (g, W_g* stay unpenalised).
     tol : float, optional
         Early stop when ‖∇objective(W^(k))‖_F ≤ tol · ‖∇objective(W^(0))‖_F.
-    seed : None, int or Generator
+    %(seed)s
         For ``W0="random"`` and the start vector of svds.
     tau : float, optional
         τ if already known; computed otherwise with :func:`ngc_ref.connectivity_factor`.

@@ -72,6 +72,26 @@ class GradientDescent:
             p -= self.lr * g
 
 
+def descend(opt, params, epochs, loss_and_grad):
+    """Full-batch training: ``epochs`` updates ``opt.step(params, grads)``, in place.
+
+    ``loss_and_grad()`` returns ``(loss, grads)`` at the current ``params`` (drawing its own
+    dropout masks, in the caller's order). Returns the loss before each update; a non-finite
+    loss ends the loop before its update (the entries after it are left unset), so the caller
+    reports the divergence instead of training on inf/NaN. Overflow inside is not warned
+    about: the returned history shows it.
+    """
+    history = np.empty(epochs)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for t in range(epochs):
+            loss, grads = loss_and_grad()
+            history[t] = loss
+            if not np.isfinite(loss):
+                break
+            opt.step(params, grads)
+    return history
+
+
 def make_optimizer(name, lr, weight_decay):
     from .._validation import check_option
     check_option(name, "optimizer", OPTIMIZERS)

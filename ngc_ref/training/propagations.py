@@ -49,6 +49,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 
+from .._docs import fill_doc
 from .._validation import check_adjacency, check_features, check_norm, check_order, check_scalar
 from ..normalize import normalized_adjacency
 
@@ -151,7 +152,14 @@ PROPAGATIONS = {
 
 
 def get_propagation(name):
-    """The registered :class:`Propagation` called ``name`` (ValueError lists the valid ones)."""
+    """The registered :class:`Propagation` called ``name`` (ValueError lists the valid ones).
+
+    Examples
+    --------
+    >>> from ngc_ref.training import get_propagation
+    >>> get_propagation("sgc").defaults
+    {'K': 2}
+    """
     if not isinstance(name, str) or name not in PROPAGATIONS:
         raise ValueError(f"propagation must be one of {', '.join(map(repr, PROPAGATIONS))}; "
                          f"got {name!r}")
@@ -168,15 +176,9 @@ def propagate(name, A, X, *, weight="weight", nodelist=None, **params):
     A : sparse matrix, ndarray or networkx.Graph
         Symmetric non-negative adjacency of n nodes.
     X : array_like or sparse, shape (n, d)
-    weight : str or None, default 'weight'
-        Edge attribute used as the weight when ``A`` is a networkx graph (networkx's own
-        default); edges without it weigh 1. ``None``: every edge weighs 1. Ignored for
-        matrices.
-    nodelist : sequence, optional
-        For a networkx graph: its nodes in the order of the rows of ``X`` and of H, each
-        exactly once. Default: ``G.nodes()`` order, i.e. insertion order, not label order (a
-        UserWarning says so when it differs from the sorted labels; pass
-        ``nodelist=sorted(G)``). Not accepted for matrices.
+    %(weight)s
+    %(nodelist)s
+        Here the rows of ``X`` and of H.
     **params
         The propagation's parameters (``lam``, ``S``, ``eps``, ``K``, ``alpha``, ... as in the
         module table; registry defaults for the rest). ``lam`` is validated by the NGC
@@ -187,8 +189,22 @@ def propagate(name, A, X, *, weight="weight", nodelist=None, **params):
     H : ndarray, shape (n, d)
         float32 if ``X`` is float32 (propagated in float32), else float64, for every
         propagation.
+
+    Examples
+    --------
+    SGC with K = 1 is one product with Ã_sym:
+
+    >>> import numpy as np, networkx as nx
+    >>> from ngc_ref.training import propagate
+    >>> propagate("sgc", nx.path_graph(3), np.eye(3), K=1).round(3)
+    array([[0.5  , 0.408, 0.   ],
+           [0.408, 0.333, 0.408],
+           [0.   , 0.408, 0.5  ]])
     """
     return get_propagation(name)(A, X, weight=weight, nodelist=nodelist, **params)
+
+
+fill_doc(propagate)
 
 
 __all__ = ["PROPAGATIONS", "Propagation", "get_propagation", "propagate"]
