@@ -13,7 +13,6 @@ import numpy as np
 from scipy.stats import beta, linregress
 from scipy.stats import t as t_dist
 
-from ngc_ref.graphs.stochastic import sbm_degree_probabilities, sbm_degrees
 from ngc_ref.noise import row_normalize, subgaussian_noise
 
 #: Confidence level of every interval the probabilistic checks report.
@@ -58,12 +57,6 @@ def sub_gaussian_noise(rng, kind, shape, sigma=1.0):
 
 def seed_of(rng):
     return int(rng.integers(2**31))
-
-
-#: An SBM of equal classes given by expected degrees lives in the library's graphs
-#: (:func:`ngc_ref.graphs.stochastic.sbm_degrees`); these names are kept for the claims.
-sbm_probabilities = sbm_degree_probabilities
-labelled_sbm = sbm_degrees
 
 
 def class_bag_of_words(rng, labels, d=200, words_per_node=12, topic_share=0.7):

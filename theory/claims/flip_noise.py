@@ -26,11 +26,12 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ngc_ref.graphs.stochastic import sbm_degrees
 from ngc_ref.noise import flip_features
 
 from .._common import counterexample
 from .._core import as_stated, claim
-from .._stats import CONFIDENCE, class_bag_of_words, clopper_pearson, labelled_sbm, seed_of
+from .._stats import CONFIDENCE, class_bag_of_words, clopper_pearson, seed_of
 from ._paper_data import load
 
 ID = "flip-noise"
@@ -99,7 +100,7 @@ def minimal_case(p=LEVELS[0], sigma=1.0):
 def feature_sets(ctx):
     """name -> binary X (CSR): a synthetic bag of words, Cora and Citeseer when present."""
     s = seed_of(ctx.rng(ID, "labels"))
-    _, y = labelled_sbm(2000, 4, 6.0, 1.0, s)
+    _, y = sbm_degrees(2000, 4, 6.0, 1.0, s)
     out = {f"bag-of-words-2000x200-seed{s}": sp.csr_array(class_bag_of_words(
         ctx.rng(ID, "features"), y, d=200, words_per_node=12))}
     for name, ds in load(ctx, ("cora", "citeseer")).items():

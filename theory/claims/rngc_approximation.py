@@ -15,13 +15,13 @@ from __future__ import annotations
 import numpy as np
 
 from ngc_ref import robust_propagate
+from ngc_ref.graphs.stochastic import sbm_degrees
 
 from .._common import counterexample, dense_laplacian
 from .._core import claim, extension
-from .._paper import generic
 from .._figures import draws, legend_outside, log_axes, save_figure, subplots
-from .._stats import (class_bag_of_words, labelled_sbm, loglog_slope, pyg_row_normalize,
-                      seed_of)
+from .._paper import generic
+from .._stats import class_bag_of_words, loglog_slope, pyg_row_normalize, seed_of
 
 ID = "rngc-approximation"
 WORDS = ("Sec. 4.2: 'Note that in Eq. [AGSD, Sec. 4.1] we also require F to be close to X, we can "
@@ -128,7 +128,7 @@ def _cases(ctx):
     for name, (deg_in, deg_out) in (("homophilous-sbm", (6.0, 1.0)),
                                     ("heterophilous-sbm", (1.0, 6.0))):
         s = seed_of(ctx.rng(ID, "graph", name))
-        A, y = labelled_sbm(n, 3, deg_in, deg_out, s)
+        A, y = sbm_degrees(n, 3, deg_in, deg_out, s)
         Xc = pyg_row_normalize(class_bag_of_words(ctx.rng(ID, "features", name), y, d=60,
                                                   words_per_node=8))
         out[f"{name}-{n}-seed{s}/clean"] = (A, Xc)

@@ -22,12 +22,13 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from ngc_ref import normalized_adjacency
+from ngc_ref.graphs.stochastic import sbm_degrees
 
 from .._common import Judgement, judged, public
 from .._core import claim
-from .._paper import SYNTHETIC, generic
 from .._figures import draws, figure, legend_outside, save_figure
-from .._stats import class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
+from .._paper import SYNTHETIC, generic
+from .._stats import class_bag_of_words, pyg_row_normalize, seed_of
 from ._paper_data import PAPER_DATASETS, load, note, rngc_settings
 
 ID = "rngc-convergence"
@@ -211,7 +212,7 @@ def _graphs(ctx):
             ("heterophilous-sbm", 2, (0.5, 10.0), "heterophilous"),
             ("heterophilous-sbm-5c", 5, (1.0, 6.0), "heterophilous")):
         s = seed_of(ctx.rng(ID, "graph", name))
-        A, y = labelled_sbm(n - n % c, c, din, dout, s)
+        A, y = sbm_degrees(n - n % c, c, din, dout, s)
         X = pyg_row_normalize(class_bag_of_words(ctx.rng(ID, "features", name), y))
         settings = HOMOPHILY_SETTINGS if kind == "homophilous" else HETEROPHILY_SETTINGS
         out[f"{name}-{A.shape[0]}-seed{s}"] = (A, X, kind, settings)

@@ -32,12 +32,13 @@ import scipy.sparse as sp
 from scipy import stats
 
 from ngc_ref import connectivity_factor, normalized_adjacency, robust_propagate, series_mass
+from ngc_ref.graphs.stochastic import sbm_degrees
 from ngc_ref.robust import edge_gram, gram_frobenius_norm
 
 from .._common import counterexample, dense_norm_adj, public
 from .._core import as_stated, claim
 from .._paper import SYNTHETIC, generic
-from .._stats import CONFIDENCE, class_bag_of_words, labelled_sbm, pyg_row_normalize, seed_of
+from .._stats import CONFIDENCE, class_bag_of_words, pyg_row_normalize, seed_of
 from ._paper_data import load, rngc_settings
 
 ID = "rngc-tau"
@@ -175,7 +176,7 @@ def synthetic_cases(ctx):
     for kind, (deg_in, deg_out), settings in (("homophilous", (6.0, 1.0), HOMOPHILY),
                                               ("heterophilous", (1.0, 6.0), HETEROPHILY)):
         s = seed_of(ctx.rng(ID, "graph", kind))
-        A, y = labelled_sbm(300, 3, deg_in, deg_out, s)
+        A, y = sbm_degrees(300, 3, deg_in, deg_out, s)
         # Sparse, like the bag of words it is: X(XᵀV) costs O(nnz(X)) per column, no BLAS.
         X = sp.csr_array(pyg_row_normalize(class_bag_of_words(ctx.rng(ID, "features", kind), y,
                                                               d=60, words_per_node=8)))

@@ -33,13 +33,13 @@ from __future__ import annotations
 import numpy as np
 
 from ngc_ref import NeumannFilter
+from ngc_ref.graphs.stochastic import sbm_degrees
 
 from .._common import counterexample
 from .._core import claim
-from .._paper import EXPERIMENTS_LAM_S, ROW_NORMALIZATION_TABLE, as_stated, extension
 from .._figures import draws, legend_outside, save_figure, subplots
-from .._stats import (CONFIDENCE, class_bag_of_words, labelled_sbm, mean_ci, pyg_row_normalize,
-                      seed_of)
+from .._paper import EXPERIMENTS_LAM_S, ROW_NORMALIZATION_TABLE, as_stated, extension
+from .._stats import CONFIDENCE, class_bag_of_words, mean_ci, pyg_row_normalize, seed_of
 from ._paper_data import load, note
 
 ID = "row-normalization"
@@ -189,7 +189,7 @@ def judge_excess(rows, conf=CONFIDENCE):
 def _synthetic(ctx):
     n = 800 if not ctx.thorough else 2700
     s = seed_of(ctx.rng(ID, "graph"))
-    A, y = labelled_sbm(n, 4, 6.0, 1.5, s)
+    A, y = sbm_degrees(n, 4, 6.0, 1.5, s)
     X = class_bag_of_words(ctx.rng(ID, "features"), y, d=500, words_per_node=20, topic_share=0.5)
     return {f"sbm-{n}-4c-seed{s}/bow-500x20": (A, X, y)}
 
