@@ -408,11 +408,7 @@ def _add_check(sub, parents):
                      "not check, or is a --thorough report and this run is not")
     chk.add_argument("--no-progress", action="store_true",
                      help="no progress bar (--thorough: one line per finished claim)")
-    chk.add_argument("-j", "--jobs", type=_jobs, default=None,
-                     help="--thorough: local joblib workers (default -1: all cores; 1: "
-                     "in-process)")
-    chk.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                     help="--thorough: run the cells on this dask.distributed scheduler")
+    _add_workers(chk, None, "--thorough: ")
     chk.add_argument("--scale", metavar="FLOAT", type=_scale,
                      help="--thorough: multiply every planned grid's sizes (and, below 1, its "
                      "trial counts) by FLOAT; default $NGC_REF_THOROUGH_SCALE or 1")
@@ -437,10 +433,7 @@ def _add_sweep(sub, parents):
     swp.add_argument("config", nargs="?", metavar="CONFIG", help="sweep config (.toml/.json)")
     swp.add_argument("--out", help="output .jsonl (default: the config's 'out', else "
                      "CONFIG-STEM.jsonl in the current folder)")
-    swp.add_argument("-j", "--jobs", type=_jobs, default=-1,
-                     help="local joblib workers (default -1: all cores; 1: in-process)")
-    swp.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                     help="run on this dask.distributed scheduler instead of local cores")
+    _add_workers(swp)
     swp.add_argument("--summary", metavar="OUT.jsonl", help="summarise a sweep output")
     swp.add_argument("--plots", metavar="DIR", help="folder for the summary plots (default: "
                      "beside OUT.jsonl)")
@@ -472,15 +465,23 @@ def _add_reproduce(sub, parents):
     rep.add_argument("--full", action="store_true", help="the paper's run counts (hours)")
     rep.add_argument("--out", type=Path, default=Path("ngc_ref_reproduce"),
                      help="output folder (default ngc_ref_reproduce; one run at a time)")
-    rep.add_argument("-j", "--jobs", type=_jobs, default=-1,
-                     help="local joblib workers running the cells (default -1: all cores)")
-    rep.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                     help="run the cells on this dask.distributed scheduler")
+    _add_workers(rep)
     rep.add_argument("--seed", type=_seed, default=0, help="sweep seed (default 0)")
     rep.add_argument("--scale-run", action="store_true",
                      help="also time NGC/RNGC on a synthetic graph of ogbn-products' size")
     rep.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep.set_defaults(func=_reproduce)
+
+
+def _add_workers(parser, default=-1, note=""):
+    """``-j/--jobs`` and ``--scheduler``: where the cells of ``check --thorough``, ``sweep``
+    and ``reproduce`` run (``note`` prefixes their help; ``check``'s default None tells
+    whether ``--jobs`` was given)."""
+    parser.add_argument("-j", "--jobs", type=_jobs, default=default,
+                        help=f"{note}local joblib workers (default -1: all cores; 1: "
+                        "in-process)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help=f"{note}run the cells on this dask.distributed scheduler")
 
 
 def _add_demo(sub, parents):

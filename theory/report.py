@@ -285,8 +285,7 @@ def what_fails_lines(results):
               "range; sections below give the evidence):", ""]
     for r in bad:
         rerun = (r.counterexample or {}).get("rerun", f"ngc-ref check --only {r.id}")
-        what = _first_clause(r.summary.removeprefix(f"{r.scope}: "))
-        lines.append(f"- [`{r.id}`](#{_anchor(r.id)}) ({r.norm}): {what} — counterexample: "
+        lines.append(f"- {_link(r)} ({r.norm}): {_first_clause(_said(r))} — counterexample: "
                      f"{_headline_case(r)} — rerun `{rerun}`")
     return lines
 
@@ -343,9 +342,8 @@ def _results_table(results):
     summary."""
     lines = ["| id | paper | norm | scope | verdict | evidence |", "|---|---|---|---|---|---|"]
     for r in results:
-        summary = cell(r.summary.removeprefix(f"{r.scope}: "))
-        lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | {cell(r.paper_ref)} | {r.norm} | "
-                     f"{r.scope} | **{r.verdict}** | {summary} |")
+        lines.append(f"| {_link(r)} | {cell(r.paper_ref)} | {r.norm} | {r.scope} | "
+                     f"**{r.verdict}** | {cell(_said(r))} |")
     return lines
 
 
@@ -399,6 +397,17 @@ def _result_lines(r, where, shown_figures):
             lines += ["", f"![{r.id} {r.norm}]({f})"]
     lines.append("")
     return lines
+
+
+def _link(r):
+    """The result's id as a link to its statement's section."""
+    return f"[`{r.id}`](#{_anchor(r.id)})"
+
+
+def _said(r):
+    """The result's summary without the ``scope: `` prefix a check may give it (the table and
+    "What fails" name the scope themselves)."""
+    return r.summary.removeprefix(f"{r.scope}: ")
 
 
 def _anchor(sid):

@@ -505,7 +505,7 @@ def _like_control_lines(report):
             "✓; =ctrl: the same accuracy in every run):** " + "; ".join(
                 f"{c['target']} {DATASET.get(c['dataset'], c['dataset'])} "
                 f"{_level(c['level'])}"
-                + (f" `{c['reading']}`" if len(TARGETS[c['target']].readings) > 1 else "")
+                + (f" `{c['reading']}`" if shown_reading(c) else "")
                 + f" {pretty(c['model'])}"
                 + (" ✓" if c["verdict"] == "reproduced" else "")
                 + (" (=ctrl)" if c["vs_control"].get("identical") else "")
@@ -535,12 +535,16 @@ def target_section(key, report, figures=()):
     cl = [x for x in report["claims"] if x["target"] == key]
     if cl:
         L += ["", "**The paper's claims:**", ""]
-        for x in cl:
-            rd = f" (reading `{x['reading']}`)" if len(t.readings) > 1 and x.get(
-                "reading") else ""
-            L.append(f"* **{x['verdict']}**{rd} — “{x['quote']}” — {x['summary']}. "
-                     f"_Rule: {x['rule']}._")
+        L += [f"* **{x['verdict']}**"
+              + (f" (reading `{x['reading']}`)" if shown_reading(x) else "")
+              + f" — “{x['quote']}” — {x['summary']}. _Rule: {x['rule']}._" for x in cl]
     return L
+
+
+def shown_reading(rec):
+    """The reading of a cell or claim (``rec``) where its target runs several, which the
+    report then names; else None."""
+    return rec.get("reading") if len(TARGETS[rec["target"]].readings) > 1 else None
 
 
 def _target_intro(key, report):
@@ -711,6 +715,6 @@ def _accuracy_axes(ax, title, xlabel):
     ax.set_ylabel("test accuracy (%)")
 
 
-__all__ = ["build", "collect", "compare_readings", "figures", "markdown", "scale_markdown",
-           "like_control", "strength", "strength_text", "table_markdown", "terminal_lines",
-           "verdict_counts"]
+__all__ = ["build", "collect", "compare_readings", "figures", "like_control", "markdown",
+           "scale_markdown", "shown_reading", "strength", "strength_text", "table_markdown",
+           "terminal_lines", "verdict_counts"]

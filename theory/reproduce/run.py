@@ -25,7 +25,7 @@ from .._provenance import machine, source, versions
 from ..sweep import make_cell, run_sweep
 from ..sweep.store import encode
 from .cells import dataset
-from .report import build, figures, markdown, terminal_lines
+from .report import build, figures, markdown, shown_reading, terminal_lines
 from .scale import run_scale
 from .targets import NOT_RUN, TARGETS, parse_only, plan, run_counts
 
@@ -143,8 +143,7 @@ def _terminal_summary(report):
     not run."""
     lines = terminal_lines(report)
     for c in report["claims"]:
-        rd = f" [{c['reading']}]" if c.get("reading") and len(
-            TARGETS[c["target"]].readings) > 1 else ""
+        rd = f" [{c['reading']}]" if shown_reading(c) else ""
         lines.append(f"claim {c['target']} {c['claim']}{rd}: {c['verdict']} — {c['summary']}")
     for r in report["readings"]:
         lines.append(f"unstated choice in {r['target']} ({r['choice']}): closer to the paper: "
