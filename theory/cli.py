@@ -406,9 +406,8 @@ def _add_check(sub, parents):
     chk.add_argument("--force", action="store_true",
                      help="replace the report in --out even if it has statements this run does "
                      "not check, or is a --thorough report and this run is not")
-    chk.add_argument("--no-progress", action="store_true",
-                     help="no progress bar (--thorough: one line per finished claim)")
-    _add_workers(chk, None, "--thorough: ")
+    _add_cells(chk, None, "--thorough: ", progress="no progress bar (--thorough: one line per "
+               "finished claim)")
     chk.add_argument("--scale", metavar="FLOAT", type=_scale,
                      help="--thorough: multiply every planned grid's sizes (and, below 1, its "
                      "trial counts) by FLOAT; default $NGC_REF_THOROUGH_SCALE or 1")
@@ -433,7 +432,7 @@ def _add_sweep(sub, parents):
     swp.add_argument("config", nargs="?", metavar="CONFIG", help="sweep config (.toml/.json)")
     swp.add_argument("--out", help="output .jsonl (default: the config's 'out', else "
                      "CONFIG-STEM.jsonl in the current folder)")
-    _add_workers(swp)
+    _add_cells(swp)
     swp.add_argument("--summary", metavar="OUT.jsonl", help="summarise a sweep output")
     swp.add_argument("--plots", metavar="DIR", help="folder for the summary plots (default: "
                      "beside OUT.jsonl)")
@@ -441,7 +440,6 @@ def _add_sweep(sub, parents):
     swp.add_argument("--list-tasks", action="store_true", help="list tasks and their parameters")
     swp.add_argument("--dry-run", action="store_true",
                      help="print the cells and their estimated time, and run nothing")
-    swp.add_argument("--no-progress", action="store_true", help="no progress bar")
     swp.set_defaults(func=_sweep)
 
 
@@ -465,18 +463,19 @@ def _add_reproduce(sub, parents):
     rep.add_argument("--full", action="store_true", help="the paper's run counts (hours)")
     rep.add_argument("--out", type=Path, default=Path("ngc_ref_reproduce"),
                      help="output folder (default ngc_ref_reproduce; one run at a time)")
-    _add_workers(rep)
+    _add_cells(rep)
     rep.add_argument("--seed", type=_seed, default=0, help="sweep seed (default 0)")
     rep.add_argument("--scale-run", action="store_true",
                      help="also time NGC/RNGC on a synthetic graph of ogbn-products' size")
-    rep.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep.set_defaults(func=_reproduce)
 
 
-def _add_workers(parser, default=-1, note=""):
-    """``-j/--jobs`` and ``--scheduler``: where the cells of ``check --thorough``, ``sweep``
-    and ``reproduce`` run (``note`` prefixes their help; ``check``'s default None tells
-    whether ``--jobs`` was given)."""
+def _add_cells(parser, default=-1, note="", progress="no progress bar"):
+    """``--no-progress``, ``-j/--jobs`` and ``--scheduler``: how the cells of ``check
+    --thorough``, ``sweep`` and ``reproduce`` show their progress and where they run (``note``
+    prefixes the help of the last two; ``check``'s default None tells whether ``--jobs`` was
+    given)."""
+    parser.add_argument("--no-progress", action="store_true", help=progress)
     parser.add_argument("-j", "--jobs", type=_jobs, default=default,
                         help=f"{note}local joblib workers (default -1: all cores; 1: "
                         "in-process)")
