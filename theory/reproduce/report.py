@@ -92,7 +92,8 @@ def build(records):
             numbers[col] = {}
             for model in [m for m in (*TARGETS[key].models, CONTROL) if m in models]:
                 cells.append(_cell_record(key, col, model, models[model], control_runs))
-                numbers[col][model] = cells[-1]["runs"]
+                if cells[-1]["mean"] is not None:   # failed in every run: nothing to judge
+                    numbers[col][model] = cells[-1]["runs"]
         for c in judge_target(key, numbers, _n_classes):
             c["target"] = key
             claims.append(c)
@@ -632,8 +633,10 @@ def terminal_lines(report):
             continue
         iv = c["interval"]
         ivs = f" [{iv[0]:.1f}, {iv[1]:.1f}]" if iv else ""
+        # no verdict where every run failed
+        judged = f"  {c['verdict']} ({c['gap']:+.1f})" if c["verdict"] is not None else ""
         lines.append(f"{where} paper {_pm(c['paper']['mean'], c['paper']['std'])}  {ours}"
-                     f"{ivs}  {c['verdict']} ({c['gap']:+.1f}){flag}")
+                     f"{ivs}{judged}{flag}")
     for c in report["not_run_rows"]:
         lines.append(f"{c['target']:<22} {c['dataset']:<16} level={_level(c['level']):<5} "
                      f"{'':<5} {c['model']:<12} paper {_pm(c['paper']['mean'], c['paper']['std'])}"
