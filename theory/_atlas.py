@@ -104,6 +104,17 @@ class Range:
             return g[None]
         return (np.arange(S_MAX + 1) >= self.min_S)[:, None] & g[None]
 
+    def contains(self, where, extra_name=None):
+        """Whether a case record (``n``, ``edges``, ``S``, the extra parameter) lies in the
+        range."""
+        n, edges = where["n"], where["edges"]
+        if n < self.min_n or where.get("S", self.min_S) < self.min_S:
+            return False
+        if not self.isolated and len({v for e in edges for v in e}) < n:
+            return False
+        x = where.get(extra_name) if extra_name else None
+        return not (self.min_extra is not None and x is not None and x < self.min_extra)
+
 
 #: Every case (the default: counts and minimum over the whole grid).
 EVERYTHING = Range()
