@@ -13,7 +13,7 @@ DATA_DEFAULT = "/work/shared/data"
 
 def environment():
     """Versions, machine and commit, recorded in every result file."""
-    from ngc_ref_theory._provenance import source, versions
+    from ngc_ref_theory._provenance import cores, source, versions
     src, ver = source(), versions()
     cpu = platform.processor()
     try:
@@ -32,7 +32,7 @@ def environment():
     return {"python": ver["python"], "numpy": ver["numpy"], "scipy": ver["scipy"],
             "ngc_ref": ver["ngc_ref"], "torch": torch_version,
             "platform": platform.platform(), "cpu": cpu,
-            "cores_available": len(os.sched_getaffinity(0)), "loadavg_at_start": load,
+            "cores_available": cores(), "loadavg_at_start": load,
             "commit": src["commit"] or "unknown", "dirty": src["dirty"],
             "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
@@ -60,7 +60,8 @@ def triad_bandwidth(n=20_000_000, repeat=5, threads=None):
     these figures (``roofline_GBps``): the most bandwidth we have seen this machine deliver.
     """
     from concurrent.futures import ThreadPoolExecutor
-    threads = threads or len(os.sched_getaffinity(0))
+    from ngc_ref_theory._provenance import cores
+    threads = threads or cores()
     b = np.random.default_rng(0).random(n)
     c = np.random.default_rng(1).random(n)
     a = np.empty(n)

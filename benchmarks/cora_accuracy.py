@@ -34,14 +34,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # Table 4 of the paper ("Denoising performance over 100 runs against flipping perturbation"),
-# Cora columns p = 0.1, 0.2, 0.4, from the one registry of the paper's numbers
-# (ngc_ref_theory.reproduce.paper, checked against the LaTeX by tests/test_reproduce_paper.py).
+# from the one registry of the paper's numbers (ngc_ref_theory.reproduce.paper, checked against
+# the LaTeX by tests/test_reproduce_paper.py), with its map from our model names to its rows.
 from ngc_ref_theory.reproduce.paper import FLIP, lookup  # noqa: E402
+from ngc_ref_theory.reproduce.paper import PAPER_ROW as _REPRODUCE_ROWS  # noqa: E402
 
-PAPER_TABLE4_CORA = {row: tuple(lookup(FLIP.label, row, "cora", p).mean for p in (0.1, 0.2, 0.4))
-                     for row in FLIP.rows}
-# Our model name -> the Table 4 row it is compared with.
-PAPER_ROW = {"ngc": "NGC", "rngc": "RNGC", "mlp": "MLP", "raw": "MLP", "s2gc": "S2GC"}
+# Our model name -> the Table 4 row it is compared with: reproduce's map, and our graph-free
+# linear classifier against the MLP row.
+PAPER_ROW = {**_REPRODUCE_ROWS, "raw": "MLP"}
 
 MODEL_HELP = {
     "ngc": "NGC: Ã_S X (appendix S, λ; norm sym) + linear softmax, Adam lr 0.2, 100 epochs, "
@@ -116,27 +116,28 @@ def run(args, dataset="cora", noise_fn=None):
 
 
 def _comparison(results, flip_levels):
-    lines = []
-    for title, res in results.items():
-        if not title.startswith("Flipping"):
-            continue
-        summ = res.summary()
-        lines.append(f"\n**{title}** — ours vs. paper Table 4 (Cora, 100 runs), test accuracy %:\n")
-        lines.append("| model (paper row) | " + " | ".join(f"p = {p:g}" for p in flip_levels)
-                     + " |")
-        lines.append("|---|" + "---:|" * len(flip_levels))
-        for m in dict.fromkeys(r["model"] for r in res.records):
-            row = PAPER_ROW.get(m)
-            cells = []
-            for p in flip_levels:
-                key = next((k for k in summ if k[3] == m and abs(k[2] - p) < 1e-12), None)
-                ours = f"{100 * summ[key][0]:.1f}" if key else "—"
-                paper = "—"
-                if row and p in (0.1, 0.2, 0.4):
-                    paper = f"{PAPER_TABLE4_CORA[row][(0.1, 0.2, 0.4).index(p)]:.1f}"
-                cells.append(f"{ours} (paper {paper})")
-            lines.append(f"| {m} ({row or '—'}) | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    """Ours beside the paper's Table 4 (Cora) for each flipping section of ``results``."""
+    return "\n".join(line for title, res in results.items() if title.startswith("Flipping")
+                     for line in _comparison_table(title, res, flip_levels))
+
+
+def _comparison_table(title, res, flip_levels):
+    """One flipping section: a row per model, ``ours (paper x)`` per level p (``—`` where
+    either has no number)."""
+    summ = res.summary()
+    lines = [f"\n**{title}** — ours vs. paper Table 4 (Cora, 100 runs), test accuracy %:\n",
+             "| model (paper row) | " + " | ".join(f"p = {p:g}" for p in flip_levels) + " |",
+             "|---|" + "---:|" * len(flip_levels)]
+    for m in dict.fromkeys(r["model"] for r in res.records):
+        row = PAPER_ROW.get(m)
+        cells = []
+        for p in flip_levels:
+            key = next((k for k in summ if k[3] == m and abs(k[2] - p) < 1e-12), None)
+            entry = lookup(FLIP.label, row, "cora", p) if row else None
+            cells.append(f"{f'{100 * summ[key][0]:.1f}' if key else '—'} (paper "
+                         f"{f'{entry.mean:.1f}' if entry else '—'})")
+        lines.append(f"| {m} ({row or '—'}) | " + " | ".join(cells) + " |")
+    return lines
 
 
 def write_report(results, args, argv, elapsed, out_dir):

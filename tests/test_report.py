@@ -12,8 +12,8 @@ from ngc_ref_theory.report import render_markdown
 CHEAP = ["row-sum", "case-study"]
 
 
-def _run(out, *extra):
-    return cli.main(["check", "--only", *CHEAP, "--out", str(out), "--no-progress", *extra])
+def _run(out, *extra, only=CHEAP):
+    return cli.main(["check", "--only", *only, "--out", str(out), "--no-progress", *extra])
 
 
 def test_only_accepts_statement_ids_and_keeps_only_them():
@@ -86,8 +86,7 @@ def test_a_crashing_claim_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch,
 
 def test_interrupted_run_leaves_the_previous_report_and_figures(tmp_path, monkeypatch):
     out = tmp_path / "r"
-    assert cli.main(["check", "--only", "neumann-truncation", "--out", str(out),
-                     "--no-progress"]) == 0
+    assert _run(out, only=["neumann-truncation"]) == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     assert any(name.endswith(".png") for name in before)
     c = registry()["neumann-truncation"]
@@ -97,15 +96,13 @@ def test_interrupted_run_leaves_the_previous_report_and_figures(tmp_path, monkey
         real(ctx, norm)          # writes this norm's figure into the staging folder ...
         raise KeyboardInterrupt  # ... and is interrupted before the report is written
     monkeypatch.setattr(c, "_check", interrupted)
-    assert cli.main(["check", "--only", "neumann-truncation", "--out", str(out),
-                     "--no-progress"]) == 130
+    assert _run(out, only=["neumann-truncation"]) == 130
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
 def test_stale_figures_of_the_previous_report_are_removed(tmp_path):
     out = tmp_path / "r"
-    assert cli.main(["check", "--only", "neumann-truncation", "--out", str(out),
-                     "--no-progress"]) == 0
+    assert _run(out, only=["neumann-truncation"]) == 0
     figs = {f for r in json.loads((out / "report.json").read_text())["results"]
             for f in r["figures"]}
     (out / "notes.txt").write_text("mine")           # a user's file is never touched
@@ -124,8 +121,7 @@ def test_markdown_quotes_each_statement_once():
 def test_skipped_data_is_said_in_the_terminal_and_the_report(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("NGC_REF_DATA", raising=False)
     out = tmp_path / "r"
-    assert cli.main(["check", "--only", "row-normalization", "--out", str(out),
-                     "--no-progress"]) == 0
+    assert _run(out, only=["row-normalization"]) == 0
     line = "skipped: Cora (row-normalization) — NGC_REF_DATA is not set"
     assert line in capsys.readouterr().out
     assert line in (out / "report.md").read_text()
@@ -137,8 +133,7 @@ def test_skipped_data_is_said_in_the_terminal_and_the_report(tmp_path, monkeypat
 def test_a_data_folder_without_the_files_is_a_skip_not_an_abort(tmp_path, empty_data_folder,
                                                                 capsys):
     out = tmp_path / "r"
-    assert cli.main(["check", "--only", "row-normalization", "denoising-accuracy", "--out",
-                     str(out), "--no-progress"]) == 0
+    assert _run(out, only=["row-normalization", "denoising-accuracy"]) == 0
     doc = json.loads((out / "report.json").read_text())
     assert {r["claim"] for r in doc["results"]} == {"row-normalization", "denoising-accuracy"}
     assert all(r["verdict"] != "error" for r in doc["results"])

@@ -185,6 +185,22 @@ def test_the_header_and_summary_say_when_the_run_count_makes_reproduced_weak():
     assert one["runs"] == [1] and one["weak"] and one["own_half_width"] == np.inf
 
 
+def test_a_model_that_failed_in_every_run_is_reported_failed_and_left_out_of_the_claims():
+    recs = _records(1)
+    for rec in recs:
+        for m in ("mlp", "gcn"):
+            rec["result"]["models"][m] = {"test_acc": None, "error": "boom", "config": {},
+                                          "seconds": 0.1}
+    rep = build(recs)                      # a claim judged on "no mean" would raise here
+    failed = [c for c in rep["cells"] if c["model"] in ("mlp", "gcn")]
+    assert failed and all(c["mean"] is None and c["errors"] == ["boom"] for c in failed)
+    claim = next(c for c in rep["claims"] if c["claim"] == "heterophily-mlp")
+    assert claim["verdict"] == "inconclusive" and claim["evidence"] == []   # MLP: no number
+    assert _table_row(markdown(rep, _META, {}), "MLP").count("failed") == 2
+    said = [line for line in terminal_lines(rep) if " mlp " in line]
+    assert len(said) == 2 and all("(0 runs, 1 failed)" in line for line in said)
+
+
 def test_first_or_second_by_means():
     runs = np.arange(5, dtype=float)
     col = ("texas", 0.01, "paper")

@@ -205,24 +205,34 @@ def test_reproduce_takes_the_same_lock(tmp_path, capsys, monkeypatch):
     assert not (out / LOCK_NAME).exists()
 
 
-def test_a_killed_run_leaves_the_report_whole_and_the_next_run_cleans_up(tmp_path):
+def _a_report(tmp_path):
+    """A folder holding a report (of neumann-identity), and its files."""
     out = tmp_path / "r"
     assert _check(out, "neumann-identity") == 0
-    before = _files(out)
+    return out, _files(out)
+
+
+def _whole_then_cleaned(out, before):
+    """After a killed run: the report is as it was (the dead run's lock file aside), and the
+    next run takes the folder (the dead holder's lock is not held) and leaves nothing hidden
+    (the staging folder removed)."""
+    assert {k: v for k, v in _files(out).items() if k != LOCK_NAME} == before
+    assert _check(out, "neumann-identity") == 0
+    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_killed_run_leaves_the_report_whole_and_the_next_run_cleans_up(tmp_path):
+    out, before = _a_report(tmp_path)
     proc = _hold(out)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     left = [p.name for p in out.iterdir() if p.name.startswith(STAGING_PREFIX)]
     assert left and (out / left[0] / "half-written.png").exists()
-    assert {k: v for k, v in _files(out).items() if k != LOCK_NAME} == before
-    assert _check(out, "neumann-identity") == 0       # the dead holder's lock is not held
-    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []
+    _whole_then_cleaned(out, before)
 
 
 def test_a_killed_check_leaves_the_previous_report_whole(tmp_path):
-    out = tmp_path / "r"
-    assert _check(out, "neumann-identity") == 0
-    before = _files(out)
+    out, before = _a_report(tmp_path)
     exe = str(Path(sys.executable).parent / "ngc-ref")
     proc = subprocess.Popen([exe, "check", "--only", "neumann-identity", "lemma-1", "--out",
                              str(out), "--no-progress"], env=_shell_env(),
@@ -235,9 +245,7 @@ def test_a_killed_check_leaves_the_previous_report_whole(tmp_path):
         proc.send_signal(signal.SIGKILL)
         proc.wait()
     assert list(out.glob(STAGING_PREFIX + "*")), "the run never staged"
-    assert {k: v for k, v in _files(out).items() if k != LOCK_NAME} == before
-    assert _check(out, "neumann-identity") == 0
-    assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []
+    _whole_then_cleaned(out, before)
 
 
 # ------------------------------------------------------------------------------ the data

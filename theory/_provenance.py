@@ -57,10 +57,15 @@ def source():
     return rec
 
 
-def machine():
-    """The machine: architecture, usable cores."""
+def cores():
+    """The cores this process may run on: its CPU affinity (all cores where the platform
+    keeps none)."""
     try:
-        cpus = len(os.sched_getaffinity(0))
+        return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
-        cpus = os.cpu_count()
-    return {"machine": platform.machine(), "cpus": cpus, "host": platform.node()}
+        return os.cpu_count()
+
+
+def machine():
+    """The machine: architecture, usable cores (:func:`cores`), host name."""
+    return {"machine": platform.machine(), "cpus": cores(), "host": platform.node()}

@@ -17,22 +17,16 @@ from ._files import data_root, staged_output
 
 
 def _check(args):
-    from . import Context, run_checks
-    from ._thorough import scale_from_env
+    """``ngc-ref check``: validate, plan or run the checks into a staged report, print the
+    table; the exit status (:func:`_summary`)."""
+    from . import run_checks
     from .report import write_report
     from .runner import data_notice, dry_run, resolve_ids, select
 
     _thorough_only(args)
     args.only = resolve_ids(args.only)     # unknown ids fail here, before anything is created
     claims, keep = select(args.only)
-    families = _families(args)             # a bad --family stops the run here
-    root = data_root()                     # a typo in NGC_REF_DATA stops the run here
-    ctx = Context(seed=args.seed, thorough=args.thorough, data_root=root and Path(root),
-                  scale=(args.scale or scale_from_env()) if args.thorough else 1.0,
-                  # a thorough run's cells live beside the report and outlive it (resume)
-                  store=args.out / ".thorough" / "store.jsonl" if args.thorough else None,
-                  n_jobs=-1 if args.jobs is None else args.jobs, scheduler=args.scheduler,
-                  families=families)
+    ctx = _context(args)
     if args.dry_run:
         store = ctx.store if ctx.store and ctx.store.exists() else None
         print("\n".join(dry_run(ctx, claims, store)))
@@ -51,13 +45,37 @@ def _check(args):
             write_report(results, staged.dir, _meta(args, ctx, started, t0), claims)
             staged.commit(*report_files(staged.dir, args.out))
         except KeyboardInterrupt:
-            print("ngc-ref: interrupted after the report was written" if staged.committed
-                  else "ngc-ref: interrupted; no report was replaced", file=sys.stderr)
-            if ctx.store is not None and not staged.committed:
-                print(f"ngc-ref: finished cells are in {ctx.store}; re-run the same command "
-                      "to resume", file=sys.stderr)
-            return 130
+            if staged.committed:
+                print("ngc-ref: interrupted after the report was written", file=sys.stderr)
+                return 130
+            if ctx.store is None:
+                print("ngc-ref: interrupted; no report was replaced", file=sys.stderr)
+                return 130
+            return _interrupted(ctx.store, " (no report was replaced)")
     return _summary(results, ctx, args.out)
+
+
+def _context(args):
+    """The run context of ``check``'s arguments (a bad ``--family`` or ``NGC_REF_DATA`` stops
+    the run here, before anything is created)."""
+    from . import Context
+    from ._thorough import scale_from_env
+    families = _families(args)
+    root = data_root()
+    return Context(seed=args.seed, thorough=args.thorough, data_root=root and Path(root),
+                   scale=(args.scale or scale_from_env()) if args.thorough else 1.0,
+                   # a thorough run's cells live beside the report and outlive it (resume)
+                   store=args.out / ".thorough" / "store.jsonl" if args.thorough else None,
+                   n_jobs=-1 if args.jobs is None else args.jobs, scheduler=args.scheduler,
+                   families=families)
+
+
+def _interrupted(cells, note=""):
+    """Say that the run was interrupted and where its finished ``cells`` are (the same
+    command resumes); the exit status 130."""
+    print(f"ngc-ref: interrupted; finished cells are in {cells}; re-run the same command to "
+          f"resume{note}", file=sys.stderr)
+    return 130
 
 
 def _thorough_only(args):
@@ -187,17 +205,15 @@ def _sweep(args):
               file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(f"ngc-ref: interrupted; finished cells are in {out}; re-run the same command to "
-              "resume", file=sys.stderr)
-        return 130
+        return _interrupted(out)
     print(f"{len(records)} cells of task {sweep.task!r} in {out} "
           f"({time.perf_counter() - t0:.1f} s); summary: ngc-ref sweep --summary {out}")
     return 0
 
 
 def _reproduce(args):
-    from .reproduce.run import reproduce
-    from .sweep import SweepError
+    """``ngc-ref reproduce``: run (or resume) the experiments; 1 when a cell failed."""
+    from .reproduce.run import STORE, reproduce
 
     command = "ngc-ref reproduce " + " ".join(sys.argv[2:]) if sys.argv[1:2] == [
         "reproduce"] else "ngc-ref reproduce"
@@ -206,13 +222,8 @@ def _reproduce(args):
                             jobs=args.jobs, scheduler=args.scheduler, seed=args.seed,
                             progress=not args.no_progress, scale=args.scale_run,
                             command=command.strip())
-    except SweepError as exc:  # pragma: no cover - run_sweep is called with raise_errors=False
-        print(f"ngc-ref: error: {exc}", file=sys.stderr)
-        return 1
     except KeyboardInterrupt:
-        print(f"ngc-ref: interrupted; finished cells are in {Path(args.out) / 'reproduce.jsonl'}"
-              "; re-run the same command to resume (no report was replaced)", file=sys.stderr)
-        return 130
+        return _interrupted(Path(args.out) / STORE, " (no report was replaced)")
     print(f"\nreport: {Path(args.out) / 'reproduce.md'} and {Path(args.out) / 'reproduce.json'}")
     if meta["cell_failures"]:
         print(f"ngc-ref: {len(meta['cell_failures'])} cell(s) failed (listed in "
@@ -357,6 +368,10 @@ def _ids_epilog():
 
 
 def build_parser():
+    """The ``ngc-ref`` parser: ``--debug`` and one subcommand per ``_add_*`` builder below
+    (``check``, ``sweep``, ``reproduce``, ``demo``, in that order in ``--help``).
+
+    A new subcommand is one more builder ``_add_NAME(sub, parents)`` that sets ``func``."""
     parser = _Parser(
         prog="ngc-ref",
         description="Reference implementation and theory checker for Neumann Graph Convolution.")
@@ -367,8 +382,15 @@ def build_parser():
     debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                        help="show tracebacks on errors")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    for add in (_add_check, _add_sweep, _add_reproduce, _add_demo):
+        add(sub, [debug])
+    return parser
+
+
+def _add_check(sub, parents):
+    """``ngc-ref check``: the theory checker (:func:`_check`)."""
     chk = sub.add_parser("check", help="check the paper's claims numerically and write a report",
-                         parents=[debug], epilog=_ids_epilog, description=CHECK_DESCRIPTION,
+                         parents=parents, epilog=_ids_epilog, description=CHECK_DESCRIPTION,
                          formatter_class=argparse.RawDescriptionHelpFormatter)
     chk.add_argument("--only", nargs="+", metavar="ID",
                      help="run only these claims or statements (ids listed below; any letter "
@@ -384,13 +406,8 @@ def build_parser():
     chk.add_argument("--force", action="store_true",
                      help="replace the report in --out even if it has statements this run does "
                      "not check, or is a --thorough report and this run is not")
-    chk.add_argument("--no-progress", action="store_true",
-                     help="no progress bar (--thorough: one line per finished claim)")
-    chk.add_argument("-j", "--jobs", type=_jobs, default=None,
-                     help="--thorough: local joblib workers (default -1: all cores; 1: "
-                     "in-process)")
-    chk.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                     help="--thorough: run the cells on this dask.distributed scheduler")
+    _add_cells(chk, None, "--thorough: ", progress="no progress bar (--thorough: one line per "
+               "finished claim)")
     chk.add_argument("--scale", metavar="FLOAT", type=_scale,
                      help="--thorough: multiply every planned grid's sizes (and, below 1, its "
                      "trial counts) by FLOAT; default $NGC_REF_THOROUGH_SCALE or 1")
@@ -401,7 +418,11 @@ def build_parser():
     chk.add_argument("--dry-run", "--plan", action="store_true", dest="dry_run",
                      help="print each claim's cells and estimated time, and run nothing")
     chk.set_defaults(func=_check)
-    swp = sub.add_parser("sweep", parents=[debug],
+
+
+def _add_sweep(sub, parents):
+    """``ngc-ref sweep``: run, plan or summarise a grid of cells (:func:`_sweep`)."""
+    swp = sub.add_parser("sweep", parents=parents,
                          help="run a grid of cells (tau, lemma1, theorem1, node_classification) "
                          "locally or on a Dask cluster; resumable",
                          description="Run the cells of CONFIG (.toml or .json) that are not yet "
@@ -411,10 +432,7 @@ def build_parser():
     swp.add_argument("config", nargs="?", metavar="CONFIG", help="sweep config (.toml/.json)")
     swp.add_argument("--out", help="output .jsonl (default: the config's 'out', else "
                      "CONFIG-STEM.jsonl in the current folder)")
-    swp.add_argument("-j", "--jobs", type=_jobs, default=-1,
-                     help="local joblib workers (default -1: all cores; 1: in-process)")
-    swp.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                     help="run on this dask.distributed scheduler instead of local cores")
+    _add_cells(swp)
     swp.add_argument("--summary", metavar="OUT.jsonl", help="summarise a sweep output")
     swp.add_argument("--plots", metavar="DIR", help="folder for the summary plots (default: "
                      "beside OUT.jsonl)")
@@ -422,9 +440,12 @@ def build_parser():
     swp.add_argument("--list-tasks", action="store_true", help="list tasks and their parameters")
     swp.add_argument("--dry-run", action="store_true",
                      help="print the cells and their estimated time, and run nothing")
-    swp.add_argument("--no-progress", action="store_true", help="no progress bar")
     swp.set_defaults(func=_sweep)
-    rep = sub.add_parser("reproduce", parents=[debug], epilog=_reproduce_epilog,
+
+
+def _add_reproduce(sub, parents):
+    """``ngc-ref reproduce``: the paper's experiments beside its numbers (:func:`_reproduce`)."""
+    rep = sub.add_parser("reproduce", parents=parents, epilog=_reproduce_epilog,
                          formatter_class=argparse.RawDescriptionHelpFormatter,
                          help="run the paper's experiments and judge them against the paper's "
                          "numbers (needs NGC_REF_DATA); resumable",
@@ -442,22 +463,34 @@ def build_parser():
     rep.add_argument("--full", action="store_true", help="the paper's run counts (hours)")
     rep.add_argument("--out", type=Path, default=Path("ngc_ref_reproduce"),
                      help="output folder (default ngc_ref_reproduce; one run at a time)")
-    rep.add_argument("-j", "--jobs", type=_jobs, default=-1,
-                     help="local joblib workers running the cells (default -1: all cores)")
-    rep.add_argument("--scheduler", metavar="tcp://HOST:PORT",
-                     help="run the cells on this dask.distributed scheduler")
+    _add_cells(rep)
     rep.add_argument("--seed", type=_seed, default=0, help="sweep seed (default 0)")
     rep.add_argument("--scale-run", action="store_true",
                      help="also time NGC/RNGC on a synthetic graph of ogbn-products' size")
-    rep.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep.set_defaults(func=_reproduce)
-    dem = sub.add_parser("demo", parents=[debug],
+
+
+def _add_cells(parser, default=-1, note="", progress="no progress bar"):
+    """``--no-progress``, ``-j/--jobs`` and ``--scheduler``: how the cells of ``check
+    --thorough``, ``sweep`` and ``reproduce`` show their progress and where they run (``note``
+    prefixes the help of the last two; ``check``'s default None tells whether ``--jobs`` was
+    given)."""
+    parser.add_argument("--no-progress", action="store_true", help=progress)
+    parser.add_argument("-j", "--jobs", type=_jobs, default=default,
+                        help=f"{note}local joblib workers (default -1: all cores; 1: "
+                        "in-process)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help=f"{note}run the cells on this dask.distributed scheduler")
+
+
+def _add_demo(sub, parents):
+    """``ngc-ref demo`` (also ``ngc-ref`` alone): τ on the Figure 1 graphs (:func:`demo`)."""
+    dem = sub.add_parser("demo", parents=parents,
                          help="tau and the truncation error on the Figure 1 graphs")
     dem.add_argument("--lam", type=float, default=64.0, help="lambda (default 64)")
     dem.add_argument("--S", type=int, default=64, help="expansion order S (default 64)")
     dem.add_argument("--norm", choices=("rw", "sym"), default="rw", help="normalisation")
     dem.set_defaults(func=_demo)
-    return parser
 
 
 def main(argv=None):

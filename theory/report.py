@@ -285,21 +285,38 @@ def what_fails_lines(results):
               "range; sections below give the evidence):", ""]
     for r in bad:
         rerun = (r.counterexample or {}).get("rerun", f"ngc-ref check --only {r.id}")
-        what = _first_clause(r.summary.removeprefix(f"{r.scope}: "))
-        lines.append(f"- [`{r.id}`](#{_anchor(r.id)}) ({r.norm}): {what} — counterexample: "
+        lines.append(f"- {_link(r)} ({r.norm}): {_first_clause(_said(r))} — counterexample: "
                      f"{_headline_case(r)} — rerun `{rerun}`")
     return lines
 
 
 def render_markdown(results, meta, claims=None):
+    """The whole ``report.md``: the run and its counts (:func:`_run_lines`), "What fails as
+    stated", the table of results, then one section per claim (:func:`_claim_lines`).
+
+    A new section of ``report.md`` is one more function returning its lines, called here."""
     claims = registry() if claims is None else claims
-    c = counts(results)
+    lines = [*_run_lines(results, meta), "", *what_fails_lines(results), "",
+             *_results_table(results)]
     index = {id(r): k for k, r in enumerate(results)}
+    by_statement: dict = {}
+    for r in results:
+        by_statement.setdefault(r.id, []).append(r)
+    shown_figures = set()
+    for cl in claims.values():
+        lines += _claim_lines(cl, by_statement, meta, index, shown_figures)
+    return "\n".join(lines) + "\n"
+
+
+def _run_lines(results, meta):
+    """The title, the run (seed, mode, code, start, seconds), the counts by scope, how to
+    rerun, what the scopes mean, and what the run skipped."""
+    c = counts(results)
     source = meta.get("source") or {}
     code = (f"commit `{source['commit'][:12]}`" + (" (with local changes)" if source.get("dirty")
                                                     else "")
             if source.get("commit") else f"ngc_ref {source.get('version', meta.get('version'))}")
-    lines = [
+    return [
         "# ngc_ref theory check",
         "",
         "Paper: *How Powerful is Implicit Denoising in Graph Neural Networks*. "
@@ -316,62 +333,81 @@ def render_markdown(results, meta, claims=None):
         "normalisation, settings beyond the hypotheses, constructed graphs) or a corrected "
         "statement; *erratum* — a typo whose intended statement is clear.",
         "",
+        *(f"- {line}" for line in skipped_lines(meta.get("skipped", []))),
     ]
-    for line in skipped_lines(meta.get("skipped", [])):
-        lines.append(f"- {line}")
-    lines += ["", *what_fails_lines(results)]
-    lines += ["", "| id | paper | norm | scope | verdict | evidence |",
-              "|---|---|---|---|---|---|"]
+
+
+def _results_table(results):
+    """The table of all results: id (linked to its section), paper, norm, scope, verdict,
+    summary."""
+    lines = ["| id | paper | norm | scope | verdict | evidence |", "|---|---|---|---|---|---|"]
     for r in results:
-        summary = cell(r.summary.removeprefix(f"{r.scope}: "))
-        lines.append(f"| [`{r.id}`](#{_anchor(r.id)}) | {cell(r.paper_ref)} | {r.norm} | "
-                     f"{r.scope} | **{r.verdict}** | {summary} |")
-    by_statement: dict = {}
-    for r in results:
-        by_statement.setdefault(r.id, []).append(r)
-    shown_figures = set()
-    for cl in claims.values():
-        sids = [sid for sid in cl.statements if sid in by_statement]
-        if not sids:
-            continue
-        lines += ["", f"## {cl.id} — {cl.paper_ref}", "", f'<a id="{_anchor(cl.id)}"></a>', "",
-                  f"> {cl.statement}", ""]
-        skipped = [s for s in meta.get("skipped", []) if s["claim"] == cl.id]
-        for line in skipped_lines(skipped):
-            lines += [f"*{line}*", ""]
-        for sid in sids:
-            st = cl.statements[sid]
-            if sid != cl.id:   # the claim's own statement is quoted under the claim's heading
-                lines += ["", f"### {sid}", "", f'<a id="{_anchor(sid)}"></a>', ""]
-                if st.corrects:
-                    lines += [f"Corrected statement (corrects `{st.corrects}`, the paper's):", ""]
-                lines += [f"> {st.text}", ""]
-            for r in by_statement[sid]:
-                k = index[id(r)]
-                lines += [f"#### {sid}, norm = {r.norm}: **{r.verdict}** ({r.scope})", "",
-                          r.summary, "", f"*Scope: {r.scope}* — {r.scope_reason}", ""]
-                lines += ["Evidence:", ""] + digest(r.to_dict()["evidence"],
-                                                    f"results[{k}].evidence")
-                if r.search:
-                    lines += ["", "Searched:", ""] + digest(r.to_dict()["search"],
-                                                           f"results[{k}].search")
-                if r.minimal_counterexample:
-                    lines += ["", "Minimal counterexample:", ""] + _minimal_lines(
-                        r.to_dict()["minimal_counterexample"],
-                        f"results[{k}].minimal_counterexample")
-                if r.steps:
-                    lines += ["", "Proof steps:", ""] + _steps_lines(r.steps)
-                if r.counterexample:
-                    lines += ["", "Counterexample:", ""] + _counterexample_lines(
-                        r.to_dict()["counterexample"], f"results[{k}].counterexample")
-                for f in r.figures:
-                    if f in shown_figures:
-                        lines += ["", f"Figure: `{f}` (shown above)."]
-                    else:
-                        shown_figures.add(f)
-                        lines += ["", f"![{sid} {r.norm}]({f})"]
-                lines.append("")
-    return "\n".join(lines) + "\n"
+        lines.append(f"| {_link(r)} | {cell(r.paper_ref)} | {r.norm} | {r.scope} | "
+                     f"**{r.verdict}** | {cell(_said(r))} |")
+    return lines
+
+
+def _claim_lines(cl, by_statement, meta, index, shown_figures):
+    """One claim's section: its words and skips, then each of its statements that has results
+    (``by_statement``: id -> results), with its own heading unless it is the claim's own;
+    ``[]`` when none has."""
+    sids = [sid for sid in cl.statements if sid in by_statement]
+    if not sids:
+        return []
+    lines = ["", f"## {cl.id} — {cl.paper_ref}", "", f'<a id="{_anchor(cl.id)}"></a>', "",
+             f"> {cl.statement}", ""]
+    skipped = [s for s in meta.get("skipped", []) if s["claim"] == cl.id]
+    for line in skipped_lines(skipped):
+        lines += [f"*{line}*", ""]
+    for sid in sids:
+        st = cl.statements[sid]
+        if sid != cl.id:   # the claim's own statement is quoted under the claim's heading
+            lines += ["", f"### {sid}", "", f'<a id="{_anchor(sid)}"></a>', ""]
+            if st.corrects:
+                lines += [f"Corrected statement (corrects `{st.corrects}`, the paper's):", ""]
+            lines += [f"> {st.text}", ""]
+        for r in by_statement[sid]:
+            lines += _result_lines(r, f"results[{index[id(r)]}]", shown_figures)
+    return lines
+
+
+def _result_lines(r, where, shown_figures):
+    """One result (``where``: its JSON path in ``report.json``): verdict, summary, scope, the
+    evidence digest, what was searched, the minimal counterexample, the proof steps, the
+    counterexample and the figures (a figure already shown is referenced, not repeated)."""
+    d = r.to_dict()
+    lines = [f"#### {r.id}, norm = {r.norm}: **{r.verdict}** ({r.scope})", "",
+             r.summary, "", f"*Scope: {r.scope}* — {r.scope_reason}", ""]
+    lines += ["Evidence:", ""] + digest(d["evidence"], f"{where}.evidence")
+    if r.search:
+        lines += ["", "Searched:", ""] + digest(d["search"], f"{where}.search")
+    if r.minimal_counterexample:
+        lines += ["", "Minimal counterexample:", ""] + _minimal_lines(
+            d["minimal_counterexample"], f"{where}.minimal_counterexample")
+    if r.steps:
+        lines += ["", "Proof steps:", ""] + _steps_lines(r.steps)
+    if r.counterexample:
+        lines += ["", "Counterexample:", ""] + _counterexample_lines(
+            d["counterexample"], f"{where}.counterexample")
+    for f in r.figures:
+        if f in shown_figures:
+            lines += ["", f"Figure: `{f}` (shown above)."]
+        else:
+            shown_figures.add(f)
+            lines += ["", f"![{r.id} {r.norm}]({f})"]
+    lines.append("")
+    return lines
+
+
+def _link(r):
+    """The result's id as a link to its statement's section."""
+    return f"[`{r.id}`](#{_anchor(r.id)})"
+
+
+def _said(r):
+    """The result's summary without the ``scope: `` prefix a check may give it (the table and
+    "What fails" name the scope themselves)."""
+    return r.summary.removeprefix(f"{r.scope}: ")
 
 
 def _anchor(sid):

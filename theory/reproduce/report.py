@@ -84,73 +84,81 @@ def build(records):
     acc, meta = collect(records)
     cells, claims, readings = [], [], []
     for key in [k for k in TARGETS if k in acc]:
-        t = TARGETS[key]
-        label = _paper_label(key)
         numbers = {}
         columns = acc[key]
-        for col in sorted(columns, key=_column_order(t)):
+        for col in sorted(columns, key=_column_order(TARGETS[key])):
             models = columns[col]
-            dataset, level, reading = col
-            numbers[col] = {}
             control_runs = _runs_in_order(models[CONTROL]) if CONTROL in models else None
-            control = summarize(control_runs) if control_runs is not None else None
-            for model in [m for m in (*t.models, CONTROL) if m in models]:
-                by_run = models[model]
-                values = _runs_in_order(by_run)
-                numbers[col][model] = values
-                base, _, S, is_control = parse_model(model)
-                entry = None
-                if label is not None and not is_control:
-                    entry = _paper_entry(key, base, dataset, level, reading)
-                s = summarize(values)
-                j = judge_cell(values, entry.mean if entry else None,
-                               entry.std if entry else None,
-                               TABLES[label].runs if entry else None)
-                first = by_run[min(by_run)]
-                errors = sorted({r["error"] for r in by_run.values() if r.get("error")})
-                cells.append({
-                    "target": key, "paper_label": label, "dataset": dataset, "noise": t.noise,
-                    "level": level, "reading": reading, "model": model,
-                    "paper": None if entry is None else {
-                        "mean": entry.mean, "std": entry.std, "bold": entry.bold,
-                        "runs": TABLES[label].runs, "row": _paper_row(key, base, reading)},
-                    "runs": values, "n_runs": s["runs"], "mean": s["mean"], "std": s["std"],
-                    "ci": s["ci"], "interval": j["interval"], "verdict": j["verdict"],
-                    "gap": j["gap"], "interval_half_width": half_width(j["interval"]),
-                    "own_half_width": half_width(s["ci"]) if j["verdict"] else None,
-                    "paper_half_width": j["paper_half_width"],
-                    "control": None if is_control else control,
-                    "vs_control": (None if is_control or control_runs is None
-                                   else versus_control(values, control_runs)),
-                    "failed_runs": sum(v is None for v in values), "errors": errors,
-                    "config": first.get("config"),
-                    "seconds": round(sum(r.get("seconds", 0.0) for r in by_run.values()), 2)})
+            numbers[col] = {}
+            for model in [m for m in (*TARGETS[key].models, CONTROL) if m in models]:
+                cells.append(_cell_record(key, col, model, models[model], control_runs))
+                if cells[-1]["mean"] is not None:   # failed in every run: nothing to judge
+                    numbers[col][model] = cells[-1]["runs"]
         for c in judge_target(key, numbers, _n_classes):
             c["target"] = key
             claims.append(c)
         readings.extend(compare_readings(key, [c for c in cells if c["target"] == key]))
-    not_run_rows = []
+    return {"cells": cells, "not_run_rows": _not_run_rows(acc), "claims": claims,
+            "readings": readings, "strength": strength(cells),
+            "timing": {f"{k[0]} | {k[1]}": v for k, v in meta.items()}}
+
+
+def _cell_record(key, col, model, by_run, control_runs):
+    """One cell of the report: ``model``'s runs in column ``col = (dataset, level, reading)``
+    of target ``key`` (``by_run``: ``{run: result}``) beside the paper's number, judged,
+    and compared with the control's runs (``control_runs``; None without a control)."""
+    label = _paper_label(key)
+    dataset, level, reading = col
+    values = _runs_in_order(by_run)
+    base, _, _, is_control = parse_model(model)
+    entry = None
+    if label is not None and not is_control:
+        entry = _paper_entry(key, base, dataset, level, reading)
+    s = summarize(values)
+    j = judge_cell(values, entry.mean if entry else None, entry.std if entry else None,
+                   TABLES[label].runs if entry else None)
+    first = by_run[min(by_run)]
+    return {
+        "target": key, "paper_label": label, "dataset": dataset, "noise": TARGETS[key].noise,
+        "level": level, "reading": reading, "model": model,
+        "paper": None if entry is None else {
+            "mean": entry.mean, "std": entry.std, "bold": entry.bold,
+            "runs": TABLES[label].runs, "row": _paper_row(key, base, reading)},
+        "runs": values, "n_runs": s["runs"], "mean": s["mean"], "std": s["std"],
+        "ci": s["ci"], "interval": j["interval"], "verdict": j["verdict"],
+        "gap": j["gap"], "interval_half_width": half_width(j["interval"]),
+        "own_half_width": half_width(s["ci"]) if j["verdict"] else None,
+        "paper_half_width": j["paper_half_width"],
+        "control": None if is_control or control_runs is None else summarize(control_runs),
+        "vs_control": (None if is_control or control_runs is None
+                       else versus_control(values, control_runs)),
+        "failed_runs": sum(v is None for v in values),
+        "errors": sorted({r["error"] for r in by_run.values() if r.get("error")}),
+        "config": first.get("config"),
+        "seconds": round(sum(r.get("seconds", 0.0) for r in by_run.values()), 2)}
+
+
+def _not_run_rows(acc):
+    """The rows of the paper's tables that no model of ours reproduces, in the columns that
+    ran, with the paper's number and the reason."""
+    out = []
     for key in [k for k in TARGETS if k in acc]:
         label = _paper_label(key)
-        if label is None:
+        if label is None or key == "tab:row normalization":
             continue
         ran = {PAPER_ROW.get(parse_model(m)[0]) for m in TARGETS[key].models}
         table = TABLES[label]
-        for row in table.rows:
-            if row in ran or key == "tab:row normalization":
-                continue
-            cols = {(c[0], c[1]) for c in acc[key]}
+        cols = {(c[0], c[1]) for c in acc[key]}
+        for row in [r for r in table.rows if r not in ran]:
             for k, (d, lv) in enumerate(table.columns):
                 if (d, lv) in cols:
                     e = table.rows[row][k]
-                    not_run_rows.append({"target": key, "paper_label": label, "dataset": d,
-                                         "level": lv, "model": row, "verdict": "not run",
-                                         "reason": NOT_RUN_MODELS.get(row, "not run here"),
-                                         "paper": {"mean": e.mean, "std": e.std,
-                                                   "bold": e.bold, "runs": table.runs}})
-    return {"cells": cells, "not_run_rows": not_run_rows, "claims": claims,
-            "readings": readings, "strength": strength(cells),
-            "timing": {f"{k[0]} | {k[1]}": v for k, v in meta.items()}}
+                    out.append({"target": key, "paper_label": label, "dataset": d,
+                                "level": lv, "model": row, "verdict": "not run",
+                                "reason": NOT_RUN_MODELS.get(row, "not run here"),
+                                "paper": {"mean": e.mean, "std": e.std, "bold": e.bold,
+                                          "runs": table.runs}})
+    return out
 
 
 def strength(cells):
@@ -264,63 +272,71 @@ def _ours(c):
 
 
 def table_markdown(key, report):
-    """One target's table(s), laid out as in the paper: paper │ ours, verdict marks."""
+    """One target's table(s), laid out as in the paper: paper │ ours, verdict marks; one
+    table per reading, its rows in the paper's order (:func:`_table_rows`), the control
+    last."""
     t = TARGETS[key]
     cells = [c for c in report["cells"] if c["target"] == key]
     if not cells:
         return []
-    lines = []
-    label = t.paper_label
-    cols_all = sorted({(c["dataset"], c["level"]) for c in cells},
-                      key=lambda dl: (list(t.levels).index(dl[0]), dl[1]))
-    readings = [r for r in t.readings if any(c["reading"] == r for c in cells)]
+    cols = sorted({(c["dataset"], c["level"]) for c in cells},
+                  key=lambda dl: (list(t.levels).index(dl[0]), dl[1]))
     index = {(c["dataset"], c["level"], c["reading"], c["model"]): c for c in cells}
     weak = _weak_header(report.get("strength", {}).get(key))
     if key == "tab:row normalization":
-        head = f"| {weak} | " + " | ".join(f"{DATASET[d]} {_level(lv)}"
-                                           for d, lv in cols_all) + " |"
-        lines += [head, "|---|" + "---|" * len(cols_all)]
-        for reading, row in (("raw", "w/o RN"), ("rn", "w RN")):
-            parts = []
-            for d, lv in cols_all:
-                c = index.get((d, lv, reading, "ngc"))
-                parts.append(_pair(c))
-            lines.append(f"| {row} | " + " | ".join(parts) + " |")
-        for reading, row in (("raw", "control w/o RN"), ("rn", "control w RN")):
-            parts = [_ours(index.get((d, lv, reading, CONTROL))) for d, lv in cols_all]
-            lines.append(f"| {row} | " + " | ".join(parts) + " |")
-        return lines
-    for reading in readings:
+        return _row_normalization_table(cols, index, weak)
+    lines = []
+    for reading in [r for r in t.readings if any(c["reading"] == r for c in cells)]:
         if len(t.readings) > 1:
             lines.append(f"\n**Reading `{reading}`**: {t.readings[reading]}\n")
-        head = f"| model{' ' + weak if weak else ''} | " + " | ".join(
-            f"{DATASET[d]} {_level(lv)}" for d, lv in cols_all) + " |"
-        lines += [head, "|---|" + "---|" * len(cols_all)]
+        lines += _table_head(f"model{' ' + weak if weak else ''}", cols)
         models = [m for m in t.models if any(k[3] == m for k in index)]
-        rows = []
-        if label is not None:
-            table = TABLES[label]
-            ours_by_row = defaultdict(list)
-            for m in models:
-                ours_by_row[PAPER_ROW.get(parse_model(m)[0])].append(m)
-            for row in table.rows:
-                for m in ours_by_row.get(row, []) or [None]:
-                    rows.append((row, m))
-            rows += [(None, m) for m in models if PAPER_ROW.get(parse_model(m)[0]) not in
-                     table.rows]
-        else:
-            rows = [(None, m) for m in models]
-        rows.append((None, CONTROL))
-        for row, m in rows:
-            name = pretty(m) if m is not None else row
-            parts = []
-            for d, lv in cols_all:
-                if m is None:
-                    e = lookup(label, row, d, lv)
-                    parts.append(f"{_paper(e)} │ not run" if e else "—")
-                else:
-                    parts.append(_pair(index.get((d, lv, reading, m))))
-            lines.append(f"| {name} | " + " | ".join(parts) + " |")
+        for row, m in _table_rows(t.paper_label, models):
+            if m is None:      # a row of the paper's table we did not run
+                parts = [f"{_paper(e)} │ not run" if e else "—"
+                         for e in (lookup(t.paper_label, row, d, lv) for d, lv in cols)]
+            else:
+                parts = [_pair(index.get((d, lv, reading, m))) for d, lv in cols]
+            lines.append(_table_row(pretty(m) if m is not None else row, parts))
+    return lines
+
+
+def _table_head(first, cols):
+    """A table's header (first cell ``first``, then one column per (data set, level)) and
+    its rule."""
+    return [f"| {first} | " + " | ".join(f"{DATASET[d]} {_level(lv)}" for d, lv in cols)
+            + " |", "|---|" + "---|" * len(cols)]
+
+
+def _table_row(name, parts):
+    return f"| {name} | " + " | ".join(parts) + " |"
+
+
+def _table_rows(label, models):
+    """``(paper row, model)`` pairs in the paper's order: each row of the paper's table with
+    the models that reproduce it (``None``: not run here), then our models without a paper
+    row, then the control; a figure (``label`` None) lists our models."""
+    if label is None:
+        return [(None, m) for m in models] + [(None, CONTROL)]
+    table = TABLES[label]
+    ours_by_row = defaultdict(list)
+    for m in models:
+        ours_by_row[PAPER_ROW.get(parse_model(m)[0])].append(m)
+    rows = [(row, m) for row in table.rows for m in ours_by_row.get(row, []) or [None]]
+    rows += [(None, m) for m in models if PAPER_ROW.get(parse_model(m)[0]) not in table.rows]
+    return rows + [(None, CONTROL)]
+
+
+def _row_normalization_table(cols, index, weak):
+    """Table ``tab:row normalization``: NGC without and with row normalisation (the paper's
+    two rows), then the control of each reading."""
+    lines = _table_head(weak, cols)
+    for reading, row in (("raw", "w/o RN"), ("rn", "w RN")):
+        lines.append(_table_row(row, [_pair(index.get((d, lv, reading, "ngc")))
+                                      for d, lv in cols]))
+    for reading, row in (("raw", "control w/o RN"), ("rn", "control w RN")):
+        lines.append(_table_row(row, [_ours(index.get((d, lv, reading, CONTROL)))
+                                      for d, lv in cols]))
     return lines
 
 
@@ -361,70 +377,101 @@ def like_control(report, key=None):
 
 
 def markdown(report, meta, figures):
-    """The whole ``reproduce.md``."""
-    L = ["# `ngc-ref reproduce`: the paper's experiments beside the paper's numbers", ""]
-    L.append(f"Command: `{meta['command']}`  ")
+    """The whole ``reproduce.md``: the run, how to read a cell, the run counts, what was not
+    run, the summary, one section per target (:func:`target_section`), the scale run and the
+    models.
+
+    A new section of ``reproduce.md`` is one more function returning its lines, called here.
+    """
+    L = [*_run_lines(meta), *_legend_lines(), *_run_count_lines(meta), *_not_run_lines(meta),
+         *_summary_lines(report)]
+    for key in TARGETS:
+        L += target_section(key, report, figures.get(key, []))
+    if meta.get("scale"):
+        L += ["", "## Scale: NGC/RNGC on a synthetic graph of ogbn-products' size", ""]
+        L += scale_markdown(meta["scale"])
+    L += ["", "## Models", ""]
+    L += [f"* `{k}` — {v}" for k, v in MODEL_HELP.items()]
+    return "\n".join(L) + "\n"
+
+
+def _run_lines(meta):
+    """The title and the run: command, code, versions, machine, seed, time, data, and when
+    the cells ran."""
     src = meta["source"]
     code = (f"commit `{src['commit']}`" + (" (dirty)" if src["dirty"] else "")
             if src["commit"] else f"ngc_ref {src['version']}")
-    L.append(f"Code: {code}; "
-             f"NumPy {meta['numpy']}, SciPy {meta['scipy']}, Python {meta['python']}; "
-             f"{meta['cpus']} CPUs; seed {meta['seed']}; {meta['seconds']:.0f} s "
-             f"(this invocation), data `{meta['data_root']}`."
-             + (f" The cells ran from {meta['cells_span']['first_start']} to "
-                f"{meta['cells_span']['last_end']} ({meta['cells_span']['seconds'] / 60:.1f} "
-                f"min from first start to last end, pauses between resumed invocations "
-                f"included; {meta['cells_span']['cpu_seconds'] / 60:.1f} CPU-min in the "
-                f"cells)."
-                if meta.get("cells_span") else ""))
-    L += ["", "Each cell: **paper │ ours** — the paper's mean ± std (bold as in the paper) and "
-          "ours (mean ± std over our runs, std with ddof = 0), then the verdict: ✓ reproduced "
-          "(the paper's mean inside our 95 % t-interval widened by the paper's own 95 % "
-          "half-width t·std/√runs), ▼ below / ▲ above by the gap in points, ? inconclusive "
-          "(one run and no paper std). Every model of a run is trained on the same noisy "
-          "features (the paper's protocol); the last row of each table is the structure-only "
-          "control: NGC on signal-free features of the same shape and scale. **≈ctrl** "
-          "flags a model indistinguishable from that control (the 95 % t-interval of its "
-          "per-run paired difference to the control contains 0; **=ctrl**: the two score "
-          "the same in every run): it scores what the graph alone gives, so a ✓ there "
-          "reproduces the paper's number without showing any use of the features; **<ctrl** "
-          "a model "
-          "significantly below it. A table whose header says `(3 runs: ±25 points: ✓ weak)` "
-          "judges its cells by 95 % intervals that wide (median half-width over its cells), "
-          "mostly because of our few runs (our own part of the interval, t·s/√runs, is wider "
-          f"than ±{WEAK_HALF_WIDTH:g} points and than the paper's part): a ✓ there only says "
-          "the paper's mean is within that many points of ours.", ""]
-    L.append("## Run counts")
-    L.append("")
-    L.append("Seconds are summed over the cells (wall and CPU time of the cells themselves, "
-             "whenever they ran; cells of a resumed run keep the time of the run that made "
-             "them).")
-    L.append("")
-    L.append("| target | data set | our runs | paper's runs | wall s | CPU s |")
-    L.append("|---|---|---:|---:|---:|---:|")
+    span = meta.get("cells_span")
+    cells = (f" The cells ran from {span['first_start']} to {span['last_end']} "
+             f"({span['seconds'] / 60:.1f} min from first start to last end, pauses between "
+             f"resumed invocations included; {span['cpu_seconds'] / 60:.1f} CPU-min in the "
+             f"cells)." if span else "")
+    return ["# `ngc-ref reproduce`: the paper's experiments beside the paper's numbers", "",
+            f"Command: `{meta['command']}`  ",
+            f"Code: {code}; NumPy {meta['numpy']}, SciPy {meta['scipy']}, Python "
+            f"{meta['python']}; {meta['cpus']} CPUs; seed {meta['seed']}; {meta['seconds']:.0f} "
+            f"s (this invocation), data `{meta['data_root']}`." + cells]
+
+
+def _legend_lines():
+    """How to read a cell: paper │ ours, the verdict marks, the control flags, weak tables."""
+    return ["", "Each cell: **paper │ ours** — the paper's mean ± std (bold as in the paper) and "
+            "ours (mean ± std over our runs, std with ddof = 0), then the verdict: ✓ reproduced "
+            "(the paper's mean inside our 95 % t-interval widened by the paper's own 95 % "
+            "half-width t·std/√runs), ▼ below / ▲ above by the gap in points, ? inconclusive "
+            "(one run and no paper std). Every model of a run is trained on the same noisy "
+            "features (the paper's protocol); the last row of each table is the structure-only "
+            "control: NGC on signal-free features of the same shape and scale. **≈ctrl** "
+            "flags a model indistinguishable from that control (the 95 % t-interval of its "
+            "per-run paired difference to the control contains 0; **=ctrl**: the two score "
+            "the same in every run): it scores what the graph alone gives, so a ✓ there "
+            "reproduces the paper's number without showing any use of the features; **<ctrl** "
+            "a model significantly below it. A table whose header says `(3 runs: ±25 points: ✓ "
+            "weak)` judges its cells by 95 % intervals that wide (median half-width over its "
+            "cells), mostly because of our few runs (our own part of the interval, t·s/√runs, "
+            f"is wider than ±{WEAK_HALF_WIDTH:g} points and than the paper's part): a ✓ there "
+            "only says the paper's mean is within that many points of ours.", ""]
+
+
+def _run_count_lines(meta):
+    """The section "Run counts": ours and the paper's per target and data set, with the
+    seconds the cells took."""
+    L = ["## Run counts", "",
+         "Seconds are summed over the cells (wall and CPU time of the cells themselves, "
+         "whenever they ran; cells of a resumed run keep the time of the run that made them).",
+         "", "| target | data set | our runs | paper's runs | wall s | CPU s |",
+         "|---|---|---:|---:|---:|---:|"]
     for row in meta["run_counts"]:
         L.append(f"| {row['target']} | {DATASET.get(row['dataset'], row['dataset'])} | "
                  f"{row['runs']} | {row['paper_runs'] or 'not stated'} | "
                  f"{row.get('seconds', 0):.0f} | {row.get('cpu_seconds', 0):.0f} |")
-    L += ["", "## Not run", ""]
-    for key, why in NOT_RUN.items():
-        L.append(f"* `{key}`: {why}.")
-    for row, why in NOT_RUN_MODELS.items():
-        L.append(f"* model rows {row}: {why}.")
-    if meta.get("skipped_targets"):
-        for item in meta["skipped_targets"]:
-            L.append(f"* {item}")
+    return L
+
+
+def _not_run_lines(meta):
+    """The section "Not run": the targets and model rows never run, and what this run
+    skipped."""
+    L = ["", "## Not run", ""]
+    L += [f"* `{key}`: {why}." for key, why in NOT_RUN.items()]
+    L += [f"* model rows {row}: {why}." for row, why in NOT_RUN_MODELS.items()]
+    L += [f"* {item}" for item in meta.get("skipped_targets") or ()]
+    return L
+
+
+def _summary_lines(report):
+    """The section "Summary": per target the judged cells by verdict, the width of their
+    intervals and the claims' verdicts; then the weak targets and the cells that score what
+    the control scores."""
     summary = verdict_counts(report)
     strengths = report.get("strength", {})
-    L += ["", "## Summary", "", "Cells with a paper number, by verdict (of the reproduced: how "
-          "many are indistinguishable from the structure-only control, ≈ctrl), the width of "
-          "the intervals behind them (runs: median 95 % half-width; weak where our runs' own "
-          f"part exceeds ±{WEAK_HALF_WIDTH:g} points and the paper's part), and the paper's "
-          "claims (holds / fails / "
-          "inconclusive; the figures have claims only).", "",
-          "| target | reproduced | of which ≈ctrl | below | above | inconclusive | interval | "
-          "claims: holds | fails | inconclusive |",
-          "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
+    L = ["", "## Summary", "", "Cells with a paper number, by verdict (of the reproduced: how "
+         "many are indistinguishable from the structure-only control, ≈ctrl), the width of "
+         "the intervals behind them (runs: median 95 % half-width; weak where our runs' own "
+         f"part exceeds ±{WEAK_HALF_WIDTH:g} points and the paper's part), and the paper's "
+         "claims (holds / fails / inconclusive; the figures have claims only).", "",
+         "| target | reproduced | of which ≈ctrl | below | above | inconclusive | interval | "
+         "claims: holds | fails | inconclusive |",
+         "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|"]
     for key in [k for k in TARGETS if any(c["target"] == k for c in report["cells"])]:
         c = summary.get(key)
         cl = [x["verdict"] for x in report["claims"] if x["target"] == key]
@@ -442,69 +489,84 @@ def markdown(report, meta, figures):
             f"`{k}` ({strength_text(strengths[k])})" for k in weak)
             + ": a ✓ there only says the paper's mean lies within that many points of ours; "
             "more runs (`--runs`) narrow it."]
+    return L + _like_control_lines(report)
+
+
+def _like_control_lines(report):
+    """The paragraph naming the cells indistinguishable from the structure-only control (the
+    first :data:`SUMMARY_LIST`, reproduced ones first), or nothing."""
     flagged = like_control(report)
-    if flagged:
-        # The reproduced ones first: those are the verdicts the flag qualifies.
-        flagged.sort(key=lambda c: c["verdict"] != "reproduced")
-        more = len(flagged) - SUMMARY_LIST
-        L += ["", f"**Indistinguishable from the structure-only control ({len(flagged)} "
-              f"cells, {sum(c['verdict'] == 'reproduced' for c in flagged)} of them "
-              "✓; =ctrl: the same accuracy in every run):** " + "; ".join(
-                  f"{c['target']} {DATASET.get(c['dataset'], c['dataset'])} "
-                  f"{_level(c['level'])}"
-                  + (f" `{c['reading']}`" if len(TARGETS[c['target']].readings) > 1 else "")
-                  + f" {pretty(c['model'])}"
-                  + (" ✓" if c["verdict"] == "reproduced" else "")
-                  + (" (=ctrl)" if c["vs_control"].get("identical") else "")
-                  for c in flagged[:SUMMARY_LIST])
-              + (f"; and {more} more (marked in the tables)" if more > 0 else "")
-              + ". These models score what NGC on signal-free features scores: the graph "
-              "alone, not the features, explains their accuracy."]
-    for key, t in TARGETS.items():
-        lines = table_markdown(key, report)
-        if not lines:
-            continue
-        L += ["", f"## `{key}` — {t.title}", ""]
-        runs = sorted({c["n_runs"] for c in report["cells"] if c["target"] == key})
-        st = strengths.get(key)
-        weak_words = (f"The 95 % intervals behind the verdicts are ±{st['half_width']:.0f} "
-                      f"points (median half-width; up to ±{st['widest']:.0f}): "
-                      + ("at this run count \"reproduced\" is weak. " if st["weak"] else "")
-                      if st and st["half_width"] is not None else "")
-        n_like = len(like_control(report, key))
-        like_words = (f"{n_like} cell(s) indistinguishable from the control (≈ctrl, =ctrl). "
-                      if n_like else "")
-        L.append(f"Our runs per cell: {', '.join(map(str, runs))} (paper: "
-                 f"{t.paper_runs or 'not stated'}). Noise: {t.noise}. " + weak_words
-                 + like_words
-                 + ("The paper's figure prints no numbers (its \\includegraphics are empty "
-                    "in the LaTeX): ours only, and its sentences judged below. "
-                    if t.paper_label is None else "")
-                 + " ".join(t.notes))
-        L.append("")
-        L += lines
-        for fig in figures.get(key, []):
-            L += ["", f"![{key}]({fig})"]
-        rd = [r for r in report["readings"] if r["target"] == key]
-        for r in rd:
+    if not flagged:
+        return []
+    # The reproduced ones first: those are the verdicts the flag qualifies.
+    flagged.sort(key=lambda c: c["verdict"] != "reproduced")
+    more = len(flagged) - SUMMARY_LIST
+    return ["", f"**Indistinguishable from the structure-only control ({len(flagged)} "
+            f"cells, {sum(c['verdict'] == 'reproduced' for c in flagged)} of them "
+            "✓; =ctrl: the same accuracy in every run):** " + "; ".join(
+                f"{c['target']} {DATASET.get(c['dataset'], c['dataset'])} "
+                f"{_level(c['level'])}"
+                + (f" `{c['reading']}`" if shown_reading(c) else "")
+                + f" {pretty(c['model'])}"
+                + (" ✓" if c["verdict"] == "reproduced" else "")
+                + (" (=ctrl)" if c["vs_control"].get("identical") else "")
+                for c in flagged[:SUMMARY_LIST])
+            + (f"; and {more} more (marked in the tables)" if more > 0 else "")
+            + ". These models score what NGC on signal-free features scores: the graph "
+            "alone, not the features, explains their accuracy."]
+
+
+def target_section(key, report, figures=()):
+    """One target's section of ``reproduce.md``: what ran, its table(s)
+    (:func:`table_markdown`), its figures (file names), the unstated choices and the paper's
+    claims; ``[]`` when the report has no cell of ``key``."""
+    lines = table_markdown(key, report)
+    if not lines:
+        return []
+    t = TARGETS[key]
+    L = ["", f"## `{key}` — {t.title}", "", _target_intro(key, report), "", *lines]
+    for fig in figures:
+        L += ["", f"![{key}]({fig})"]
+    for r in report["readings"]:
+        if r["target"] == key:
             L += ["", f"**Unstated choice — {r['choice']}:** " + "; ".join(
                 f"`{o['name']}` reproduces {o['reproduced']} of {o['cells']} cells, mean |gap| "
                 f"{o['mean_abs_gap']:.1f} points" for o in r["options"] if
                 o["mean_abs_gap"] is not None) + f". Closer to the paper: `{r['matches_paper']}`."]
-        cl = [x for x in report["claims"] if x["target"] == key]
-        if cl:
-            L += ["", "**The paper's claims:**", ""]
-            for x in cl:
-                rd_ = f" (reading `{x['reading']}`)" if len(t.readings) > 1 and x.get(
-                    "reading") else ""
-                L.append(f"* **{x['verdict']}**{rd_} — “{x['quote']}” — {x['summary']}. "
-                         f"_Rule: {x['rule']}._")
-    if meta.get("scale"):
-        L += ["", "## Scale: NGC/RNGC on a synthetic graph of ogbn-products' size", ""]
-        L += scale_markdown(meta["scale"])
-    L += ["", "## Models", ""]
-    L += [f"* `{k}` — {v}" for k, v in MODEL_HELP.items()]
-    return "\n".join(L) + "\n"
+    cl = [x for x in report["claims"] if x["target"] == key]
+    if cl:
+        L += ["", "**The paper's claims:**", ""]
+        L += [f"* **{x['verdict']}**"
+              + (f" (reading `{x['reading']}`)" if shown_reading(x) else "")
+              + f" — “{x['quote']}” — {x['summary']}. _Rule: {x['rule']}._" for x in cl]
+    return L
+
+
+def shown_reading(rec):
+    """The reading of a cell or claim (``rec``) where its target runs several, which the
+    report then names; else None."""
+    return rec.get("reading") if len(TARGETS[rec["target"]].readings) > 1 else None
+
+
+def _target_intro(key, report):
+    """The paragraph under a target's heading: run counts, noise, interval width, cells like
+    the control, a figure's missing numbers, the target's notes."""
+    t = TARGETS[key]
+    runs = sorted({c["n_runs"] for c in report["cells"] if c["target"] == key})
+    st = report.get("strength", {}).get(key)
+    weak_words = (f"The 95 % intervals behind the verdicts are ±{st['half_width']:.0f} "
+                  f"points (median half-width; up to ±{st['widest']:.0f}): "
+                  + ("at this run count \"reproduced\" is weak. " if st["weak"] else "")
+                  if st and st["half_width"] is not None else "")
+    n_like = len(like_control(report, key))
+    like_words = (f"{n_like} cell(s) indistinguishable from the control (≈ctrl, =ctrl). "
+                  if n_like else "")
+    return (f"Our runs per cell: {', '.join(map(str, runs))} (paper: "
+            f"{t.paper_runs or 'not stated'}). Noise: {t.noise}. " + weak_words + like_words
+            + ("The paper's figure prints no numbers (its \\includegraphics are empty in the "
+               "LaTeX): ours only, and its sentences judged below. "
+               if t.paper_label is None else "")
+            + " ".join(t.notes))
 
 
 def scale_markdown(s):
@@ -571,8 +633,10 @@ def terminal_lines(report):
             continue
         iv = c["interval"]
         ivs = f" [{iv[0]:.1f}, {iv[1]:.1f}]" if iv else ""
+        # no verdict where every run failed
+        judged = f"  {c['verdict']} ({c['gap']:+.1f})" if c["verdict"] is not None else ""
         lines.append(f"{where} paper {_pm(c['paper']['mean'], c['paper']['std'])}  {ours}"
-                     f"{ivs}  {c['verdict']} ({c['gap']:+.1f}){flag}")
+                     f"{ivs}{judged}{flag}")
     for c in report["not_run_rows"]:
         lines.append(f"{c['target']:<22} {c['dataset']:<16} level={_level(c['level']):<5} "
                      f"{'':<5} {c['model']:<12} paper {_pm(c['paper']['mean'], c['paper']['std'])}"
@@ -583,60 +647,77 @@ def terminal_lines(report):
 # ------------------------------------------------------------------------------ figures
 
 def figures(report, stage):
-    """PNG figures for Fig. 2 and the depth figures into ``stage``; ``{target: [names]}``."""
+    """PNG figures for Fig. 2 and the depth figures into ``stage``; ``{target: [names]}``.
+
+    A new figure of ``reproduce`` is one more ``_<target>_figure(cells, stage)`` here."""
     out = {}
     cells = report["cells"]
     noise = [c for c in cells if c["target"] == "fig:noise"]
     if noise:
-        datasets = [d for d in TARGETS["fig:noise"].levels if any(c["dataset"] == d
-                                                                   for c in noise)]
-        fig, axes = subplots(1, len(datasets), figsize=(4.2 * len(datasets) + 1.5, 3.6),
-                             squeeze=False)
-        for ax, d in zip(axes[0], datasets):
-            for m in (*TARGETS["fig:noise"].models, CONTROL):
-                cs = sorted((c for c in noise if c["dataset"] == d and c["model"] == m
-                             and c["mean"] is not None), key=lambda c: c["level"])
-                if not cs:
-                    continue
-                ax.errorbar([c["level"] for c in cs], [c["mean"] for c in cs],
-                            yerr=[c["std"] for c in cs], label=pretty(m), capsize=2,
-                            linestyle="--" if m == CONTROL else "-", marker="o", ms=3)
-            ax.axhline(100.0 / _n_classes(d), color="grey", lw=0.8, ls=":", label="chance")
-            ax.set_title(DATASET[d])
-            ax.set_xlabel("noise level ξ")
-            ax.set_ylabel("test accuracy (%)")
-        legend_outside(fig, axes[0][-1])
-        suptitle(fig, "Fig. 2 reproduced: accuracy vs Gaussian noise (mean ± std over runs)")
-        out["fig:noise"] = [save_figure(fig, stage / "fig_noise.png")]
+        out["fig:noise"] = [_noise_figure(noise, stage)]
     depth = [c for c in cells if c["target"] == "fig:depth" and "@" in c["model"]]
     if depth:
-        datasets = [d for d in TARGETS["fig:depth"].levels if any(c["dataset"] == d
-                                                                   for c in depth)]
-        fig, axes = subplots(2, len(datasets), figsize=(4.0 * len(datasets) + 1.5, 6.4),
-                             squeeze=False)
-        for i, base in enumerate(("ngc", "rngc")):
-            for ax, d in zip(axes[i], datasets):
-                for lv, label in ((0.0, "clean"), (1.0, "noisy ξ = 1")):
-                    pts = []
-                    for S in DEPTH_S:
-                        c = next((c for c in depth if c["dataset"] == d and c["level"] == lv
-                                  and c["model"] == f"{base}@S={S}"), None)
-                        if c is not None and c["mean"] is not None:
-                            pts.append((S, c["mean"], c["std"]))
-                    if pts:
-                        ax.errorbar(*zip(*[(p[0], p[1]) for p in pts]),
-                                    yerr=[p[2] for p in pts], marker="o", ms=3, capsize=2,
-                                    label=label)
-                ax.set_xscale("log", base=2)
-                ax.set_title(f"{PRETTY[base]} — {DATASET[d]}")
-                ax.set_xlabel("S (depth)")
-                ax.set_ylabel("test accuracy (%)")
-        legend_outside(fig, axes[0][-1])
-        suptitle(fig, "Depth figures reproduced: accuracy vs S (λ = 32), clean and noisy")
-        out["fig:depth"] = [save_figure(fig, stage / "fig_depth.png")]
+        out["fig:depth"] = [_depth_figure(depth, stage)]
     return out
 
 
-__all__ = ["build", "collect", "compare_readings", "figures", "markdown", "scale_markdown",
-           "like_control", "strength", "strength_text", "table_markdown", "terminal_lines",
-           "verdict_counts"]
+def _present(target, cells):
+    """The data sets of ``target`` that ``cells`` have, in the target's order."""
+    return [d for d in TARGETS[target].levels if any(c["dataset"] == d for c in cells)]
+
+
+def _noise_figure(noise, stage):
+    """Fig. 2: accuracy against the Gaussian noise level ξ, one panel per data set, each model
+    and the control (dashed), chance dotted; returns the file name."""
+    datasets = _present("fig:noise", noise)
+    fig, axes = subplots(1, len(datasets), figsize=(4.2 * len(datasets) + 1.5, 3.6),
+                         squeeze=False)
+    for ax, d in zip(axes[0], datasets):
+        for m in (*TARGETS["fig:noise"].models, CONTROL):
+            cs = sorted((c for c in noise if c["dataset"] == d and c["model"] == m
+                         and c["mean"] is not None), key=lambda c: c["level"])
+            if not cs:
+                continue
+            ax.errorbar([c["level"] for c in cs], [c["mean"] for c in cs],
+                        yerr=[c["std"] for c in cs], label=pretty(m), capsize=2,
+                        linestyle="--" if m == CONTROL else "-", marker="o", ms=3)
+        ax.axhline(100.0 / _n_classes(d), color="grey", lw=0.8, ls=":", label="chance")
+        _accuracy_axes(ax, DATASET[d], "noise level ξ")
+    legend_outside(fig, axes[0][-1])
+    suptitle(fig, "Fig. 2 reproduced: accuracy vs Gaussian noise (mean ± std over runs)")
+    return save_figure(fig, stage / "fig_noise.png")
+
+
+def _depth_figure(depth, stage):
+    """The depth figures: accuracy against S (log scale), NGC above and RNGC below, clean and
+    at ξ = 1, one column per data set; returns the file name."""
+    datasets = _present("fig:depth", depth)
+    fig, axes = subplots(2, len(datasets), figsize=(4.0 * len(datasets) + 1.5, 6.4),
+                         squeeze=False)
+    for i, base in enumerate(("ngc", "rngc")):
+        for ax, d in zip(axes[i], datasets):
+            for lv, label in ((0.0, "clean"), (1.0, "noisy ξ = 1")):
+                found = (next((c for c in depth if c["dataset"] == d and c["level"] == lv
+                               and c["model"] == f"{base}@S={S}"), None) for S in DEPTH_S)
+                pts = [(S, c["mean"], c["std"]) for S, c in zip(DEPTH_S, found)
+                       if c is not None and c["mean"] is not None]
+                if pts:
+                    ax.errorbar(*zip(*[(p[0], p[1]) for p in pts]),
+                                yerr=[p[2] for p in pts], marker="o", ms=3, capsize=2,
+                                label=label)
+            ax.set_xscale("log", base=2)
+            _accuracy_axes(ax, f"{PRETTY[base]} — {DATASET[d]}", "S (depth)")
+    legend_outside(fig, axes[0][-1])
+    suptitle(fig, "Depth figures reproduced: accuracy vs S (λ = 32), clean and noisy")
+    return save_figure(fig, stage / "fig_depth.png")
+
+
+def _accuracy_axes(ax, title, xlabel):
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("test accuracy (%)")
+
+
+__all__ = ["build", "collect", "compare_readings", "figures", "like_control", "markdown",
+           "scale_markdown", "shown_reading", "strength", "strength_text", "table_markdown",
+           "terminal_lines", "verdict_counts"]

@@ -25,7 +25,7 @@ from .._provenance import machine, source, versions
 from ..sweep import make_cell, run_sweep
 from ..sweep.store import encode
 from .cells import dataset
-from .report import build, figures, markdown, terminal_lines
+from .report import build, figures, markdown, shown_reading, terminal_lines
 from .scale import run_scale
 from .targets import NOT_RUN, TARGETS, parse_only, plan, run_counts
 
@@ -52,82 +52,104 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
 
     Raises ValueError before anything is created for bad arguments or missing data.
     """
+    _check_settings(runs, seed, jobs)
+    selection = select(only)
+    scale = scale or "scale" in selection
+    runnable = {k: v for k, v in selection.items() if k in TARGETS}
+    root = data_root("ngc-ref reproduce" if runnable else None)
+    pairs = cells_for(runnable, runs=runs, full=full, seed=seed)
+    _check_data(sorted({c.dataset for c, _ in pairs}), root)
+    out = Path(out)
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    with staged_output(out) as staged:
+        records = []
+        if pairs:
+            records = run_sweep([cell for _, cell in pairs], out / STORE, n_jobs=jobs,
+                                scheduler=scheduler, progress=progress, raise_errors=False)
+        scale_result = _scale(out, echo) if scale else None
+        done = [r for r in records if r is not None and "error" not in r]
+        report = build(done)
+        meta = {"command": command, "started": started,
+                "seconds": round(time.perf_counter() - t0, 1), "seed": seed,
+                "only": only, "runs": runs, "full": full, "source": source(), **versions(),
+                **machine(), "data_root": root,
+                "run_counts": _run_counts(runnable, report["timing"], runs=runs, full=full),
+                "not_run": [{"target": k, "reason": v} for k, v in NOT_RUN.items()],
+                "cell_failures": [{"params": f["params"], "error": f["error"]} for f in records
+                                  if f is not None and "error" in f],
+                "scale": scale_result, "cells_span": _span(done)}
+        if not scale:
+            meta["skipped_targets"] = ["the synthetic ogbn-products-size scale run was not run "
+                                       "(it takes several minutes: add --scale-run)"]
+        staged.commit(_write(staged.dir, report, meta))
+    for line in _terminal_summary(report):
+        echo(line)
+    return report, meta
+
+
+def _check_settings(runs, seed, jobs):
+    """``ValueError`` for a run count, seed or worker count the command line would refuse
+    (the Python API's values are not parsed by argparse)."""
     if runs is not None and (isinstance(runs, bool) or not isinstance(runs, int) or runs < 1):
         raise ValueError(f"--runs must be a positive integer, got {runs!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"--seed must be a non-negative integer, got {seed!r}")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0:
         raise ValueError(f"-j/--jobs must be a non-zero integer (-1: all cores), got {jobs!r}")
-    selection = select(only)
-    scale = scale or "scale" in selection
-    runnable = {k: v for k, v in selection.items() if k in TARGETS}
-    root = data_root("ngc-ref reproduce" if runnable else None)
-    pairs = cells_for(runnable, runs=runs, full=full, seed=seed)
-    for name in sorted({c.dataset for c, _ in pairs}):
-        # a missing or damaged file stops the run here, with the loader's message, before
-        # anything is created (the cells would otherwise each fail with it)
+
+
+def _check_data(names, root):
+    """Load each data set once: a missing or damaged file stops the run here, with the
+    loader's message, before anything is created (the cells would otherwise each fail with
+    it)."""
+    for name in names:
         try:
             dataset(name, 0)
         except (OSError, ValueError) as exc:
             raise ValueError(f"cannot load {name!r} from NGC_REF_DATA={root!r}: "
                              f"{exc}") from None
-    out = Path(out)
-    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    t0 = time.perf_counter()
-    with staged_output(out) as staged:
-        stage = staged.dir
-        records = []
-        if pairs:
-            records = run_sweep([cell for _, cell in pairs], out / STORE, n_jobs=jobs,
-                                scheduler=scheduler, progress=progress, raise_errors=False)
-        scale_result = None
-        if scale:
-            scale_result = _scale(out, echo)
-        failures = [r for r in records if r is not None and "error" in r]
-        span = _span([r for r in records if r is not None and "error" not in r])
-        report = build([r for r in records if r is not None and "error" not in r])
-        counts = []
-        timing = report["timing"]
-        for key, chosen in runnable.items():
-            for ds, n in run_counts(key, runs=runs, full=full).items():
-                if chosen is None or ds in chosen:
-                    counts.append({"target": key, "dataset": ds, "runs": n,
-                                   "paper_runs": TARGETS[key].paper_runs,
-                                   "seconds": timing.get(f"{key} | {ds}", {}).get("seconds",
-                                                                                   0.0),
-                                   "cpu_seconds": timing.get(f"{key} | {ds}", {}).get(
-                                       "cpu_seconds", 0.0)})
-        meta = {"command": command, "started": started,
-                "seconds": round(time.perf_counter() - t0, 1), "seed": seed,
-                "only": only, "runs": runs, "full": full, "source": source(), **versions(),
-                **machine(), "data_root": root, "run_counts": counts,
-                "not_run": [{"target": k, "reason": v} for k, v in NOT_RUN.items()],
-                "cell_failures": [{"params": f["params"], "error": f["error"]}
-                                  for f in failures], "scale": scale_result,
-                "cells_span": span}
-        if not scale:
-            meta["skipped_targets"] = ["the synthetic ogbn-products-size scale run was not run "
-                                       "(it takes several minutes: add --scale-run)"]
-        figs = figures(report, stage)
-        payload = {"schema_version": 1, "meta": meta, **report}
-        # strict JSON (NaN -> null, as the store writes it), indented for reading
-        text = json.dumps(json.loads(encode(payload)), indent=1, ensure_ascii=False)
-        (stage / "reproduce.json").write_text(text + "\n", encoding="utf-8")
-        (stage / "reproduce.md").write_text(markdown(report, meta, figs), encoding="utf-8")
-        staged.commit([*(f for fs in figs.values() for f in fs), "reproduce.json",
-                       "reproduce.md"])
-    for line in terminal_lines(report):
-        echo(line)
+
+
+def _run_counts(runnable, timing, *, runs, full):
+    """Per selected (target, data set): our run count, the paper's, and the cells' wall and
+    CPU seconds (``timing``: the report's ``"target | dataset"`` sums)."""
+    counts = []
+    for key, chosen in runnable.items():
+        for ds, n in run_counts(key, runs=runs, full=full).items():
+            if chosen is None or ds in chosen:
+                spent = timing.get(f"{key} | {ds}", {})
+                counts.append({"target": key, "dataset": ds, "runs": n,
+                               "paper_runs": TARGETS[key].paper_runs,
+                               "seconds": spent.get("seconds", 0.0),
+                               "cpu_seconds": spent.get("cpu_seconds", 0.0)})
+    return counts
+
+
+def _write(stage, report, meta):
+    """Write the figures, ``reproduce.json`` and ``reproduce.md`` into ``stage``; returns
+    their names in the order they move into place (``reproduce.md`` last)."""
+    figs = figures(report, stage)
+    payload = {"schema_version": 1, "meta": meta, **report}
+    # strict JSON (NaN -> null, as the store writes it), indented for reading
+    text = json.dumps(json.loads(encode(payload)), indent=1, ensure_ascii=False)
+    (stage / "reproduce.json").write_text(text + "\n", encoding="utf-8")
+    (stage / "reproduce.md").write_text(markdown(report, meta, figs), encoding="utf-8")
+    return [*(f for fs in figs.values() for f in fs), "reproduce.json", "reproduce.md"]
+
+
+def _terminal_summary(report):
+    """What the command prints: cell by cell, the claims, the unstated choices, what was
+    not run."""
+    lines = terminal_lines(report)
     for c in report["claims"]:
-        rd = f" [{c['reading']}]" if c.get("reading") and len(
-            TARGETS[c["target"]].readings) > 1 else ""
-        echo(f"claim {c['target']} {c['claim']}{rd}: {c['verdict']} — {c['summary']}")
+        rd = f" [{c['reading']}]" if shown_reading(c) else ""
+        lines.append(f"claim {c['target']} {c['claim']}{rd}: {c['verdict']} — {c['summary']}")
     for r in report["readings"]:
-        echo(f"unstated choice in {r['target']} ({r['choice']}): closer to the paper: "
-             f"{r['matches_paper']}")
-    for k, v in NOT_RUN.items():
-        echo(f"not run: {k}: {v}")
-    return report, meta
+        lines.append(f"unstated choice in {r['target']} ({r['choice']}): closer to the paper: "
+                     f"{r['matches_paper']}")
+    lines += [f"not run: {k}: {v}" for k, v in NOT_RUN.items()]
+    return lines
 
 
 def _span(records):

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import subprocess
 import sys
 import time
+
+from .._provenance import cores
 
 #: ogbn-products' size (the paper's Table 'stat').
 PRODUCTS = {"nodes": 2_449_029, "edges": 61_859_140, "features": 100}
@@ -61,7 +62,7 @@ def measure(nodes, edges, features, *, lam=32.0, S=16, eps=1e-2, seed=0):
     return {"nodes": int(A.shape[0]), "edges": int(A.nnz // 2), "features": features,
             "lam": lam, "S": S, "eps": eps, "steps": steps,
             "seconds": round(time.perf_counter() - t_all, 1),
-            "peak_rss_gib": round(_peak_gib(), 3), "cpus": len(os.sched_getaffinity(0))}
+            "peak_rss_gib": round(_peak_gib(), 3), "cpus": cores()}
 
 
 def run_scale(*, nodes=PRODUCTS["nodes"], edges=PRODUCTS["edges"],
