@@ -46,6 +46,10 @@ MODULES = {
     "solve": ["tests/test_solve.py"],
 }
 
+#: mutmut through this interpreter: a venv that sees a system-wide mutmut has no script of its
+#: own next to its python.
+_MUTMUT = [sys.executable, "-m", "mutmut"]
+
 #: Survivors shown equivalent by hand, with the reason: mutant name -> reason.
 EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.toml"
 
@@ -75,8 +79,7 @@ def _workdir(module, fresh):
 
 def _run(module, fresh, timeout, names=()):
     work = _workdir(module, fresh)
-    mutmut = Path(sys.executable).with_name("mutmut")
-    cmd = ["nice", "-n", "10", str(mutmut), "run", "--max-children", "1", *names]
+    cmd = ["nice", "-n", "10", *_MUTMUT, "run", "--max-children", "1", *names]
     print(f"== {module}: {' '.join(MODULES[module])}", flush=True)
     with open(work / "mutmut.log", "w", encoding="utf-8") as log:
         try:
@@ -95,8 +98,7 @@ def _run(module, fresh, timeout, names=()):
 
 def _statuses(work):
     """{mutant name: status} from ``mutmut results --all true``."""
-    mutmut = Path(sys.executable).with_name("mutmut")
-    out = subprocess.run([str(mutmut), "results", "--all", "true"], cwd=work,
+    out = subprocess.run([*_MUTMUT, "results", "--all", "true"], cwd=work,
                          capture_output=True, text=True, check=True).stdout
     status = {}
     for line in out.splitlines():
