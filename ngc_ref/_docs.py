@@ -35,9 +35,25 @@ A : sparse matrix, ndarray or networkx.Graph
     :func:`ngc_ref.add_self_loops`; a stored self-loop weight other than 1 is dropped with a
     UserWarning). A networkx ``MultiGraph``'s parallel edges are added up (with a
     UserWarning).""",
+    "X": """\
+X : array_like or sparse, shape (n,) or (n, d)
+    Node features, one row per node, or one signal (1-D); the result has the shape of ``X``.
+    Sparse ``X`` is densified (an n x d array, never n x n).""",
+    "lam": """\
+lam : float
+    λ > 0, the weight of the smoothness term of the GSD problem (paper Eq. 1); the series
+    ratio is r = λ/(λ+1).""",
+    "S": """\
+S : int
+    The expansion order S >= 0 of the truncated Neumann series (paper Eq. 3-4).""",
     "norm": """\
 norm : {"sym", "rw"}
-    The normalisation of Ã: D̃^{-1/2} Ã D̃^{-1/2} (``"sym"``) or D̃⁻¹Ã (``"rw"``).""",
+    The normalisation of Ã: D̃^{-1/2} Ã D̃^{-1/2} (``"sym"``) or D̃⁻¹Ã (``"rw"``). The
+    operators default to ``"sym"``, the paper's experiments ("in experiments we adopt more
+    commonly used D̃^{-1/2}ÃD̃^{-1/2}", footnote to Remark 1); τ
+    (:func:`ngc_ref.connectivity_factor`) and the theory's trajectory
+    (:func:`ngc_ref.training.theory_trajectory`) default to ``"rw"``, in which the paper
+    states its theory ("obtained by using D̃⁻¹Ã for the ease of theoretical analysis").""",
     "symmetrize": """\
 symmetrize : bool or {"max", "mean"}
     How to treat a non-symmetric ``A``: ``False`` (default) rejects it with a ValueError,
@@ -57,6 +73,13 @@ nodelist : sequence, optional
     ``nodelist=list(G)`` to keep G's order without the warning). Labels that cannot be
     sorted together (``1`` and ``"a"``) get no warning. Not accepted for matrices.""",
 }
+
+#: How a graph argument is read, in the order of the signatures: one placeholder for the three.
+PARAMS["graph_options"] = "\n".join(PARAMS[k] for k in ("symmetrize", "weight", "nodelist"))
+PARAMS["workers"] = """\
+workers : int or None
+    CPU threads for the sparse products (``None``: the cores this process may use, at most 8;
+    ``1``: single-threaded). The result does not depend on it. Ignored for CuPy input."""
 
 _PLACEHOLDER = re.compile(r"^(?P<indent>[ \t]*)%\((?P<name>\w+)\)s[ \t]*$", re.M)
 

@@ -169,6 +169,16 @@ def _check_real_dtype(dtype, name):
     return dtype
 
 
+def _as_real_array(X, xp, name):
+    """``xp.asarray(X)`` with a real numeric dtype, or TypeError naming ``name``."""
+    try:
+        arr = xp.asarray(X)
+    except Exception as exc:  # ragged nested lists and the like
+        raise TypeError(f"{name} could not be read as an array: {exc}") from None
+    _check_real_dtype(arr.dtype, name)
+    return arr
+
+
 def check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=None):
     """Coerce a graph to a symmetric CSR adjacency with non-negative finite weights.
 
@@ -180,11 +190,9 @@ def check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist=
     Parameters
     ----------
     A : sparse matrix, ndarray, networkx.Graph or CuPy/cupyx matrix
-    %(symmetrize)s
     name : str
         The argument's name in error messages.
-    %(weight)s
-    %(nodelist)s
+    %(graph_options)s
 
     Returns
     -------
@@ -235,11 +243,7 @@ def _check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist
         if isinstance(A, (str, bytes)) or A is None or np.isscalar(A):
             raise TypeError(f"{name} must be a SciPy sparse matrix, a 2-D NumPy array or a "
                             f"networkx.Graph, got {type(A).__name__}")
-        try:
-            arr = xp.asarray(A)
-        except Exception as exc:  # ragged lists and the like
-            raise TypeError(f"{name} could not be read as an array: {exc}") from None
-        _check_real_dtype(arr.dtype, name)
+        arr = _as_real_array(A, xp, name)
         if arr.ndim != 2:
             raise ValueError(f"{name} must be 2-D (an n x n adjacency), got ndim={arr.ndim} "
                              f"with shape={arr.shape}")
@@ -352,14 +356,15 @@ def _warn_if_parallel_edges(G, weight, name):
 
 def _check_nodelist(nodelist, G, name):
     n = G.number_of_nodes()
-    if isinstance(nodelist, (str, bytes)):
+    order = None
+    if not isinstance(nodelist, (str, bytes)):
+        try:
+            order = list(nodelist)
+        except TypeError:   # not iterable: the message below
+            pass
+    if order is None:
         raise TypeError(f"nodelist must be a sequence of the {n} nodes of {name}, got "
                         f"{type(nodelist).__name__} {nodelist!r}")
-    try:
-        order = list(nodelist)
-    except TypeError:
-        raise TypeError(f"nodelist must be a sequence of the {n} nodes of {name}, got "
-                        f"{type(nodelist).__name__} {nodelist!r}") from None
     try:
         seen = set(order)
     except TypeError as exc:
@@ -501,11 +506,7 @@ def check_array(X, *, name="X", n_rows=None, accept_sparse=False, ensure_2d=True
     if X is None or isinstance(X, (str, bytes)):
         raise TypeError(f"{name} must be a NumPy array or SciPy sparse matrix, got "
                         f"{type(X).__name__}")
-    try:
-        arr = xp.asarray(X)
-    except Exception as exc:  # ragged nested lists and the like
-        raise TypeError(f"{name} could not be read as an array: {exc}") from None
-    _check_real_dtype(arr.dtype, name)
+    arr = _as_real_array(X, xp, name)
     if arr.ndim not in (1, 2):
         raise ValueError(f"{name} must be 1-D or 2-D (n x d), got ndim={arr.ndim} with "
                          f"shape={arr.shape}")

@@ -107,13 +107,15 @@ def connectivity_factor(A, lam, S, *, norm="rw", method="exact", nodes=None, blo
     Parameters
     ----------
     %(A)s
-    lam : float
-        λ > 0.
-    S : int
-        S >= 0.
-    norm : {"rw", "sym"}
-        The paper defines τ with ``"rw"`` (its default here); ``"sym"`` is offered for the
-        experiments' normalisation.
+        Read in float64, also when it is float32 (see Notes).
+    %(lam)s
+    %(S)s
+    %(norm)s
+        The default here is ``"rw"``, not the operators' ``"sym"``: the paper defines τ and
+        proves Remark 1 (row sums 1 − r^{S+1}) and Theorem 1 for D̃⁻¹Ã ("this result is
+        obtained by using D̃⁻¹Ã for the ease of theoretical analysis while in experiments we
+        adopt more commonly used D̃^{-1/2}ÃD̃^{-1/2}", footnote to Remark 1); ``"sym"`` gives
+        τ of the experiments' filter.
     method : {"exact", "dense", "estimate"}
         ``"exact"``: blockwise sparse products, O(nnz + n·block·workers) memory.
         ``"dense"``: forms Ã_S (refused above ``max_nodes``); a reference for small graphs.
@@ -127,9 +129,7 @@ def connectivity_factor(A, lam, S, *, norm="rw", method="exact", nodes=None, blo
         workers, at most 1024 columns). The exact method holds 3·n·block_size·workers float64
         numbers at once and refuses (ValueError, with the numbers) when they exceed the memory
         budget: the available memory or ``NGC_REF_MEMORY_BUDGET`` (see :mod:`ngc_ref._memory`).
-    %(symmetrize)s
-    %(weight)s
-    %(nodelist)s
+    %(graph_options)s
         Here the rows are those of ``tau_i`` and ``row_sums``, and of the indices ``nodes``
         and ``argmax``.
     workers : int or None

@@ -100,8 +100,12 @@ def float32_error_estimate(lam, S):
     return float(np.finfo(np.float32).eps) * (lam + 1.0) * series_mass(lam, S)
 
 
-def _warn_float32(dtype, lam, S, what):
-    """Warn (PrecisionWarning) when a float32 series of this λ, S would be inaccurate."""
+def _warn_float32(dtype, lam, S, what, stacklevel=3):
+    """Warn (PrecisionWarning) when a float32 series of this λ, S would be inaccurate.
+
+    ``stacklevel`` as for ``warnings.warn``, counted from this function: the default, 3, names
+    the caller of the function that calls it.
+    """
     if np.dtype(dtype) != np.float32:
         return
     err = float32_error_estimate(lam, S)
@@ -111,7 +115,7 @@ def _warn_float32(dtype, lam, S, what):
                       f"is about {err:.1e} (eps(float32) times the (lam+1)(1 - r^(S+1)) = "
                       f"{err / float(np.finfo(np.float32).eps):.3g} effective terms of the "
                       f"series), above {FLOAT32_ERROR_WARN:g}; pass float64 features for an "
-                      f"accurate result", PrecisionWarning, stacklevel=3)
+                      f"accurate result", PrecisionWarning, stacklevel=stacklevel)
 
 
 class NeumannFilter(LinearOperator):
@@ -133,17 +137,12 @@ class NeumannFilter(LinearOperator):
     Parameters
     ----------
     %(A)s
-    lam : float
-        λ > 0, the smoothness weight of the GSD problem.
-    S : int
-        Expansion order S >= 0.
+        Normalised once, when the filter is made; every product reuses Ã_norm.
+    %(lam)s
+    %(S)s
     %(norm)s
-    %(symmetrize)s
-    %(weight)s
-    %(nodelist)s
-    workers : int or None
-        CPU threads for the sparse products (``None``: the cores this process may use; ``1``:
-        single-threaded). Results do not depend on it. Ignored for CuPy input.
+    %(graph_options)s
+    %(workers)s
 
     Attributes
     ----------
@@ -160,6 +159,8 @@ class NeumannFilter(LinearOperator):
 
     Examples
     --------
+    A filter on a ring; with ``norm="rw"`` every row of Ã_S sums to 1 − r^{S+1}:
+
     >>> import numpy as np, networkx as nx
     >>> from ngc_ref import NeumannFilter
     >>> filt = NeumannFilter(nx.cycle_graph(6), lam=2.0, S=3, norm="rw")
@@ -225,13 +226,7 @@ class NeumannFilter(LinearOperator):
         exceeds 1e-3. The CPU kernel needs two n x d buffers besides X (and X itself when it
         is sparse); they must fit the memory budget of :mod:`ngc_ref._memory`.
         """
-        X = check_array(X, n_rows=self.n, ensure_2d=False, what="neumann_propagate",
-                        work_arrays=2)
-        _backend.on_gpu(self.A_norm, X)
-        _warn_float32(X.dtype, self.lam, self.S, "neumann_propagate")
-        vector = X.ndim == 1
-        if vector:
-            X = X[:, None]
+        X, vector = self._columns(X, "neumann_propagate", work_arrays=2)
         if self._gpu:
             An = self._operator_for(X.dtype)
             M = An.T if transpose and self.norm == "rw" else An
@@ -240,6 +235,21 @@ class NeumannFilter(LinearOperator):
         H = horner(M, X, self.r, self.S, workers=workers)
         H *= 1.0 / (self.lam + 1.0)
         return H.ravel() if vector else H
+
+    def _columns(self, X, what, work_arrays):
+        """``(X, vector)``: ``X`` checked for this graph as an n x d array, and whether it was 1-D.
+
+        The one entry check of the series that run on this filter (:meth:`apply`,
+        :func:`ngc_ref.robust_propagate`): :func:`ngc_ref.validation.check_array` with n rows and
+        room for ``work_arrays`` more n x d arrays, on the filter's device, and the float32
+        warning of ``what`` (pointing at the caller of the method or function that called this
+        one).
+        """
+        X = check_array(X, n_rows=self.n, ensure_2d=False, what=what, work_arrays=work_arrays)
+        _backend.on_gpu(self.A_norm, X)
+        _warn_float32(X.dtype, self.lam, self.S, what, stacklevel=4)
+        vector = X.ndim == 1
+        return (X[:, None] if vector else X), vector
 
     def __matmul__(self, X):
         # Arrays of any kind (sparse, CuPy) go to apply; operators compose lazily.
@@ -278,14 +288,6 @@ class NeumannFilter(LinearOperator):
         xp, _ = _backend.namespaces(self._gpu)
         return self.apply(xp.eye(self.n, dtype=self.A_norm.dtype))
 
-    def as_linear_operator(self):
-        """Deprecated: the filter is itself a ``LinearOperator``; pass ``filt``."""
-        import warnings
-        warnings.warn("NeumannFilter.as_linear_operator() is deprecated: a NeumannFilter is a "
-                      "scipy.sparse.linalg.LinearOperator itself, pass it as it is",
-                      DeprecationWarning, stacklevel=2)
-        return self
-
     def exact(self, X, **kwargs):
         """(I + λL̃)⁻¹ X, the S = ∞ limit, via :func:`ngc_ref.gsd_solve` (same keywords)."""
         from .solve import _gsd_solve_normalized
@@ -314,19 +316,13 @@ def neumann_propagate(A, X, lam, S, *, norm="sym", symmetrize=False, weight="wei
     Parameters
     ----------
     %(A)s
-    X : array_like or sparse, shape (n,) or (n, d)
-        Node features (sparse features are densified: n x d).
-    lam : float
-        λ > 0.
-    S : int
-        Expansion order, S >= 0 (S = 0 gives X/(λ+1)).
+    %(X)s
+    %(lam)s
+    %(S)s
+        S = 0 gives X/(λ+1).
     %(norm)s
-    %(symmetrize)s
-    %(weight)s
-    %(nodelist)s
-    workers : int or None
-        CPU threads for the sparse products (default: the cores this process may use). The
-        result does not depend on it.
+    %(graph_options)s
+    %(workers)s
 
     Returns
     -------
@@ -367,6 +363,8 @@ def neumann_propagate(A, X, lam, S, *, norm="sym", symmetrize=False, weight="wei
 
     Examples
     --------
+    With ``norm="rw"`` and λ = 1 (r = 1/2) the rows of Ã_S sum to 1 − (1/2)^{S+1}:
+
     >>> import numpy as np, networkx as nx
     >>> from ngc_ref import neumann_propagate
     >>> H = neumann_propagate(nx.star_graph(3), np.eye(4), lam=1.0, S=2, norm="rw")
@@ -397,15 +395,14 @@ def neumann_matrix(A, lam, S, *, norm="sym", symmetrize=False, weight="weight", 
     Parameters
     ----------
     %(A)s
-    lam : float
-        λ > 0.
-    S : int
-        S >= 0.
+    %(lam)s
+    %(S)s
+        Forming Ã_S applies the series to the n x n identity: S sparse x dense products.
     %(norm)s
-    %(symmetrize)s
-    %(weight)s
-    %(nodelist)s
+    %(graph_options)s
     max_nodes : int
+        Refuse above this many nodes (default 5000); the memory budget of
+        :mod:`ngc_ref._memory` is checked too.
 
     Examples
     --------

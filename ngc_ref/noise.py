@@ -21,7 +21,8 @@ import scipy.sparse as sp
 
 from . import _memory
 from ._sampling import bernoulli_positions
-from ._validation import as_generator, check_array, check_option, check_scalar
+from ._validation import (_check_real_dtype, as_generator, check_array, check_option,
+                          check_scalar)
 
 SUBGAUSSIAN_KINDS = ("gaussian", "rademacher", "uniform")
 PROXIES = ("hoeffding", "optimal")
@@ -268,7 +269,7 @@ def flip_features(X, p, seed=None):
     ValueError
         If ``X`` has an entry other than 0 or 1, or ``p`` is outside [0, 1].
     TypeError
-        If ``X`` has a complex/object dtype.
+        If ``X`` has a complex/object dtype, or ``seed`` has a wrong type.
 
     References
     ----------
@@ -288,9 +289,7 @@ def flip_features(X, p, seed=None):
     p = check_scalar(p, "p", min_val=0.0, max_val=1.0)
     rng = as_generator(seed)
     if sp.issparse(X):
-        if np.dtype(X.dtype).kind not in "biuf":
-            raise TypeError(f"X must have a real numeric (bool, int or float) dtype, "
-                            f"got {X.dtype}")
+        _check_real_dtype(X.dtype, "X")
         Xc = sp.csr_array(X, dtype=np.float64, copy=True)
         _check_binary(Xc.data)
         n, d = Xc.shape
@@ -304,8 +303,7 @@ def flip_features(X, p, seed=None):
     if X is None or isinstance(X, (str, bytes)):
         raise TypeError(f"X must be a NumPy array or SciPy sparse matrix, got {type(X).__name__}")
     arr = np.asarray(X)
-    if arr.dtype.kind not in "biuf":
-        raise TypeError(f"X must have a real numeric (bool, int or float) dtype, got {arr.dtype}")
+    _check_real_dtype(arr.dtype, "X")
     _check_binary(arr)
     out = np.array(arr, copy=True, order="C")
     flat = out.reshape(-1)
@@ -493,6 +491,8 @@ def corrupt(X, kind, level, *, seed=None, normalize=True, normalize_method="pyg"
 
     Examples
     --------
+    Without noise only the rows are normalised; flipping every entry of binary features:
+
     >>> import numpy as np
     >>> from ngc_ref.noise import corrupt
     >>> X = np.array([[1.0, 1.0, 0.0], [0.0, 1.0, 1.0]])

@@ -35,9 +35,7 @@ def add_self_loops(A, *, symmetrize=False, weight="weight", nodelist=None):
     ----------
     A : sparse matrix, ndarray or networkx.Graph
         Symmetric adjacency with non-negative weights (see ``symmetrize``).
-    %(symmetrize)s
-    %(weight)s
-    %(nodelist)s
+    %(graph_options)s
 
     Returns
     -------
@@ -121,9 +119,7 @@ def normalized_adjacency(A, norm="sym", *, symmetrize=False, weight="weight", no
     ----------
     %(A)s
     %(norm)s
-    %(symmetrize)s
-    %(weight)s
-    %(nodelist)s
+    %(graph_options)s
     return_degrees : bool
         Also return d̃ = Ã 1 (a 1-D array; every entry is >= 1). Refused (ValueError naming
         A) when a degree overflows the dtype: weights that large are fine for Ã_norm, which is

@@ -22,8 +22,8 @@ import numpy as np
 from . import _backend
 from ._docs import fill_doc
 from ._spmm import horner
-from ._validation import check_array, check_eps, check_option
-from .neumann import NeumannFilter, _warn_float32
+from ._validation import check_eps, check_option
+from .neumann import NeumannFilter
 
 MODES = ("full", "edges")
 
@@ -82,21 +82,18 @@ def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=F
     Parameters
     ----------
     %(A)s
-    X : array_like or sparse, shape (n,) or (n, d)
-        Features; they define both the signal and the perturbation XXᵀ.
-    lam : float
-        λ > 0.
-    S : int
-        S >= 0.
+        With ``mode="edges"``, its pattern (edges and self-loops) masks XXᵀ.
+    %(X)s
+        The features define both the signal and the perturbation XXᵀ.
+    %(lam)s
+    %(S)s
     eps : float
         ε >= 0; ε = 0 gives NGC exactly.
     %(norm)s
     mode : {"full", "edges"}
         ``"full"``: the exact Eq. 12 with a low-rank XXᵀ. ``"edges"``: XXᵀ masked to the
         pattern of Ã (the paper's scalable variant).
-    %(symmetrize)s
-    %(weight)s
-    %(nodelist)s
+    %(graph_options)s
 
     Returns
     -------
@@ -132,12 +129,7 @@ def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=F
     filt = NeumannFilter(A, lam, S, norm=norm, symmetrize=symmetrize, weight=weight,
                          nodelist=nodelist)
     # Work arrays besides X: its scaled copy, H, and the two terms of each product.
-    X = check_array(X, n_rows=filt.n, ensure_2d=False, what="robust_propagate", work_arrays=4)
-    _backend.on_gpu(filt.A_norm, X)
-    _warn_float32(X.dtype, filt.lam, filt.S, "robust_propagate")
-    vector = X.ndim == 1
-    if vector:
-        X = X[:, None]
+    X, vector = filt._columns(X, "robust_propagate", work_arrays=4)
     xp, _ = _backend.namespaces(filt._gpu)
     amax = float(xp.abs(X).max()) if X.size else 0.0
     if amax == 0.0:

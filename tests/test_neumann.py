@@ -146,10 +146,9 @@ def test_adjoint_identity(norm):
         assert filt.H is filt
 
 
-def test_as_linear_operator_is_deprecated():
-    filt = NeumannFilter(np.ones((3, 3)), 1.0, 2)
-    with pytest.warns(DeprecationWarning, match="LinearOperator itself"):
-        assert filt.as_linear_operator() is filt
+def test_as_linear_operator_shim_is_removed():
+    # The filter is itself a LinearOperator; the 0.x deprecation shim is gone (#28 item 7).
+    assert not hasattr(NeumannFilter(np.ones((3, 3)), 1.0, 2), "as_linear_operator")
 
 
 def test_float32_in_float32_out():
@@ -391,16 +390,6 @@ def test_float32_warning_text_threshold_and_caller():
             filt.apply(X)
         finally:
             nm.FLOAT32_ERROR_WARN = saved
-
-
-def test_as_linear_operator_warning_text_and_caller():
-    filt = NeumannFilter(np.ones((3, 3)), 1.0, 2)
-    with pytest.warns(DeprecationWarning) as rec:
-        filt.as_linear_operator()
-    (w,) = rec
-    assert _from_this_file(w)
-    assert str(w.message) == ("NeumannFilter.as_linear_operator() is deprecated: a NeumannFilter "
-                              "is a scipy.sparse.linalg.LinearOperator itself, pass it as it is")
 
 
 def test_memory_budget_counts_the_two_horner_buffers(monkeypatch):
