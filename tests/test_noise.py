@@ -483,3 +483,36 @@ def test_subgaussian_noise_default_scale_is_one():
     assert sigma == 1.0
     m = eta.size
     assert abs(float(np.mean(eta ** 2)) - 1.0) <= 5 * math.sqrt(2.0 / m)
+
+
+@pytest.mark.parametrize("method", ["pyg", "pyg_shift", "l1", "l2"])
+def test_row_normalize_empty_shapes(method):
+    # No columns or no rows: nothing to divide, the shape (and dtype) kept.
+    for shape in ((3, 0), (0, 3)):
+        out = row_normalize(np.zeros(shape, dtype=np.float32), method)
+        assert out.shape == shape and out.dtype == np.float32
+
+
+def test_pyg_shift_subtracts_a_minimum_of_one_too():
+    # x − min(x) with min(x) = 1, then rows divided by max(sum, 1).
+    X = np.array([[1.0, 3.0], [2.0, 2.0], [1.0, 1.0]])
+    np.testing.assert_allclose(row_normalize(X, "pyg_shift"),
+                               [[0.0, 1.0], [0.5, 0.5], [0.0, 0.0]], rtol=1e-15)
+
+
+@pytest.mark.parametrize("method", ["l1", "l2"])
+def test_all_zero_rows_stay_zero_whatever_the_memory_held(method):
+    # Rows with divisor 0 are written as 0, not left as whatever the output buffer held:
+    # freed buffers full of NaN of the output's size are offered to the allocator first.
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((64, 32))
+    X[::3] = 0.0
+    want = X / (np.abs(X).sum(axis=1, keepdims=True) if method == "l1" else
+                np.linalg.norm(X, axis=1, keepdims=True)).clip(min=1e-300)
+    for _ in range(5):
+        junk = [np.full_like(X, np.nan) for _ in range(4)]
+        del junk
+        out = row_normalize(X, method)
+        np.testing.assert_allclose(out, want, rtol=1e-13, atol=0)
+        assert np.all(out[::3] == 0.0)
+

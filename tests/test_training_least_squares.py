@@ -614,7 +614,8 @@ def test_trajectory_defaults_weights_nodelist_and_steps():
     Xs, eta, Y = rng.standard_normal((4, 2)), 0.1 * rng.standard_normal((4, 2)), rng.random((4, 1))
     tr = theory_trajectory(G, Xs, eta, Y, 2.0, 3, tau=1.0, nodelist=order)
     from . import _reference as ref
-    Z = ref.neumann(nx.to_numpy_array(G, nodelist=order, weight="weight"), 2.0, 3, "rw") @ (Xs + eta)
+    A = nx.to_numpy_array(G, nodelist=order, weight="weight")
+    Z = ref.neumann(A, 2.0, 3, "rw") @ (Xs + eta)
     assert tr.L == pytest.approx(2 * np.linalg.svd(Z, compute_uv=False)[0] ** 2, rel=1e-12)
     assert tr.n_steps == 1000 and tr.k[-1] == 1000 and not tr.converged
     assert tr.f[0] == pytest.approx(float(np.sum(Y * Y)), rel=1e-14)
@@ -771,3 +772,20 @@ def test_lipschitz_overflow_is_a_value_error_not_a_runtime_warning():
     Z = 1e200 * np.random.default_rng(1).standard_normal((6, 4))
     with pytest.raises(ValueError, match="is not finite"):
         lipschitz_constant(Z, method="power", seed=0)
+
+
+def test_trajectory_integer_labels_and_an_objective_of_inf_minus_inf_at_W0():
+    rng = np.random.default_rng(8)
+    G = nx.path_graph(12)
+    Xs, Y = rng.random((12, 2)), rng.random((12, 2))
+    # Integer labels are one-hot encoded for the trajectory too: f(0) = ‖Y‖² = n.
+    labels = np.arange(12) % 3
+    tr = theory_trajectory(G, Xs, np.zeros((12, 2)), labels, 1.0, 2, steps=1, tau=1.0)
+    assert tr.f[0] == 12.0 and tr.W.shape == (2, 3)
+    with pytest.raises(ValueError, match="^Y must have"):
+        theory_trajectory(G, Xs, np.zeros((12, 2)), Y[:-1], 1.0, 2, steps=1, tau=1.0)
+    # X*, Y >= 0 and Ã_S >= 0: B = ZᵀY > 0, so at W⁰ = 1e308 both ⟨W, GW⟩ and 2⟨W, B⟩
+    # overflow to +inf and f(W⁰) is inf − inf: a ValueError, not a RuntimeWarning.
+    with pytest.raises(ValueError, match="the objective or its gradient at W0 overflows"):
+        theory_trajectory(G, Xs, np.zeros((12, 2)), Y, 1.0, 2, steps=1, tau=1.0,
+                          W0=np.full((2, 2), 1e308))
