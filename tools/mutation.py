@@ -17,7 +17,8 @@ equivalent, and writes the table to ``build/mutation/summary.json``. It exits 1 
 survivor is not named there.
 
 After adding tests, ``--survivors`` reruns only the previous survivors of the named modules.
-Inspect one survivor with ``cd build/mutation/<module> && ../../../.venv/bin/mutmut show NAME``.
+Inspect one survivor with
+``cd build/mutation/<module> && ../../../.venv/bin/python -m mutmut show NAME``.
 A rerun of the same module resumes from mutmut's cache unless ``--fresh`` is given.
 """
 
