@@ -145,3 +145,22 @@ def test_perturbed_operator_applies_a_minus_c_xxt(c):
     Xs, V = rng.standard_normal((5, 2)), rng.standard_normal((5, 3))
     want = (A.toarray() - c * Xs @ Xs.T) @ V
     assert_allclose(_PerturbedOperator(A, Xs, c) @ V, want, rtol=1e-12)
+
+
+# --- robust_propagate's defaults and pass-through (mutated since fb418bb) --------------------
+
+@pytest.mark.filterwarnings("ignore:A is a networkx graph whose nodes are not in sorted")
+def test_defaults_sym_full_weights_and_graph_order():
+    # norm="sym", mode="full", weight="weight", G's node order by default; nodelist reorders.
+    G = nx.Graph()
+    G.add_weighted_edges_from([(2, 0, 3.0), (0, 1, 0.5), (1, 3, 2.0), (3, 2, 1.0)])
+    X = np.random.default_rng(1).standard_normal((4, 3))
+    for order in (None, [3, 1, 0, 2]):
+        A = nx.to_numpy_array(G, nodelist=order if order else list(G), weight="weight")
+        want = ref.rngc(A, X, 1.5, 5, 0.7, "sym")
+        assert_allclose(robust_propagate(G, X, 1.5, 5, 0.7, nodelist=order), want, rtol=1e-10)
+    with pytest.raises(ValueError, match="symmetri"):
+        robust_propagate(np.array([[0.0, 1.0], [0.0, 0.0]]), np.ones((2, 1)), 1.0, 2, 0.1)
+    directed = np.array([[0.0, 1.0], [0.0, 0.0]])
+    assert_allclose(robust_propagate(directed, np.eye(2), 1.0, 2, 0.1, symmetrize=True),
+                    ref.rngc(directed + directed.T, np.eye(2), 1.0, 2, 0.1, "sym"), rtol=1e-12)
