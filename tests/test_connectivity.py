@@ -242,3 +242,30 @@ def test_exact_memory_guard_at_its_exact_need(monkeypatch):
                                          r"pass a smaller block_size \(or fewer workers\), or use "
                                          r"method='estimate'\. Set"):
         connectivity_factor(G, 1.0, 2, block_size=64, workers=2)
+
+
+# --- connectivity_factor's defaults and pass-through (mutated since fb418bb) -----------------
+
+@pytest.mark.filterwarnings("ignore:A is a networkx graph whose nodes are not in sorted")
+def test_defaults_rw_exact_weights_and_graph_order():
+    # norm="rw" (the paper's τ), method="exact", weight="weight", G's node order by default.
+    G = nx.Graph()
+    G.add_weighted_edges_from([(2, 0, 3.0), (0, 1, 0.5), (1, 3, 2.0), (3, 2, 1.0), (4, 1, 1.5)])
+    for order in (None, [3, 1, 0, 4, 2]):
+        A = nx.to_numpy_array(G, nodelist=order if order else list(G), weight="weight")
+        want = ref.tau_i(A, 2.0, 4, "rw")
+        res = connectivity_factor(G, 2.0, 4, nodelist=order)
+        assert res.method == "exact" and res.norm == "rw" and res.confidence == 1.0
+        assert_allclose(res.tau_i, want, rtol=1e-12)
+        assert res.tau == pytest.approx(want.max(), rel=1e-12)
+        assert res.argmax == int(np.argmax(want)) and res.n_exact == 5
+    with pytest.raises(ValueError, match="symmetri"):
+        connectivity_factor(np.array([[0.0, 1.0], [0.0, 0.0]]), 1.0, 2)
+    directed = np.array([[0.0, 1.0], [0.0, 0.0]])
+    assert_allclose(connectivity_factor(directed, 1.0, 2, symmetrize=True).tau_i,
+                    ref.tau_i(directed + directed.T, 1.0, 2, "rw"), rtol=1e-12)
+    with pytest.raises(ValueError, match="max_nodes"):
+        connectivity_factor(G, 1.0, 2, method="dense", max_nodes=4)
+    assert_allclose(connectivity_factor(G, 1.0, 2, method="dense", max_nodes=5,
+                                        nodelist=list(G)).tau_i,
+                    ref.tau_i(nx.to_numpy_array(G), 1.0, 2, "rw"), rtol=1e-12)
