@@ -129,6 +129,9 @@ def test_dropped_loop_weights_of_a_graph_are_named_by_label():
     G.add_edge("b", "b", weight=2.5)
     msg = _dropped_loop_message(G, nodelist=["a", "b"])
     assert "at 1 node(s): node 'b' (weight 2.5). Ã" in msg
+    G.add_edge("a", "a", weight=3.0)
+    msg = _dropped_loop_message(G, nodelist=["a", "b"])
+    assert "at 2 node(s): node 'a' (weight 3), node 'b' (weight 2.5). Ã" in msg
 
 
 def test_defaults_read_the_weight_attribute_and_refuse_asymmetric_input():
