@@ -448,6 +448,14 @@ def test_wrappers_default_to_sym_weights_and_graph_order():
             call()
     assert_allclose(neumann_propagate(directed, np.ones(2), 1.0, 2, symmetrize=True),
                     ref.neumann(directed + directed.T, 1.0, 2, "sym") @ np.ones(2), rtol=1e-12)
+    assert_allclose(neumann_matrix(directed, 1.0, 2, symmetrize=True),
+                    ref.neumann(directed + directed.T, 1.0, 2, "sym"), rtol=1e-12)
+    # weight=None: every edge counts 1, whatever its attribute.
+    A1 = nx.to_numpy_array(G, nodelist=list(G), weight=None)
+    assert_allclose(neumann_matrix(G, 2.0, 4, weight=None, nodelist=list(G)),
+                    ref.neumann(A1, 2.0, 4, "sym"), rtol=1e-12)
+    assert_allclose(neumann_propagate(G, X, 2.0, 4, weight=None, nodelist=list(G)),
+                    ref.neumann(A1, 2.0, 4, "sym") @ X, rtol=1e-12)
 
 
 def test_neumann_matrix_passes_max_nodes():

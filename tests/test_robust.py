@@ -159,6 +159,9 @@ def test_defaults_sym_full_weights_and_graph_order():
         A = nx.to_numpy_array(G, nodelist=order if order else list(G), weight="weight")
         want = ref.rngc(A, X, 1.5, 5, 0.7, "sym")
         assert_allclose(robust_propagate(G, X, 1.5, 5, 0.7, nodelist=order), want, rtol=1e-10)
+    A1 = nx.to_numpy_array(G, nodelist=list(G), weight=None)   # weight=None: every edge 1
+    assert_allclose(robust_propagate(G, X, 1.5, 5, 0.7, weight=None, nodelist=list(G)),
+                    ref.rngc(A1, X, 1.5, 5, 0.7, "sym"), rtol=1e-10)
     with pytest.raises(ValueError, match="symmetri"):
         robust_propagate(np.array([[0.0, 1.0], [0.0, 0.0]]), np.ones((2, 1)), 1.0, 2, 0.1)
     directed = np.array([[0.0, 1.0], [0.0, 0.0]])

@@ -627,6 +627,12 @@ def test_trajectory_defaults_weights_nodelist_and_steps():
     Zs = ref.neumann(nx.to_numpy_array(G, nodelist=order), 2.0, 3, "rw") @ Xs
     assert tr.lstsq_g.rank == 2
     assert_allclose(tr.W_g_star, np.linalg.lstsq(Zs, Y, rcond=None)[0], rtol=1e-9)
+    # weight=None: every edge counts 1 (for Ã_S, and for τ when it is computed).
+    tr1 = theory_trajectory(G, Xs, eta, Y, 2.0, 3, steps=0, nodelist=order, weight=None)
+    A1 = nx.to_numpy_array(G, nodelist=order, weight=None)
+    Z1 = ref.neumann(A1, 2.0, 3, "rw") @ (Xs + eta)
+    assert tr1.L == pytest.approx(2 * np.linalg.svd(Z1, compute_uv=False)[0] ** 2, rel=1e-12)
+    assert tr1.tau == pytest.approx(ref.tau_i(A1, 2.0, 3, "rw").max(), rel=1e-12)
 
 
 def test_trajectory_seed_drives_the_lipschitz_start_vector():
