@@ -269,3 +269,21 @@ def test_defaults_rw_exact_weights_and_graph_order():
     assert_allclose(connectivity_factor(G, 1.0, 2, method="dense", max_nodes=5,
                                         nodelist=list(G)).tau_i,
                     ref.tau_i(nx.to_numpy_array(G), 1.0, 2, "rw"), rtol=1e-12)
+
+
+def test_estimate_defaults_256_probes_and_at_most_256_exact_rows_and_weight_none():
+    # n_samples=256 and max_candidates=256 by default: the default run is the explicit one
+    # (bitwise: same seed, same inputs), and with every node a candidate (two probes give a
+    # bracket too wide to rule any out) exactly 256 rows are recomputed.
+    G = nx.random_regular_graph(3, 300, seed=0)
+    a = connectivity_factor(G, 1.0, 3, method="estimate", seed=0)
+    b = connectivity_factor(G, 1.0, 3, method="estimate", seed=0, n_samples=256,
+                            max_candidates=256)
+    assert np.array_equal(a.tau_i_lower, b.tau_i_lower) and a.tau == b.tau
+    wide = connectivity_factor(G, 1.0, 3, method="estimate", seed=0, n_samples=2)
+    assert wide.n_exact == 256
+    # weight=None: every edge counts 1, whatever its attribute.
+    H = nx.path_graph(4)
+    nx.set_edge_attributes(H, {(0, 1): 5.0, (1, 2): 0.5, (2, 3): 2.0}, "weight")
+    assert_allclose(connectivity_factor(H, 2.0, 3, weight=None).tau_i,
+                    ref.tau_i(nx.to_numpy_array(H, weight=None), 2.0, 3, "rw"), rtol=1e-12)
