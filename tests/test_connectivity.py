@@ -287,3 +287,33 @@ def test_estimate_defaults_256_probes_and_at_most_256_exact_rows_and_weight_none
     nx.set_edge_attributes(H, {(0, 1): 5.0, (1, 2): 0.5, (2, 3): 2.0}, "weight")
     assert_allclose(connectivity_factor(H, 2.0, 3, weight=None).tau_i,
                     ref.tau_i(nx.to_numpy_array(H, weight=None), 2.0, 3, "rw"), rtol=1e-12)
+
+
+def test_exact_result_fields_and_refusals(monkeypatch):
+    # Every field of an exact result against the dense reference M = Ã_S: the rows asked for,
+    # their Σ_j M_ij², the mass 1 − r^(S+1), and a degenerate bracket [τ, τ] at confidence 1.
+    A = nx.to_numpy_array(nx.connected_watts_strogatz_graph(12, 4, 0.3, seed=2))
+    M = ref.neumann(A, 2.0, 3, "rw")
+    nodes = np.array([7, 2, 5])
+    for method in ("exact", "dense"):
+        res = connectivity_factor(A, 2.0, 3, method=method, nodes=nodes)
+        assert res.method == method and np.array_equal(res.nodes, nodes)
+        assert_allclose(res.row_square_sums, (M[nodes] ** 2).sum(axis=1), rtol=1e-12)
+        assert res.lam == 2.0 and res.S == 3 and res.n == 12
+        assert res.mass == pytest.approx(1 - (2 / 3) ** 4, rel=1e-15)
+        assert res.tau_lower == res.tau == res.tau_upper and res.confidence == 1.0
+        assert res.n_exact == 3
+    with pytest.raises(ValueError, match="^nodes must not be empty$"):
+        connectivity_factor(A, 1.0, 2, nodes=np.array([], dtype=int))
+    with pytest.raises(ValueError, match="^A has no nodes; τ is undefined for an empty graph$"):
+        connectivity_factor(np.zeros((0, 0)), 1.0, 2)
+    with pytest.raises(ValueError, match="^block_size must be >= 1"):
+        connectivity_factor(A, 1.0, 2, block_size=0)
+    # method="dense" counts 4 dense n x n float64 arrays against the memory budget.
+    need = 4 * 12 * 12 * 8
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert connectivity_factor(A, 1.0, 2, method="dense").n == 12
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    with pytest.raises(ValueError, match=r"^connectivity_factor\(method='dense'\) would need .*"
+                                         r"4 dense 12 x 12"):
+        connectivity_factor(A, 1.0, 2, method="dense")
