@@ -242,3 +242,78 @@ def test_exact_memory_guard_at_its_exact_need(monkeypatch):
                                          r"pass a smaller block_size \(or fewer workers\), or use "
                                          r"method='estimate'\. Set"):
         connectivity_factor(G, 1.0, 2, block_size=64, workers=2)
+
+
+# --- connectivity_factor's defaults and pass-through (mutated since fb418bb) -----------------
+
+@pytest.mark.filterwarnings("ignore:A is a networkx graph whose nodes are not in sorted")
+def test_defaults_rw_exact_weights_and_graph_order():
+    # norm="rw" (the paper's τ), method="exact", weight="weight", G's node order by default.
+    G = nx.Graph()
+    G.add_weighted_edges_from([(2, 0, 3.0), (0, 1, 0.5), (1, 3, 2.0), (3, 2, 1.0), (4, 1, 1.5)])
+    for order in (None, [3, 1, 0, 4, 2]):
+        A = nx.to_numpy_array(G, nodelist=order if order else list(G), weight="weight")
+        want = ref.tau_i(A, 2.0, 4, "rw")
+        res = connectivity_factor(G, 2.0, 4, nodelist=order)
+        assert res.method == "exact" and res.norm == "rw" and res.confidence == 1.0
+        assert_allclose(res.tau_i, want, rtol=1e-12)
+        assert res.tau == pytest.approx(want.max(), rel=1e-12)
+        assert res.argmax == int(np.argmax(want)) and res.n_exact == 5
+    with pytest.raises(ValueError, match="symmetri"):
+        connectivity_factor(np.array([[0.0, 1.0], [0.0, 0.0]]), 1.0, 2)
+    directed = np.array([[0.0, 1.0], [0.0, 0.0]])
+    assert_allclose(connectivity_factor(directed, 1.0, 2, symmetrize=True).tau_i,
+                    ref.tau_i(directed + directed.T, 1.0, 2, "rw"), rtol=1e-12)
+    with pytest.raises(ValueError, match="max_nodes"):
+        connectivity_factor(G, 1.0, 2, method="dense", max_nodes=4)
+    assert_allclose(connectivity_factor(G, 1.0, 2, method="dense", max_nodes=5,
+                                        nodelist=list(G)).tau_i,
+                    ref.tau_i(nx.to_numpy_array(G), 1.0, 2, "rw"), rtol=1e-12)
+
+
+def test_estimate_defaults_256_probes_and_at_most_256_exact_rows_and_weight_none():
+    # n_samples=256 and max_candidates=256 by default: the default run is the explicit one
+    # (bitwise: same seed, same inputs), and with every node a candidate (two probes give a
+    # bracket too wide to rule any out) exactly 256 rows are recomputed.
+    G = nx.random_regular_graph(3, 300, seed=0)
+    a = connectivity_factor(G, 1.0, 3, method="estimate", seed=0)
+    b = connectivity_factor(G, 1.0, 3, method="estimate", seed=0, n_samples=256,
+                            max_candidates=256)
+    assert np.array_equal(a.tau_i_lower, b.tau_i_lower) and a.tau == b.tau
+    wide = connectivity_factor(G, 1.0, 3, method="estimate", seed=0, n_samples=2)
+    assert wide.n_exact == 256
+    # weight=None: every edge counts 1, whatever its attribute.
+    H = nx.path_graph(4)
+    nx.set_edge_attributes(H, {(0, 1): 5.0, (1, 2): 0.5, (2, 3): 2.0}, "weight")
+    assert_allclose(connectivity_factor(H, 2.0, 3, weight=None).tau_i,
+                    ref.tau_i(nx.to_numpy_array(H, weight=None), 2.0, 3, "rw"), rtol=1e-12)
+
+
+def test_exact_result_fields_and_refusals(monkeypatch):
+    # Every field of an exact result against the dense reference M = Ã_S: the rows asked for,
+    # their Σ_j M_ij², the mass 1 − r^(S+1), and a degenerate bracket [τ, τ] at confidence 1.
+    A = nx.to_numpy_array(nx.connected_watts_strogatz_graph(12, 4, 0.3, seed=2))
+    M = ref.neumann(A, 2.0, 3, "rw")
+    nodes = np.array([7, 2, 5])
+    for method in ("exact", "dense"):
+        res = connectivity_factor(A, 2.0, 3, method=method, nodes=nodes)
+        assert res.method == method and np.array_equal(res.nodes, nodes)
+        assert_allclose(res.row_square_sums, (M[nodes] ** 2).sum(axis=1), rtol=1e-12)
+        assert res.lam == 2.0 and res.S == 3 and res.n == 12
+        assert res.mass == pytest.approx(1 - (2 / 3) ** 4, rel=1e-15)
+        assert res.tau_lower == res.tau == res.tau_upper and res.confidence == 1.0
+        assert res.n_exact == 3
+    with pytest.raises(ValueError, match="^nodes must not be empty$"):
+        connectivity_factor(A, 1.0, 2, nodes=np.array([], dtype=int))
+    with pytest.raises(ValueError, match="^A has no nodes; τ is undefined for an empty graph$"):
+        connectivity_factor(np.zeros((0, 0)), 1.0, 2)
+    with pytest.raises(ValueError, match="^block_size must be >= 1"):
+        connectivity_factor(A, 1.0, 2, block_size=0)
+    # method="dense" counts 4 dense n x n float64 arrays against the memory budget.
+    need = 4 * 12 * 12 * 8
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert connectivity_factor(A, 1.0, 2, method="dense").n == 12
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    with pytest.raises(ValueError, match=r"^connectivity_factor\(method='dense'\) would need .*"
+                                         r"4 dense 12 x 12"):
+        connectivity_factor(A, 1.0, 2, method="dense")

@@ -449,3 +449,70 @@ def test_overflow_messages_name_the_caller_and_its_argument():
         gaussian_noise(X32, 1e200, seed=0)
     with pytest.raises(ValueError, match=r"^corrupt: level=1e\+200" + tail.format("level")):
         corrupt(X32, "gaussian", 1e200, seed=0, normalize=False)
+
+
+# --- the mutation pass after fb418bb --------------------------------------------------------
+
+def test_messages_name_the_argument_and_the_type_given():
+    with pytest.raises(TypeError, match="^shape must be an int or a tuple of ints, got list$"):
+        subgaussian_noise([3, 2])
+    for bad, got in (("abc", "str"), (None, "NoneType"), (b"01", "bytes")):
+        with pytest.raises(TypeError, match=f"^X must be a NumPy array or SciPy sparse matrix, "
+                                            f"got {got}$"):
+            flip_features(bad, 0.1)
+    with pytest.raises(TypeError, match=r"^X must have a real numeric \(bool, int or float\) "
+                                        r"dtype, got complex128$"):
+        flip_features(np.zeros((2, 2), dtype=complex), 0.1)
+    with pytest.raises(TypeError, match=r"^X must have a real numeric \(bool, int or float\) "
+                                        r"dtype, got complex128$"):
+        flip_features(sp.csr_array(np.eye(2, dtype=complex)), 0.1)
+    with pytest.raises(TypeError, match="^normalize must be a bool, got str"):
+        corrupt(np.ones((2, 2)), "gaussian", 0.1, normalize="yes")
+
+
+def test_non_binary_entries_are_named_first_three():
+    # The message shows the offending entries (not the valid ones), at most three of them.
+    with pytest.raises(ValueError, match=r"found \[2\.0, 3\.0, 4\.0\] among its entries$"):
+        flip_features(np.array([[0.0, 2.0, 1.0, 3.0], [4.0, 5.0, 0.0, 1.0]]), 0.1)
+
+
+def test_subgaussian_noise_default_scale_is_one():
+    # scale=1.0 by default: N(0, 1) entries, σ = 1. The variance of 40 000 draws lies within
+    # 5 standard errors (√(2/m) relative) of 1.
+    eta, sigma = subgaussian_noise((200, 200), seed=0)
+    assert sigma == 1.0
+    m = eta.size
+    assert abs(float(np.mean(eta ** 2)) - 1.0) <= 5 * math.sqrt(2.0 / m)
+
+
+@pytest.mark.parametrize("method", ["pyg", "pyg_shift", "l1", "l2"])
+def test_row_normalize_empty_shapes(method):
+    # No columns or no rows: nothing to divide, the shape (and dtype) kept.
+    for shape in ((3, 0), (0, 3)):
+        out = row_normalize(np.zeros(shape, dtype=np.float32), method)
+        assert out.shape == shape and out.dtype == np.float32
+
+
+def test_pyg_shift_subtracts_a_minimum_of_one_too():
+    # x − min(x) with min(x) = 1, then rows divided by max(sum, 1).
+    X = np.array([[1.0, 3.0], [2.0, 2.0], [1.0, 1.0]])
+    np.testing.assert_allclose(row_normalize(X, "pyg_shift"),
+                               [[0.0, 1.0], [0.5, 0.5], [0.0, 0.0]], rtol=1e-15)
+
+
+@pytest.mark.parametrize("method", ["l1", "l2"])
+def test_all_zero_rows_stay_zero_whatever_the_memory_held(method):
+    # Rows with divisor 0 are written as 0, not left as whatever the output buffer held:
+    # freed buffers full of NaN of the output's size are offered to the allocator first.
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal((64, 32))
+    X[::3] = 0.0
+    want = X / (np.abs(X).sum(axis=1, keepdims=True) if method == "l1" else
+                np.linalg.norm(X, axis=1, keepdims=True)).clip(min=1e-300)
+    for _ in range(5):
+        junk = [np.full_like(X, np.nan) for _ in range(4)]
+        del junk
+        out = row_normalize(X, method)
+        np.testing.assert_allclose(out, want, rtol=1e-13, atol=0)
+        assert np.all(out[::3] == 0.0)
+

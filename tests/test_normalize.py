@@ -90,3 +90,59 @@ def test_bad_adjacency(bad, exc, msg):
 def test_unknown_norm_lists_options():
     with pytest.raises(ValueError, match="norm must be one of 'sym', 'rw'; got 'lap'"):
         normalized_adjacency(np.zeros((2, 2)), norm="lap")
+
+
+def _dropped_loop_message(A, **kwargs):
+    """The text of the one warning add_self_loops gives for A."""
+    with pytest.warns(UserWarning) as record:
+        add_self_loops(A, **kwargs)
+    [w] = [w for w in record if "self-loops" in str(w.message)]
+    assert w.category is UserWarning
+    return str(w.message)
+
+
+def test_dropped_loop_weights_are_named_first_five_then_counted():
+    # Self-loop weights 0, 1, 2, ..., 8: only the weights other than 0 and 1 (rows 2 to 8) are
+    # dropped by Ã = A − diag(A) + I; the first five are named, the other two counted.
+    A = np.diag(np.arange(9.0))
+    msg = _dropped_loop_message(A)
+    assert msg.startswith("A stores self-loops of weight other than 1 at 7 node(s): row 2 "
+                          "(weight 2), row 3 (weight 3), row 4 (weight 4), row 5 (weight 5), "
+                          "row 6 (weight 6) and 2 more. Ã = A - diag(A) + I")
+    assert_allclose(add_self_loops(np.diag([0.0, 1.0])).toarray(), np.eye(2))  # no warning
+    # Exactly five dropped: all named, nothing "more".
+    msg = _dropped_loop_message(np.diag([0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]))
+    assert "at 5 node(s): row 2 (weight 2), row 3" in msg and "row 6 (weight 6). Ã" in msg
+    assert "more" not in msg
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("diag", [[0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.0, 1.0, 1.0]])
+def test_self_loops_of_weight_zero_or_one_do_not_warn(diag):
+    A = np.diag(diag) + np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]])
+    assert_allclose(add_self_loops(A).toarray(), [[1, 1, 0], [1, 1, 1], [0, 1, 1]])
+
+
+def test_dropped_loop_weights_of_a_graph_are_named_by_label():
+    G = nx.Graph()
+    G.add_edge("a", "b")
+    G.add_edge("b", "b", weight=2.5)
+    msg = _dropped_loop_message(G, nodelist=["a", "b"])
+    assert "at 1 node(s): node 'b' (weight 2.5). Ã" in msg
+    G.add_edge("a", "a", weight=3.0)
+    msg = _dropped_loop_message(G, nodelist=["a", "b"])
+    assert "at 2 node(s): node 'a' (weight 3), node 'b' (weight 2.5). Ã" in msg
+
+
+def test_defaults_read_the_weight_attribute_and_refuse_asymmetric_input():
+    # Defaults: weight="weight" (the attribute networkx graphs carry) and no symmetrisation.
+    G = nx.Graph()
+    G.add_edge(0, 1, weight=3.0)
+    G.add_edge(1, 2, weight=0.5)
+    dense = nx.to_numpy_array(G, nodelist=[0, 1, 2], weight="weight")
+    assert_allclose(add_self_loops(G).toarray(), dense + np.eye(3))
+    for norm in ("sym", "rw"):
+        assert_allclose(normalized_adjacency(G, norm=norm).toarray(), ref.norm_adj(dense, norm),
+                        rtol=1e-12)
+    with pytest.raises(ValueError, match="symmetri"):
+        add_self_loops(np.array([[0.0, 1.0], [0.0, 0.0]]))

@@ -145,3 +145,80 @@ def test_perturbed_operator_applies_a_minus_c_xxt(c):
     Xs, V = rng.standard_normal((5, 2)), rng.standard_normal((5, 3))
     want = (A.toarray() - c * Xs @ Xs.T) @ V
     assert_allclose(_PerturbedOperator(A, Xs, c) @ V, want, rtol=1e-12)
+
+
+# --- robust_propagate's defaults and pass-through (mutated since fb418bb) --------------------
+
+@pytest.mark.filterwarnings("ignore:A is a networkx graph whose nodes are not in sorted")
+def test_defaults_sym_full_weights_and_graph_order():
+    # norm="sym", mode="full", weight="weight", G's node order by default; nodelist reorders.
+    G = nx.Graph()
+    G.add_weighted_edges_from([(2, 0, 3.0), (0, 1, 0.5), (1, 3, 2.0), (3, 2, 1.0)])
+    X = np.random.default_rng(1).standard_normal((4, 3))
+    for order in (None, [3, 1, 0, 2]):
+        A = nx.to_numpy_array(G, nodelist=order if order else list(G), weight="weight")
+        want = ref.rngc(A, X, 1.5, 5, 0.7, "sym")
+        assert_allclose(robust_propagate(G, X, 1.5, 5, 0.7, nodelist=order), want, rtol=1e-10)
+    A1 = nx.to_numpy_array(G, nodelist=list(G), weight=None)   # weight=None: every edge 1
+    assert_allclose(robust_propagate(G, X, 1.5, 5, 0.7, weight=None, nodelist=list(G)),
+                    ref.rngc(A1, X, 1.5, 5, 0.7, "sym"), rtol=1e-10)
+    with pytest.raises(ValueError, match="symmetri"):
+        robust_propagate(np.array([[0.0, 1.0], [0.0, 0.0]]), np.ones((2, 1)), 1.0, 2, 0.1)
+    directed = np.array([[0.0, 1.0], [0.0, 0.0]])
+    assert_allclose(robust_propagate(directed, np.eye(2), 1.0, 2, 0.1, symmetrize=True),
+                    ref.rngc(directed + directed.T, np.eye(2), 1.0, 2, 0.1, "sym"), rtol=1e-12)
+
+
+def test_memory_budget_counts_four_work_arrays_and_names_robust_propagate(monkeypatch):
+    # "Work arrays besides X: its scaled copy, H, and the two terms of each product": 4 n x d.
+    n, d = 40, 5
+    A = nx.to_scipy_sparse_array(nx.cycle_graph(n))
+    X = np.ones((n, d))
+    need = 4 * n * d * 8
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert robust_propagate(A, X, 1.0, 2, 0.1).shape == (n, d)
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    with pytest.raises(ValueError, match=r"^robust_propagate would need .*4 dense 40 x 5"):
+        robust_propagate(A, X, 1.0, 2, 0.1)
+
+
+def test_float32_features_are_propagated_in_float32():
+    # Documented: float32 X is propagated in float32 (error ~ eps32·(λ+1)(1 − r^(S+1))), so
+    # the result is not the float64 result rounded once (which is within half an ulp of it).
+    A = nx.to_scipy_sparse_array(nx.connected_watts_strogatz_graph(30, 4, 0.3, seed=1))
+    X = np.random.default_rng(2).standard_normal((30, 4))
+    for mode in ("full", "edges"):
+        H64 = robust_propagate(A, X, 50.0, 40, 0.5, mode=mode)
+        H32 = robust_propagate(A, X.astype(np.float32), 50.0, 40, 0.5, mode=mode)
+        assert H32.dtype == np.float32
+        err = np.abs(H32.astype(np.float64) - H64)
+        ulps = err / np.spacing(np.abs(H64).astype(np.float32)).astype(np.float64)
+        assert ulps.max() > 1.0
+        bound = 10 * float(np.finfo(np.float32).eps) * 51 * np.abs(H64).max()
+        assert err.max() <= bound
+
+
+def test_no_feature_columns_and_a_perturbation_weight_of_exactly_one():
+    A = nx.to_scipy_sparse_array(nx.path_graph(3))
+    assert robust_propagate(A, np.zeros((3, 0)), 1.0, 2, 0.5).shape == (3, 0)
+    # x = (1/2, 0, 1/2): ‖xxᵀ‖_F = 1/2, so ε = 1/2 gives ε/‖xxᵀ‖_F = 1 exactly; "edges" keeps
+    # the perturbation on Ã's pattern only (xxᵀ's (0, 2) entry is not an edge).
+    x = np.array([[0.5], [0.0], [0.5]])
+    mask = (ref.tilde(A) != 0).astype(float)
+    for norm in ("sym", "rw"):
+        assert_allclose(robust_propagate(A, x, 1.0, 3, 0.5, mode="edges", norm=norm),
+                        ref.rngc(A, x, 1.0, 3, 0.5, norm, mask=mask), rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("dtype, big, tail", [(np.float32, 3e38, ", or float64 features"),
+                                              (np.float64, 1.7e308, "")])
+def test_a_result_beyond_the_dtype_is_refused(dtype, big, tail):
+    # The series itself runs on X scaled into [1/2, 1) and stays finite; scaling back overflows:
+    # under "sym" the hub of a star with 20 leaves sums its leaves with weights 1/√(2·21), so
+    # its entry of Ã_S X is about √(20/2)·max|X|, beyond the largest float of the dtype.
+    A = nx.to_scipy_sparse_array(nx.star_graph(20))
+    X = np.full((21, 1), big, dtype=dtype)
+    with pytest.raises(ValueError, match=rf"^robust_propagate: the result is not "
+                                         rf"representable in {np.dtype(dtype).name}: .*"
+                                         rf"a smaller S{tail}$"):
+        robust_propagate(A, X, 1.0, 2, 0.1, norm="sym")

@@ -107,3 +107,17 @@ def test_resolve_workers_joblib_style():
         resolve_workers("2")
     with pytest.raises(TypeError, match="got bool"):
         resolve_workers(True)
+
+
+def test_accumulate_rows_touches_only_its_rows():
+    # "Y[a:b] += A[a:b] @ H in place": rows outside [a, b) keep their values (a range that
+    # does not start at row 0 is what the threads of SparseProduct get).
+    from ngc_ref._spmm import _accumulate_rows, _kernel_csr
+    rng = np.random.default_rng(5)
+    A = _kernel_csr(sp.random_array((10, 10), density=0.5, random_state=rng, format="csr"))
+    H = rng.standard_normal((10, 3))
+    Y = np.full((10, 3), 7.0)
+    _accumulate_rows(A, H, Y, 2, 5)
+    want = np.full((10, 3), 7.0)
+    want[2:5] += A.toarray()[2:5] @ H
+    np.testing.assert_allclose(Y, want, rtol=1e-13, atol=1e-13)

@@ -2,6 +2,7 @@
 inequality."""
 
 import math
+import sys
 import warnings
 
 import networkx as nx
@@ -199,7 +200,7 @@ def test_trajectory_refuses_clean_features_too_small_for_float64():
         theory_trajectory(A, X, np.ones((2, 1)), np.eye(2), 1.0, 0, norm="sym", steps=5, tau=1.0)
 
 
-@pytest.mark.parametrize("d, c", [(150, 4), (40, 15)])
+@pytest.mark.parametrize("d, c", [(150, 4), (40, 15), (1, 600)])
 def test_random_start_has_the_documented_variance(d, c):
     # W0="random" draws N(0, 1/d) entries: with the mean known, d·‖W⁰‖_F² is χ² with d·c = 600
     # degrees of freedom, whose central 1 − 2e-6 interval is [0.75, 1.30]·d·c; N(0, 1/d²) would
@@ -272,6 +273,10 @@ def test_power_iteration_warns_when_it_runs_out_of_iterations():
     with pytest.warns(ConvergenceWarning, match=r"^power iteration did not reach rtol=1e-12 in 3"):
         L, info = lipschitz_constant(Z, method="power", seed=0, maxiter=3, return_info=True)
     assert info["iterations"] == 3 and 2 * 0.5 ** 2 < L <= 2.0
+    # The warning names the caller's line (under mutmut a trampoline frame sits in between).
+    with pytest.warns(ConvergenceWarning) as rec:
+        lipschitz_constant(Z, method="power", seed=0, maxiter=3)
+    assert rec[0].filename == __file__ or "mutmut.mutation.trampoline" in sys.modules
 
 
 def test_least_squares_empty_and_overflowing_problems():
@@ -397,10 +402,13 @@ def test_trajectory_refusals_and_edge_cases(monkeypatch):
     # A given W0 is copied, not modified; "random" draws from the seed.
     W0 = np.ones((2, 2))
     tr = theory_trajectory(G, Xs, eta, Y, W0=W0, **kw)
-    assert_allclose(W0, 1.0) and tr.settings["W0"] == "given"
+    assert_allclose(W0, 1.0)
+    assert tr.settings["W0"] == "given"
+    assert theory_trajectory(G, Xs, eta, Y, **kw).settings["W0"] == "zeros"
     a = theory_trajectory(G, Xs, eta, Y, W0="random", seed=1, **kw)
     b = theory_trajectory(G, Xs, eta, Y, W0="random", seed=1, **kw)
-    assert_allclose(a.W, b.W) and a.settings["W0"] == "random" and a.W_norm[0] > 0
+    assert_allclose(a.W, b.W)
+    assert a.settings["W0"] == "random" and a.W_norm[0] > 0
     # One node: log n / n is 0/1 = 0 but the theory's n → ∞ term is meaningless: NaN.
     one = theory_trajectory(nx.empty_graph(1), np.ones((1, 1)), np.zeros((1, 1)),
                             np.ones((1, 1)), **kw)
@@ -571,3 +579,220 @@ def test_descent_bound_slack_is_rtol_times_max_abs_f_at_least_one():
 def test_targets_checks_the_rows_of_a_matrix():
     with pytest.raises(ValueError, match="^Y must have one row per node: expected 4"):
         _targets(np.ones((3, 2)), 4)
+
+
+# --- the mutation pass after fb418bb (theory_trajectory mutated for the first time) ---------
+
+@pytest.mark.parametrize("c", [1.0, 0.5, 2.0])
+def test_power_iteration_on_one_column_stops_at_the_first_comparison(c):
+    # For a 1 x 1 Z = [c] every unit start vector is ±1, so the Rayleigh quotient is c² from the
+    # first iteration on; the change is exactly 0 at the second, where it stops even at rtol=0.
+    for rtol in (1e-12, 0.0):
+        L, info = lipschitz_constant(np.array([[c]]), method="power", seed=0, rtol=rtol,
+                                     return_info=True)
+        assert L == pytest.approx(2 * c * c, rel=1e-15) and info["iterations"] == 2
+
+
+def test_power_iteration_criterion_is_relative():
+    # "until the Rayleigh quotient changes by at most rtol relatively": scaling Z by 2^10
+    # (exact in floating point) scales every quotient by 2^20 and changes no iteration count.
+    Z = np.random.default_rng(4).standard_normal((6, 4))
+    L1, i1 = lipschitz_constant(Z, method="power", seed=0, return_info=True)
+    L2, i2 = lipschitz_constant(1024.0 * Z, method="power", seed=0, return_info=True)
+    assert i1["iterations"] == i2["iterations"] < 10_000
+    assert L2 == pytest.approx(2.0 ** 20 * L1, rel=1e-14)
+    assert L1 == pytest.approx(2 * np.linalg.svd(Z, compute_uv=False)[0] ** 2, rel=1e-10)
+
+
+def test_trajectory_defaults_weights_nodelist_and_steps():
+    # A weighted graph in a node order other than the labels': Z = Ã_S X, Ã_S from the dense
+    # weighted adjacency in nodelist order (weight="weight" by default), 1000 steps by default.
+    G = nx.Graph()
+    G.add_weighted_edges_from([(2, 0, 3.0), (0, 1, 0.5), (1, 3, 2.0), (3, 2, 1.0)])
+    order = [3, 1, 0, 2]
+    rng = np.random.default_rng(7)
+    Xs, eta, Y = rng.standard_normal((4, 2)), 0.1 * rng.standard_normal((4, 2)), rng.random((4, 1))
+    tr = theory_trajectory(G, Xs, eta, Y, 2.0, 3, tau=1.0, nodelist=order)
+    from . import _reference as ref
+    A = nx.to_numpy_array(G, nodelist=order, weight="weight")
+    Z = ref.neumann(A, 2.0, 3, "rw") @ (Xs + eta)
+    assert tr.L == pytest.approx(2 * np.linalg.svd(Z, compute_uv=False)[0] ** 2, rel=1e-12)
+    assert tr.n_steps == 1000 and tr.k[-1] == 1000 and not tr.converged
+    assert tr.f[0] == pytest.approx(float(np.sum(Y * Y)), rel=1e-14)
+    W = np.zeros((2, 1))
+    for _ in range(3):
+        W = W - tr.alpha * 2 * Z.T @ (Z @ W - Y)
+    assert tr.f[3] == pytest.approx(float(np.sum((Z @ W - Y) ** 2)), rel=1e-10)
+    # The closed form of g's minimiser on Z* and its rank: Z* has full column rank 2.
+    Zs = ref.neumann(nx.to_numpy_array(G, nodelist=order), 2.0, 3, "rw") @ Xs
+    assert tr.lstsq_g.rank == 2
+    assert_allclose(tr.W_g_star, np.linalg.lstsq(Zs, Y, rcond=None)[0], rtol=1e-9)
+    # weight=None: every edge counts 1 (for Ã_S, and for τ when it is computed).
+    tr1 = theory_trajectory(G, Xs, eta, Y, 2.0, 3, steps=0, nodelist=order, weight=None)
+    A1 = nx.to_numpy_array(G, nodelist=order, weight=None)
+    Z1 = ref.neumann(A1, 2.0, 3, "rw") @ (Xs + eta)
+    assert tr1.L == pytest.approx(2 * np.linalg.svd(Z1, compute_uv=False)[0] ** 2, rel=1e-12)
+    assert tr1.tau == pytest.approx(ref.tau_i(A1, 2.0, 3, "rw").max(), rel=1e-12)
+
+
+def test_trajectory_seed_drives_the_lipschitz_start_vector():
+    # lipschitz_method="power" starts from a vector drawn from seed: one seed, one L
+    # (bitwise: same function, same inputs, same process); the method is the one asked for.
+    G, Xs, eta, Y = _problem(n=12, d=3, c=2, seed=5)
+    a, b = (theory_trajectory(G, Xs, eta, Y, 1.0, 2, steps=0, tau=1.0, seed=3,
+                              lipschitz_method="power") for _ in range(2))
+    assert a.L == b.L and a.settings["lipschitz"]["method"] == "power"
+    assert a.settings["lipschitz"]["iterations"] is not None
+
+
+def test_trajectory_stops_at_tol_zero_when_the_gradient_vanishes_and_two_node_noise_term():
+    # S = 0, λ = 1: Ã_0 = I/2, so Z = (2I)/2 = I, L = 2, α = 1/2 and one step lands exactly on
+    # W = Y, where the gradient is exactly 0 <= tol·‖∇⁰‖ with tol = 0. n = 2: τ log 2 / 2.
+    Y = np.array([[1.0, -2.0], [0.5, 3.0]])
+    tr = theory_trajectory(nx.path_graph(2), 2.0 * np.eye(2), np.zeros((2, 2)), Y, 1.0, 0,
+                           steps=10, tol=0.0, tau=1.0)
+    assert tr.L == 2.0 and tr.alpha == 0.5
+    assert tr.converged and tr.n_steps == 1 and tr.grad_norm[1] == 0.0
+    assert_allclose(tr.W, Y)
+    assert tr.noise_term == pytest.approx(math.log(2) / 2, rel=1e-15)
+
+
+def test_trajectory_inputs_are_checked_and_converted():
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    kw = dict(lam=1.0, S=2, steps=3, tau=1.0)
+    with pytest.raises(ValueError, match="Y"):
+        theory_trajectory(G, Xs, eta, Y[:-1], **kw)
+    # A float32 or integer W0 is read as float64: the same trajectory as the float64 W0.
+    W0 = np.array([[1, -2], [3, 0]])
+    want = theory_trajectory(G, Xs, eta, Y, W0=W0.astype(np.float64), **kw)
+    for given in (W0, W0.astype(np.float32)):
+        tr = theory_trajectory(G, Xs, eta, Y, W0=given, **{**kw, "steps": 0})
+        assert tr.W.dtype == np.float64 and tr.f[0] == want.f[0]
+    # alpha exactly at the documented 1e-12 relative slack does not warn.
+    L = want.L
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        theory_trajectory(G, Xs, eta, Y, alpha=1.0 / L * (1 + 1e-12), **kw)
+
+
+def test_trajectory_overflow_messages():
+    # Z = Ã_S X with X ~ 1e-310: L = 0 is fine with a given α, but W_g* overflows in the
+    # least-squares solve, whose message then names the trajectory's inputs.
+    with pytest.raises(ValueError, match=r"solution overflows.*with Z = Ã_S \(X_clean \+ eta\): "
+                                         r"rescale X_clean and eta \(or Y\) by a common factor"):
+        theory_trajectory(nx.path_graph(2), np.full((2, 1), 1e-310), np.zeros((2, 1)), np.eye(2),
+                          1.0, 0, norm="sym", steps=2, tau=1.0, alpha=1.0)
+    # The too-small message reports max|Ã_S X_clean| itself (here X/2 with S = 0, λ = 1).
+    x = 2.2250738585072014e-308
+    with pytest.raises(ValueError, match=rf"max\|Ã_S X_clean\| = {x / 2:.3g} makes"):
+        theory_trajectory(nx.path_graph(2), np.full((2, 1), x), np.ones((2, 1)), np.eye(2), 1.0,
+                          0, norm="sym", steps=5, tau=1.0)
+    # f(W_g*) = ‖Z W_g* − Y‖² overflows (W_g* ~ 1e10 from X* ~ 1e-10, Z ~ 1e150 from η) while
+    # ‖W_g*‖² does not: refused too, instead of a trajectory with f − f(W_g*) = −inf.
+    G, Xs, eta, Y = _problem(n=12, d=2, c=2, seed=5)
+    with pytest.raises(ValueError, match="X_clean is too small in scale"):
+        theory_trajectory(G, 1e-10 * Xs, 1e150 * eta, Y, 1.0, 2, steps=2, tau=1.0)
+
+
+@pytest.mark.parametrize("l2, w0, step", [(0.1, 0.25e154, 2), (1.0, 1e153, 2), (0.1, 2.5e154, 0)])
+def test_divergence_is_reported_at_the_first_non_finite_step(l2, w0, step):
+    # Z ≈ 0 (X* ~ 1e-100) and Y = 0: the objective is l2‖W‖², the gradient 2·l2·W, L = 2·l2, and
+    # α = 3/L doubles ‖W‖ at every step: W_k = (−2)^k W⁰. The step named is the first k where
+    # a recorded value is not finite: the objective (‖W_k‖² or l2‖W_k‖² above the float64
+    # maximum) or ‖∇‖ (its square (2·l2‖W_k‖)² above it). l2 = 0.1: the objective first (at
+    # k = 2; at k = 0 for the larger W⁰, the W⁰ message); l2 = 1: the gradient first (k = 2).
+    G = nx.path_graph(3)
+    Xs = 1e-100 * np.arange(1.0, 7.0).reshape(3, 2)
+    W0 = np.full((2, 2), w0)
+    big = float(np.finfo(np.float64).max)
+    norms = [2.0 * w0 * 2.0 ** k for k in range(6)]   # ‖W_k‖ (2 x 2, all w0), Python floats
+
+    def objective_inf(w):
+        return w * w > big or l2 * w * w > big
+
+    def gradient_inf(w):
+        g = 2 * l2 * w
+        return g * g > big
+
+    first = next(k for k, w in enumerate(norms) if objective_inf(w) or gradient_inf(w))
+    assert first == step
+    assert objective_inf(norms[step]) != gradient_inf(norms[step])   # only one of the two
+    L = 2 * l2
+    match = (rf"diverged at step {step} .*alpha <= 1/L = {1.0 / L:.3g}$" if step else
+             "the objective or its gradient at W0 overflows")
+    with pytest.raises(ValueError, match=match), pytest.warns(UserWarning, match="exceeds 1/L"):
+        theory_trajectory(G, Xs, np.zeros((3, 2)), np.zeros((3, 2)), 1.0, 1, steps=5, tau=1.0,
+                          l2=l2, W0=W0, alpha=3.0 / L)
+
+
+def test_least_squares_cutoff_with_ridge_rank_of_zero_and_overflowing_residual():
+    # Singular values (1, 0.5, 1e-15) with n = 60: the cutoff 60·eps·σ_max ≈ 1.3e-14 drops the
+    # last direction from W, with a negligible ridge too (LAPACK's own cutoff, eps, would keep
+    # it and add a component of size 1e15). Reference: the truncated SVD solution.
+    rng = np.random.default_rng(2)
+    U, _ = np.linalg.qr(rng.standard_normal((60, 3)))
+    V, _ = np.linalg.qr(rng.standard_normal((3, 3)))
+    Z = U @ np.diag([1.0, 0.5, 1e-15]) @ V.T
+    Y = rng.standard_normal((60, 2))
+    want = V[:, :2] @ np.diag([1.0, 2.0]) @ U[:, :2].T @ Y
+    for l2 in (0.0, 1e-40):
+        res = least_squares(Z, Y, l2=l2)
+        assert res.rank == 2
+        assert_allclose(res.W, want, rtol=1e-8, atol=1e-8)
+    # Z = 0 has rank 0 (no singular value above 0·cutoff).
+    assert least_squares(np.zeros((3, 2)), np.ones((3, 1))).rank == 0
+    # Y ~ 1e200 with a residual: W ~ 1e200 is finite but ‖ZW − Y‖² is not.
+    with pytest.raises(ValueError, match="solution overflows"):
+        least_squares(np.array([[1.0], [1.0]]), np.array([[1e200], [-1e200]]))
+    # W overflows where Z has zero entries: 0·inf inside Z @ W is no warning, a ValueError.
+    with pytest.raises(ValueError, match="solution overflows"):
+        least_squares(np.array([[1e-310, 0.0], [0.0, 1e-310]]), np.eye(2))
+
+
+def test_lipschitz_svds_to_machine_precision_maxiter_and_failures():
+    # svds runs with tol=0 (machine precision): on a 200 x 100 Gaussian matrix ARPACK's looser
+    # tolerances are off by ~1e-9 relatively.
+    Z = np.random.default_rng(0).standard_normal((200, 100))
+    L = lipschitz_constant(Z, method="svds", seed=0)
+    assert L == pytest.approx(2 * np.linalg.svd(Z, compute_uv=False)[0] ** 2, rel=1e-12)
+    # maxiter reaches ARPACK: one iteration is not enough, and the failure is a ValueError.
+    with pytest.raises(ValueError, match=r"^svds failed on Z \(.*\); check that Z is finite, or "
+                                         r"use method='power'$"):
+        lipschitz_constant(Z, method="svds", seed=0, maxiter=1)
+    # An operator that returns NaN: svds fails the same way; the power iteration never meets
+    # its rtol, warns after its default 10 000 iterations and refuses the NaN L.
+    from scipy.sparse.linalg import LinearOperator
+    from ngc_ref.solve import ConvergenceWarning
+    nan = LinearOperator((5, 3), matvec=lambda v: np.full(5, np.nan),
+                         rmatvec=lambda v: np.full(3, np.nan), dtype=np.float64)
+    with pytest.raises(ValueError, match="^svds failed on Z"):
+        lipschitz_constant(nan, method="svds", seed=0)
+    with pytest.raises(ValueError, match="is not finite"), \
+            pytest.warns(ConvergenceWarning, match="in 10000 iterations$"):
+        lipschitz_constant(nan, method="power", seed=0)
+
+
+@pytest.mark.filterwarnings("ignore:power iteration did not reach")   # NaN from inf/inf
+def test_lipschitz_overflow_is_a_value_error_not_a_runtime_warning():
+    # "Overflow shows as a non-finite L, refused": the power iteration on ZᵀZ of a Z ~ 1e200
+    # overflows (and divides inf by inf) without RuntimeWarnings (errors in this suite).
+    Z = 1e200 * np.random.default_rng(1).standard_normal((6, 4))
+    with pytest.raises(ValueError, match="is not finite"):
+        lipschitz_constant(Z, method="power", seed=0)
+
+
+def test_trajectory_integer_labels_and_an_objective_of_inf_minus_inf_at_W0():
+    rng = np.random.default_rng(8)
+    G = nx.path_graph(12)
+    Xs, Y = rng.random((12, 2)), rng.random((12, 2))
+    # Integer labels are one-hot encoded for the trajectory too: f(0) = ‖Y‖² = n.
+    labels = np.arange(12) % 3
+    tr = theory_trajectory(G, Xs, np.zeros((12, 2)), labels, 1.0, 2, steps=1, tau=1.0)
+    assert tr.f[0] == 12.0 and tr.W.shape == (2, 3)
+    with pytest.raises(ValueError, match="^Y must have"):
+        theory_trajectory(G, Xs, np.zeros((12, 2)), Y[:-1], 1.0, 2, steps=1, tau=1.0)
+    # X*, Y >= 0 and Ã_S >= 0: B = ZᵀY > 0, so at W⁰ = 1e308 both ⟨W, GW⟩ and 2⟨W, B⟩
+    # overflow to +inf and f(W⁰) is inf − inf: a ValueError, not a RuntimeWarning.
+    with pytest.raises(ValueError, match="the objective or its gradient at W0 overflows"):
+        theory_trajectory(G, Xs, np.zeros((12, 2)), Y, 1.0, 2, steps=1, tau=1.0,
+                          W0=np.full((2, 2), 1e308))
