@@ -135,9 +135,12 @@ _SOLVE_PARAMS = """\
         exactly.
     callback : callable, optional
         Called as ``callback(fk)`` after each iteration of CG or Chebyshev, as in SciPy's
-        solvers, with ``fk`` the current iterate in the caller's scale: exactly what would be
-        returned if the iteration stopped there (shape and dtype of the result). The direct
-        methods call it once, with the solution. It costs one n x d array per call.
+        solvers, with ``fk`` the current iterate in the caller's scale, shape and dtype (for
+        ``rw`` too): F∞ + a·Z_k, whose residual ‖x_j − (I + λL̃) f_j‖/‖x_j‖ is the one
+        recorded in :attr:`SolveInfo.residual_history`. The returned F is the last iterate
+        with its component in the null space of L̃ removed (the exact F has none; the Jacobi
+        preconditioner of CG leaves one of the order of the tolerance). The direct methods
+        call it once, with the solution. Each call costs one n x d array.
     return_info : bool
         Also return a :class:`SolveInfo` with iterations and the achieved residual.
 """
@@ -474,7 +477,7 @@ def _split(system, req):
     step = None
     if req.callback is not None:
         def step(Z):
-            req.callback(_assemble(system, req, F_inf, _clean(system, Z)))
+            req.callback(_assemble(system, req, F_inf, Z))
     return _Problem(B=B_perp, Z0=Z0, bnorm=xp.sqrt(_coldot(X64, X64, xp)), rscale=rscale,
                     rtol=req.rtol, atol=req.atol, maxiter=req.maxiter, workers=req.workers,
                     max_nodes=req.max_nodes, step=step), F_inf

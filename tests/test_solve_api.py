@@ -1,0 +1,291 @@
+"""gsd_solve's SciPy-style options (x0, callback), its solver table, its records and its public
+entry point for an Ã_norm already built (#28 item 4)."""
+
+import dataclasses
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+from numpy.testing import assert_allclose
+
+from ngc_ref import ConvergenceWarning, NeumannFilter, SolveInfo, gsd_solve, normalized_adjacency
+from ngc_ref import solve as solve_mod
+from ngc_ref.solve import gsd_solve_normalized
+
+from . import _reference as ref
+
+
+def _hubs_graph(n=120, seed=0):
+    """Erdős–Rényi with two hubs joined to half the nodes, and an isolated node: d̃ from 1 to
+    ~60, so the rw system's D̃ weighting is far from the caller's scale; two components."""
+    rng = np.random.default_rng(seed)
+    G = nx.gnp_random_graph(n - 1, 0.04, seed=seed)
+    for hub in range(2):
+        G.add_edges_from((hub, int(v)) for v in rng.choice(n - 1, n // 2, replace=False)
+                         if v != hub)
+    G.add_node(n - 1)
+    return nx.to_scipy_sparse_array(G, nodelist=range(n), dtype=float)
+
+
+_A = _hubs_graph()
+_N = _A.shape[0]
+
+
+def _system_matrix(A, lam, norm):
+    n = A.shape[0]
+    return np.eye(n) + lam * (np.eye(n) - ref.norm_adj(A, norm))
+
+
+def _relres(A, X, F, lam, norm):
+    """max_j ‖x_j − (I + λL̃) f_j‖/‖x_j‖, computed densely from the definition."""
+    X2, F2 = np.atleast_2d(X.T).T, np.atleast_2d(F.T).T
+    R = X2 - _system_matrix(A, lam, norm) @ F2
+    return float(np.max(np.linalg.norm(R, axis=0) / np.linalg.norm(X2, axis=0)))
+
+
+# --- x0: a warm start in the caller's scale ------------------------------------------------
+
+@pytest.mark.parametrize("method", ["cg", "chebyshev"])
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+@pytest.mark.parametrize("lam", [0.5, 50.0])
+def test_x0_at_the_solution_takes_no_iteration(method, norm, lam):
+    # λ = 50 > 1 exercises the 1/λ scaling of the split system (a ≠ 1), rw on a graph with hubs
+    # the D̃ weighting: a guess mapped into the wrong scale would need the full iteration again.
+    X = np.random.default_rng(1).standard_normal((_N, 2))
+    F, cold = gsd_solve(_A, X, lam, norm=norm, method=method, rtol=1e-9, return_info=True)
+    assert cold.converged and cold.iterations >= 4
+    F2, warm = gsd_solve(_A, X, lam, norm=norm, method=method, rtol=1e-9, x0=F,
+                         return_info=True)
+    assert warm.converged and warm.iterations <= 1 and warm.residual <= 1e-9
+    assert_allclose(F2, F, rtol=1e-8, atol=1e-10 * np.abs(F).max())
+
+
+@pytest.mark.parametrize("method", ["cg", "chebyshev"])
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_random_x0_converges_to_the_same_solution(method, norm):
+    rng = np.random.default_rng(2)
+    X = rng.standard_normal(_N)                      # 1-D: x0 1-D as well
+    want = np.linalg.solve(_system_matrix(_A, 6.0, norm), X)
+    x0 = 10.0 * rng.standard_normal(_N)
+    F, info = gsd_solve(_A, X, 6.0, norm=norm, method=method, rtol=1e-11, x0=x0,
+                        return_info=True)
+    assert F.shape == X.shape and info.converged and info.iterations > 1
+    assert_allclose(F, want, rtol=1e-8, atol=1e-9 * np.abs(want).max())
+
+
+def test_x0_only_its_part_outside_the_null_space_matters():
+    # F∞ (the null-space part) is computed exactly; a guess off by any constant on each
+    # component (rw's null space) starts from the same point.
+    X = np.random.default_rng(3).standard_normal((_N, 2))
+    F = gsd_solve(_A, X, 20.0, norm="rw", method="direct")
+    _, info = gsd_solve(_A, X, 20.0, norm="rw", method="cg", x0=F + 7.0, return_info=True)
+    assert info.iterations <= 1
+
+
+@pytest.mark.parametrize("method", ["direct", "dense"])
+def test_direct_methods_ignore_x0(method):
+    X = np.random.default_rng(4).standard_normal((_N, 2))
+    F = gsd_solve(_A, X, 3.0, method=method)
+    G = gsd_solve(_A, X, 3.0, method=method, x0=np.full((_N, 2), 1e6))
+    assert_allclose(G, F, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("x0, error, match", [
+    (np.ones((_N, 3)), ValueError,
+     r"x0 must have the shape of X, \(120, 2\); got shape=\(120, 3\)"),
+    (np.ones((1, 2)), ValueError, r"x0 must have the shape of X"),        # would broadcast
+    (np.ones(_N), ValueError, r"x0 must have the shape of X"),
+    (np.full((_N, 2), np.nan), ValueError, r"x0 contains non-finite values"),
+    (np.ones((_N, 2), dtype=complex), TypeError, r"x0 must have a real numeric"),
+    ("zeros", TypeError, r"x0 must be a NumPy array"),
+])
+def test_bad_x0_is_refused_by_name(x0, error, match):
+    X = np.ones((_N, 2))
+    for method in ("cg", "direct"):                  # validated even where it is not used
+        with pytest.raises(error, match=match):
+            gsd_solve(_A, X, 1.0, method=method, x0=x0)
+
+
+def test_bad_x0_shape_for_a_vector():
+    with pytest.raises(ValueError, match=r"x0 must have the shape of X, \(120,\)"):
+        gsd_solve(_A, np.ones(_N), 1.0, method="cg", x0=np.ones((_N, 1)))
+
+
+# --- callback: each iterate, in the caller's scale -----------------------------------------
+
+@pytest.mark.parametrize("method", ["cg", "chebyshev"])
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_callback_sees_each_iterate_in_the_callers_scale(method, norm):
+    # One column: the history is the max over the columns still iterating, which for one
+    # column is its residual at every step.
+    X = np.random.default_rng(5).standard_normal(_N)
+    seen = []
+    F, info = gsd_solve(_A, X, 30.0, norm=norm, method=method, rtol=1e-6,
+                        callback=lambda fk: seen.append(fk.copy()), return_info=True)
+    assert info.converged and len(seen) == info.iterations >= 5
+    # The residual of each iterate, from the definition, is the one the iteration tracked
+    # (in the caller's scale for rw too), and decreases to below rtol.
+    true = [_relres(_A, X, fk, 30.0, norm) for fk in seen]
+    assert_allclose(true, info.residual_history, rtol=1e-6)
+    assert true[-1] <= 1e-6 and true[0] > 1e4 * true[-1]
+    # The answer is the last iterate (up to its null-space part, of the order of rtol).
+    assert_allclose(seen[-1], F, rtol=0, atol=1e-5 * np.abs(F).max())
+
+
+def test_callback_iterates_have_the_callers_shape_and_dtype():
+    X = np.random.default_rng(5).standard_normal(_N).astype(np.float32)
+    seen = []
+    F = gsd_solve(_A, X, 3.0, norm="rw", method="cg", rtol=1e-5, callback=seen.append)
+    assert len(seen) > 1 and F.dtype == np.float32
+    assert all(fk.shape == (_N,) and fk.dtype == np.float32 for fk in seen)
+
+
+def test_callback_iterates_keep_the_columns_that_converged_first():
+    # Block CG drops converged columns from its buffers: the iterate handed out still holds
+    # them. Column 0 is nearly a null-space vector (converges at once), column 1 is not.
+    rng = np.random.default_rng(12)
+    X = np.column_stack([np.ones(_N) + 1e-3 * rng.standard_normal(_N),
+                         rng.standard_normal(_N)])
+    seen = []
+    _, info = gsd_solve(_A, X, 30.0, norm="rw", method="cg", rtol=1e-8,
+                        callback=lambda fk: seen.append(fk.copy()), return_info=True)
+    assert info.converged and info.iterations > 5
+    M = _system_matrix(_A, 30.0, "rw")
+    rel = [np.linalg.norm(X - M @ fk, axis=0) / np.linalg.norm(X, axis=0) for fk in seen]
+    # Column 0 meets rtol several iterations before the end, and keeps that value from then
+    # on (copied from the output buffer, not iterated further).
+    k0 = next(k for k, r in enumerate(rel) if r[0] <= 1e-8)
+    assert k0 < len(seen) - 4 and all(r[0] <= 1e-8 for r in rel[k0:])
+    assert all(np.array_equal(fk[:, 0], seen[-1][:, 0]) for fk in seen[k0:])
+    assert rel[-2][1] > 1e-8 >= rel[-1][1]
+
+
+def test_callback_iterates_converge_monotonically_in_energy_for_cg():
+    # Preconditioned CG minimises the M-norm of the error over growing Krylov spaces:
+    # ‖F_k − F‖_M cannot grow (sym: M = I + λL̃, a multiple of the split system's matrix).
+    X = np.random.default_rng(6).standard_normal(_N)
+    want = np.linalg.solve(_system_matrix(_A, 4.0, "sym"), X)
+    M = _system_matrix(_A, 4.0, "sym")
+    seen = []
+    gsd_solve(_A, X, 4.0, method="cg", rtol=1e-12, callback=seen.append)
+    energy = [float((fk - want) @ M @ (fk - want)) for fk in seen]
+    assert len(energy) > 5
+    assert all(e1 <= e0 * (1 + 1e-9) + 1e-28 for e0, e1 in zip(energy, energy[1:]))
+
+
+@pytest.mark.parametrize("method", ["direct", "dense"])
+def test_direct_methods_call_back_once_with_the_solution(method):
+    X = np.random.default_rng(7).standard_normal(_N)
+    seen = []
+    F = gsd_solve(_A, X, 2.0, method=method, callback=seen.append)
+    assert len(seen) == 1
+    assert_allclose(seen[0], F, rtol=1e-12, atol=1e-14)
+
+
+def test_callback_with_a_warm_start_at_the_solution_is_not_called():
+    # As scipy.sparse.linalg.cg: no iteration, no call.
+    X = np.random.default_rng(8).standard_normal(_N)
+    F = gsd_solve(_A, X, 2.0, method="cg", rtol=1e-10)
+    seen = []
+    gsd_solve(_A, X, 2.0, method="cg", rtol=1e-10, x0=F, callback=seen.append)
+    assert seen == []
+
+
+def test_non_callable_callback_is_refused_by_name():
+    with pytest.raises(TypeError, match="callback must be callable.*got list"):
+        gsd_solve(_A, np.ones(_N), 1.0, method="cg", callback=[])
+
+
+# --- the solver table ----------------------------------------------------------------------
+
+def _scipy_cg(system, problem):
+    """A method added in one place: SciPy's CG on each column of M Z = B."""
+    Z = np.column_stack([spla.cg(system.M, b, rtol=1e-13, atol=0.0, maxiter=2000)[0]
+                         for b in problem.B.T])
+    return Z, SolveInfo("scipy-cg", converged=True)
+
+
+def test_a_solver_added_to_the_table_is_usable_by_name(monkeypatch):
+    monkeypatch.setitem(solve_mod.SOLVERS, "scipy-cg", _scipy_cg)
+    X = np.random.default_rng(9).standard_normal((_N, 2))
+    for norm in ("sym", "rw"):
+        F, info = gsd_solve(_A, X, 40.0, norm=norm, method="scipy-cg", return_info=True)
+        want = np.linalg.solve(_system_matrix(_A, 40.0, norm), X)
+        assert info.method == "scipy-cg" and info.converged and info.residual <= 1e-10
+        assert_allclose(F, want, rtol=1e-8, atol=1e-9 * np.abs(want).max())
+    # It is listed where a wrong name is refused, and "auto" does not pick it.
+    with pytest.raises(ValueError, match="'chebyshev', 'scipy-cg'; got 'nope'"):
+        gsd_solve(_A, X, 1.0, method="nope")
+    assert gsd_solve(_A, X, 1.0, return_info=True)[1].method == "direct"
+
+
+def test_table_and_methods_agree():
+    assert solve_mod.METHODS == ("auto", *solve_mod.SOLVERS)
+    assert set(solve_mod.SOLVERS) == {"cg", "chebyshev", "direct", "dense"}
+
+
+# --- the records are immutable -------------------------------------------------------------
+
+def test_system_and_problem_records_are_frozen():
+    An, d = normalized_adjacency(_A, "rw", return_degrees=True)
+    system = solve_mod._spd_system(An, d, 5.0, "rw", False)
+    assert (system.a, system.b) == (0.2, 1.0) and system.n_components == 2
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        system.a = 1.0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        system.extra = 1.0
+    names = [f.name for f in dataclasses.fields(system)]
+    assert names[:3] == ["M", "a", "b"] and "denom" in names
+    problem = solve_mod._Problem(B=np.ones((_N, 1)), Z0=None, bnorm=np.ones(1), rscale=None,
+                                 rtol=1e-8, atol=0.0, maxiter=10, workers=1, max_nodes=10,
+                                 step=None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        problem.rtol = 1.0
+
+
+# --- the public entry point for a normalised operator --------------------------------------
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_gsd_solve_normalized_equals_gsd_solve(norm):
+    X = np.random.default_rng(10).standard_normal((_N, 2))
+    An, d = normalized_adjacency(_A, norm, return_degrees=True)
+    for method in ("cg", "direct"):
+        F = gsd_solve_normalized(An, 3.0 * d, X, 7.0, norm=norm, method=method)  # d up to scale
+        assert_allclose(F, gsd_solve(_A, X, 7.0, norm=norm, method=method), rtol=1e-12,
+                        atol=1e-14)
+    filt = NeumannFilter(_A, 7.0, 3, norm=norm)
+    assert_allclose(filt.exact(X, method="cg", x0=F), F, rtol=1e-9, atol=1e-12)
+
+
+def test_gsd_solve_normalized_refuses_what_does_not_belong_together():
+    An, d = normalized_adjacency(_A, "sym", return_degrees=True)
+    X = np.ones(_N)
+    with pytest.raises(ValueError, match=r"not Ã_rw and d̃ of one graph: Ã_rw 1 = 1 fails"):
+        gsd_solve_normalized(An, d, X, 1.0, norm="rw")
+    with pytest.raises(ValueError, match=r"Ã_sym d̃\^\(1/2\) = d̃\^\(1/2\) fails"):
+        gsd_solve_normalized(An, d[::-1].copy(), X, 1.0, norm="sym")
+    with pytest.raises(ValueError, match="degrees must be the n = 120 positive"):
+        gsd_solve_normalized(An, -d, X, 1.0)
+    with pytest.raises(ValueError, match="degrees must have one row per node"):
+        gsd_solve_normalized(An, d[:5], X, 1.0)
+    with pytest.raises(TypeError, match="A_norm must be a square sparse matrix"):
+        gsd_solve_normalized(An.toarray(), d, X, 1.0)
+    with pytest.raises(TypeError, match="A_norm must be a square sparse matrix"):
+        gsd_solve_normalized(sp.csr_array(np.ones((3, 4))), np.ones(3), np.ones(3), 1.0)
+
+
+# --- warnings name the caller's line -------------------------------------------------------
+
+def test_convergence_warnings_point_at_the_caller():
+    X = np.random.default_rng(11).standard_normal((_N, 2))
+    with pytest.warns(ConvergenceWarning, match="CG did not reach") as rec:
+        gsd_solve(_A, X, 100.0, method="cg", rtol=1e-12, maxiter=2)
+    assert [w.filename for w in rec] == [__file__]
+    filt = NeumannFilter(_A, 100.0, 3)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        filt.exact(X, method="chebyshev", rtol=1e-12, maxiter=2)
+    assert [w.filename for w in rec if w.category is ConvergenceWarning] == [__file__]
