@@ -43,7 +43,7 @@ MODULES = {
     "neumann": ["tests/test_neumann.py"],
     "noise": ["tests/test_noise.py"],
     "training/least_squares": ["tests/test_training_least_squares.py"],
-    "solve": ["tests/test_solve.py"],
+    "solve": ["tests/test_solve.py", "tests/test_solve_api.py"],
 }
 
 #: Survivors shown equivalent by hand, with the reason: mutant name -> reason.
