@@ -279,13 +279,20 @@ def test_gsd_solve_normalized_refuses_what_does_not_belong_together():
 
 # --- warnings name the caller's line -------------------------------------------------------
 
+def _from_this_file(w):
+    # Under mutmut each library call runs through its trampoline (in mutmut's package), the
+    # first frame outside ngc_ref then: accepted there only (as in test_neumann).
+    return w.filename == __file__ or "mutmut" in w.filename
+
+
 def test_convergence_warnings_point_at_the_caller():
     X = np.random.default_rng(11).standard_normal((_N, 2))
     with pytest.warns(ConvergenceWarning, match="CG did not reach") as rec:
         gsd_solve(_A, X, 100.0, method="cg", rtol=1e-12, maxiter=2)
-    assert [w.filename for w in rec] == [__file__]
+    assert len(rec) == 1 and _from_this_file(rec[0])
     filt = NeumannFilter(_A, 100.0, 3)
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
         filt.exact(X, method="chebyshev", rtol=1e-12, maxiter=2)
-    assert [w.filename for w in rec if w.category is ConvergenceWarning] == [__file__]
+    (w,) = [w for w in rec if w.category is ConvergenceWarning]
+    assert _from_this_file(w)
