@@ -59,7 +59,8 @@ def test_x0_at_the_solution_takes_no_iteration(method, norm, lam):
     assert cold.converged and cold.iterations >= 4
     F2, warm = gsd_solve(_A, X, lam, norm=norm, method=method, rtol=1e-9, x0=F,
                          return_info=True)
-    assert warm.converged and warm.iterations <= 1 and warm.residual <= 1e-9
+    # As scipy.sparse.linalg.cg: a guess that meets the tolerance takes no iteration at all.
+    assert warm.converged and warm.iterations == 0 and warm.residual <= 1e-9
     assert_allclose(F2, F, rtol=1e-8, atol=1e-10 * np.abs(F).max())
 
 
@@ -293,9 +294,12 @@ def test_convergence_warnings_point_at_the_caller():
     filt = NeumannFilter(_A, 100.0, 3)
     with warnings.catch_warnings(record=True) as rec:
         warnings.simplefilter("always")
-        filt.exact(X, method="chebyshev", rtol=1e-12, maxiter=2)
+        _, info = filt.exact(X, method="chebyshev", rtol=1e-12, maxiter=2, return_info=True)
     (w,) = [w for w in rec if w.category is ConvergenceWarning]
     assert _from_this_file(w)
+    assert str(w.message).startswith("gsd_solve: Chebyshev did not reach rtol=1e-12 in "
+                                     "maxiter=2 iterations (final max relative residual ")
+    assert not info.converged and info.iterations == 2 and len(info.residual_history) == 2
 
 
 def test_docstrings_have_every_shared_paragraph_filled_in():
@@ -309,3 +313,93 @@ def test_docstrings_have_every_shared_paragraph_filled_in():
                       "    F : ndarray, shape of ``X``", "    method : {\"auto\", \"cg\""):
             assert doc.count(entry) == 1, (func.__name__, entry)
     assert "    symmetrize : bool or" in gsd_solve.__doc__
+
+
+# --- details the mutation pass (tools/mutation.py solve) asked for -------------------------
+
+@pytest.mark.parametrize("method", ["cg", "chebyshev"])
+def test_a_zero_right_hand_side_takes_no_iteration(method):
+    # X = 0 (and X in the null space, where F = X): nothing to iterate, as SciPy's cg.
+    for X in (np.zeros((_N, 2)), np.ones((_N, 2))):
+        F, info = gsd_solve(_A, X, 5.0, norm="rw", method=method, atol=0.0, return_info=True)
+        assert info.iterations == 0 and info.converged and info.residual_history == []
+        assert_allclose(F, X, atol=1e-12)
+
+
+def test_iterative_work_arrays_are_checked_against_the_budget(monkeypatch):
+    # One 120 x 2 float64 array is 1920 bytes: the solve's own 6 fit 15000 bytes (the refusal
+    # is the iteration's), its 10 (19200 bytes) do not; 20000 bytes hold them (but not 11,
+    # nor 10 of 9 bytes).
+    from ngc_ref import _memory
+    X = np.ones((_N, 2))
+    monkeypatch.setenv(_memory.ENV_VAR, "15000")
+    for method in ("cg", "chebyshev"):
+        with pytest.raises(ValueError) as err:
+            gsd_solve(_A, X, 1.0, method=method)
+        msg = str(err.value)
+        assert msg.startswith(f"gsd_solve(method={method!r}) would need 18.8 KiB (10 dense "
+                              f"120 x 2 arrays of 8 bytes per entry: the solution and the "
+                              f"solver's buffers) but only 14.6 KiB is available"), msg
+        assert "; pass X a block of columns at a time (each column is solved on its own)" in msg
+    monkeypatch.setenv(_memory.ENV_VAR, "20000")
+    for method in ("cg", "chebyshev"):
+        gsd_solve(_A, X, 1.0, method=method)
+
+
+def test_dense_guard_names_the_method_and_counts_two_matrices(monkeypatch):
+    # One 120 x 120 float64 matrix is 115200 bytes; 'dense' forms two.
+    from ngc_ref import _memory
+    X = np.ones(_N)
+    with pytest.raises(ValueError, match=r"^gsd_solve\(method='dense'\) would form a dense "
+                                         r"120 x 120 array .* above max_nodes=100;"):
+        gsd_solve(_A, X, 1.0, method="dense", max_nodes=100)
+    An, d = normalized_adjacency(_A, "sym", return_degrees=True)
+    with pytest.raises(ValueError, match="above max_nodes=100"):
+        gsd_solve_normalized(An, d, X, 1.0, method="dense", max_nodes=100)
+    monkeypatch.setenv(_memory.ENV_VAR, "200000")
+    with pytest.raises(ValueError, match=r"^gsd_solve\(method='dense'\) would need 225 KiB "
+                                         r"\(2 dense 120 x 120 arrays"):
+        gsd_solve(_A, X, 1.0, method="dense")
+    monkeypatch.setenv(_memory.ENV_VAR, "300000")
+    gsd_solve(_A, X, 1.0, method="dense")
+
+
+def test_gsd_solve_normalized_defaults_and_options_reach_the_solve():
+    An, d = normalized_adjacency(_A, "rw", return_degrees=True)
+    X = np.random.default_rng(13).standard_normal(_N)
+    F, info = gsd_solve_normalized(An, d, X, 2.0, norm="rw", return_info=True)  # "auto"
+    assert info.method == "direct" and info.residual <= 1e-10
+    seen = []
+    G = gsd_solve_normalized(An, d, X, 2.0, norm="rw", method="cg", callback=seen.append)
+    assert len(seen) > 1
+    assert_allclose(G, F, rtol=1e-8, atol=1e-10)
+
+
+@pytest.mark.parametrize("scale", [1e-12, 1.0, 1e12])
+def test_degrees_are_accepted_at_any_scale_and_checked_relatively(scale):
+    An, d = normalized_adjacency(_A, "sym", return_degrees=True)
+    X = np.ones(_N)
+    gsd_solve_normalized(An, scale * d, X, 1.0)
+    wrong = d.copy()
+    wrong[[3, 4]] = wrong[[4, 3]] + 1.0                # two rows off
+    with pytest.raises(ValueError, match="fails by"):
+        gsd_solve_normalized(An, scale * wrong, X, 1.0)
+
+
+def test_gsd_solve_normalized_messages_in_full():
+    An, d = normalized_adjacency(_A, "sym", return_degrees=True)
+    X = np.ones(_N)
+    with pytest.raises(TypeError, match=r"square sparse matrix \(Ã_norm from "
+                                        r"normalized_adjacency\); got ndarray of shape "
+                                        r"\(120, 120\)$"):
+        gsd_solve_normalized(An.toarray(), d, X, 1.0)
+    with pytest.raises(TypeError, match=r"got list of shape None$"):
+        gsd_solve_normalized([[1.0]], np.ones(1), np.ones(1), 1.0)
+    zero = d.copy()
+    zero[5] = 0.0
+    for bad in (-d, zero):
+        with pytest.raises(ValueError, match=r"^degrees must be the n = 120 positive degrees "
+                                             r"d̃ = Ã1; got shape \(120,\), not all positive$"):
+            gsd_solve_normalized(An, bad, X, 1.0)
+    with pytest.raises(ValueError, match=r"d̃ = Ã1; got shape \(120, 1\)$"):
+        gsd_solve_normalized(An, d[:, None], X, 1.0)
