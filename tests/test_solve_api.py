@@ -122,7 +122,7 @@ def test_bad_x0_shape_for_a_vector():
 def test_callback_sees_each_iterate_in_the_callers_scale(method, norm):
     # One column: the history is the max over the columns still iterating, which for one
     # column is its residual at every step.
-    X = np.random.default_rng(5).standard_normal(_N)
+    X = 1e-3 * np.random.default_rng(5).standard_normal(_N)     # ‖x‖ < 1: relative ≠ absolute
     seen = []
     F, info = gsd_solve(_A, X, 30.0, norm=norm, method=method, rtol=1e-6,
                         callback=lambda fk: seen.append(fk.copy()), return_info=True)
@@ -432,3 +432,54 @@ def test_a_warm_start_is_judged_in_the_callers_scale():
                          return_info=True)
     assert info.iterations >= 1 and info.converged
     assert _relres(_A, X, F2, 10.0, "rw") <= rho / 2
+
+
+@pytest.mark.parametrize("method", ["cg", "chebyshev"])
+def test_the_residual_of_a_zero_right_hand_side_is_absolute(method):
+    # x = 0 with a nonzero guess: ‖x‖ = 0, so the history (and atol) are absolute residuals.
+    x0 = np.random.default_rng(16).standard_normal(_N)
+    seen = []
+    F, info = gsd_solve(_A, np.zeros(_N), 4.0, method=method, rtol=1e-8, atol=1e-9, x0=x0,
+                        callback=seen.append, return_info=True)
+    M = _system_matrix(_A, 4.0, "sym")
+    true = [np.linalg.norm(M @ fk) for fk in seen]
+    assert info.converged and len(true) > 3
+    assert_allclose(true, info.residual_history, rtol=1e-6, atol=1e-14)   # rounding of M @ fk
+    assert true[-1] <= 1e-9 < true[-2]
+    assert_allclose(F, 0.0, atol=1e-9)
+
+
+def test_direct_factor_estimate_formula():
+    # bytes = 12·entries, entries = min(n², nnz + c·n²), c = min(1, 0.033·max(0, d̄ − 2)),
+    # d̄ = max(0, nnz/n − 1).
+    est = solve_mod.direct_factor_estimate
+    assert_allclose(est(1000, 7000), (12 * 139000.0, 139000.0, 6.0), rtol=1e-12)
+    assert_allclose(est(10, 15), (180.0, 15.0, 0.5), rtol=1e-12)          # d̄ < 2: no fill
+    assert_allclose(est(1, 3), (12.0, 1.0, 2.0), rtol=1e-12)              # capped at n²
+    assert_allclose(est(10**6, 3 * 10**6), (3.6e7, 3e6, 2.0), rtol=1e-12)  # a path
+    assert est(0, 0) == (0.0, 0.0, 0.0)
+
+
+def test_direct_refusal_message_in_full(monkeypatch):
+    from ngc_ref import _memory
+    monkeypatch.setenv(_memory.ENV_VAR, "15000")
+    with pytest.raises(ValueError) as err:
+        gsd_solve(_A, np.ones(_N), 1.0, method="direct")
+    assert str(err.value).startswith(
+        "gsd_solve(method='direct') would need 38 KiB (an estimated 3.25e+03 nonzeros in the "
+        "sparse LU factors of a graph of 120 nodes with mean degree 6.8; the fill grows like "
+        "n² on graphs without small separators) but only 14.6 KiB is available "), err.value
+    assert ("; use method='cg' or method='chebyshev' (memory O(nnz + n·d)). Set "
+            in str(err.value))
+
+
+def test_direct_factors_are_those_of_mmd_on_the_bordered_matrix():
+    # The fill estimate was fitted for SuperLU's MMD on AᵀA + A; factor_nnz is nnz(L) + nnz(U)
+    # of that factorisation (COLAMD's fills almost twice as much on this graph).
+    An, d = normalized_adjacency(_A, "sym", return_degrees=True)
+    system = solve_mod._spd_system(An, d, 2.0, "sym", False)
+    K, _ = solve_mod._bordered(system, np.ones((_N, 1)))
+    lu = spla.splu(K, permc_spec="MMD_AT_PLUS_A")
+    colamd = spla.splu(K, permc_spec="COLAMD")
+    _, info = gsd_solve(_A, np.ones(_N), 2.0, method="direct", return_info=True)
+    assert info.factor_nnz == lu.L.nnz + lu.U.nnz < colamd.L.nnz + colamd.U.nnz
