@@ -483,3 +483,21 @@ def test_direct_factors_are_those_of_mmd_on_the_bordered_matrix():
     colamd = spla.splu(K, permc_spec="COLAMD")
     _, info = gsd_solve(_A, np.ones(_N), 2.0, method="direct", return_info=True)
     assert info.factor_nnz == lu.L.nnz + lu.U.nnz < colamd.L.nnz + colamd.U.nnz
+
+
+@pytest.mark.parametrize("method", ["direct", "dense"])
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_a_two_node_component_is_constrained_at_huge_lambda(method, norm):
+    # Past λ ≈ 1/eps the split matrix is singular to rounding on every component of two or
+    # more nodes; each needs its constraint row (an isolated node needs none: its Z is 0).
+    A = sp.csr_array(sp.block_diag([nx.to_scipy_sparse_array(nx.path_graph(2)),
+                                    nx.to_scipy_sparse_array(nx.cycle_graph(5))]))
+    X = np.random.default_rng(17).standard_normal((7, 2))
+    d = ref.tilde(A).sum(axis=1)
+    F, info = gsd_solve(A, X, 1e300, norm=norm, method=method, return_info=True)
+    for comp in (slice(0, 2), slice(2, 7)):
+        dc = d[comp]
+        u, w = (np.sqrt(dc), np.sqrt(dc)) if norm == "sym" else (np.ones(dc.size), dc)
+        want = np.outer(u, w @ X[comp]) / (w @ u)
+        assert_allclose(F[comp], want, rtol=1e-9, atol=1e-12)
+    assert info.converged
