@@ -501,3 +501,58 @@ def test_a_two_node_component_is_constrained_at_huge_lambda(method, norm):
         want = np.outer(u, w @ X[comp]) / (w @ u)
         assert_allclose(F[comp], want, rtol=1e-9, atol=1e-12)
     assert info.converged
+
+
+def _garbage_solver(system, problem):
+    """A method that returns a wrong Z (random) and claims success: the check must catch it."""
+    Z = np.random.default_rng(18).standard_normal(problem.B.shape)
+    return Z, SolveInfo("garbage", converged=True)
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_a_wrong_answer_is_caught_and_its_residual_reported_per_column(monkeypatch, norm):
+    # SolveInfo.residual and the warning's number are max_j ‖x_j − (I + λL̃) f_j‖/‖x_j‖, the
+    # residual absolute where x_j = 0: compared with the definition, on a zero column beside a
+    # large one (the zero column's absolute residual is the max) and on one column of norm < 1.
+    monkeypatch.setitem(solve_mod.SOLVERS, "garbage", _garbage_solver)
+    rng = np.random.default_rng(19)
+    M = _system_matrix(_A, 3.0, norm)
+    for X in (np.column_stack([np.zeros(_N), 100.0 * rng.standard_normal(_N)]),
+              0.01 * rng.standard_normal((_N, 1))):
+        with pytest.warns(ConvergenceWarning) as rec:
+            F, info = gsd_solve(_A, X, 3.0, norm=norm, method="garbage", return_info=True)
+        rn, xn = np.linalg.norm(X - M @ F, axis=0), np.linalg.norm(X, axis=0)
+        want = np.max(np.where(xn > 0, rn / np.where(xn > 0, xn, 1.0), rn))
+        assert info.converged is False
+        assert_allclose(info.residual, want, rtol=1e-9)
+        (w,) = rec
+        assert str(w.message) == (
+            f"gsd_solve(method='garbage'): the residual of the solution, max_j ‖x_j − (I + "
+            f"λL̃) f_j‖/‖x_j‖ = {info.residual:.3e}, exceeds rtol=1e-10 (and atol=0) beyond "
+            f"rounding; the result is not accurate")
+    assert xn[0] < 1.0          # the last X: a column of norm below 1
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+@pytest.mark.parametrize("method", ["direct", "dense"])
+def test_a_rounding_level_answer_counts_as_converged_at_any_rtol(norm, method):
+    # rtol = 1e-16 cannot be met beyond rounding: the check allows 100·eps·(‖b‖ + ‖M‖·‖z‖)
+    # (over min d̃/max d̃ for rw, whose hubs make it ~60 here), and an exact method meets that.
+    X = np.random.default_rng(20).standard_normal((_N, 2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        _, info = gsd_solve(_A, X, 1e3, norm=norm, method=method, rtol=1e-16, return_info=True)
+    assert info.converged and info.residual < 1e-12
+
+
+def test_gsd_solve_keyword_defaults():
+    # symmetrize=False refuses a non-symmetric A; weight='weight' reads networkx weights.
+    A = sp.csr_array(np.triu(np.ones((4, 4)), 1))
+    with pytest.raises(ValueError, match="symmetri"):
+        gsd_solve(A, np.ones(4), 1.0)
+    G = nx.path_graph(4)
+    nx.set_edge_attributes(G, {(0, 1): 3.0, (1, 2): 0.5, (2, 3): 2.0}, "weight")
+    W = nx.to_scipy_sparse_array(G, weight="weight", dtype=float)
+    X = np.arange(4.0)
+    assert_allclose(gsd_solve(G, X, 2.0), gsd_solve(W, X, 2.0), rtol=1e-12)
+    assert not np.allclose(gsd_solve(G, X, 2.0), gsd_solve(G, X, 2.0, weight=None))
