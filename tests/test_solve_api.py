@@ -556,3 +556,41 @@ def test_gsd_solve_keyword_defaults():
     X = np.arange(4.0)
     assert_allclose(gsd_solve(G, X, 2.0), gsd_solve(W, X, 2.0), rtol=1e-12)
     assert not np.allclose(gsd_solve(G, X, 2.0), gsd_solve(G, X, 2.0, weight=None))
+
+
+def test_tolerance_and_maxiter_messages():
+    X = np.ones(_N)
+    with pytest.raises(ValueError, match=r"^atol must be >= 0"):
+        gsd_solve(_A, X, 1.0, atol=-1e-3)
+    with pytest.raises(ValueError, match=r"^maxiter must be >= 1"):
+        gsd_solve(_A, X, 1.0, method="cg", maxiter=0)
+    with pytest.raises(ValueError, match=r"^rtol and atol cannot both be 0: the stopping rule "
+                                         r"could never be met$"):
+        gsd_solve(_A, X, 1.0, rtol=0.0, atol=0.0)
+    with pytest.warns(ConvergenceWarning, match="maxiter=1 "):
+        _, info = gsd_solve(_A, np.random.default_rng(21).standard_normal(_N), 1.0,
+                            method="cg", maxiter=1, return_info=True)
+    assert info.iterations == 1
+
+
+@pytest.mark.parametrize("n, want", [(5, 100), (120, 1200)])
+def test_default_maxiter_is_ten_n_but_at_least_100(n, want):
+    # Chebyshev at λ = 1e6 (κ ≈ 2e6) needs ~5e4 iterations for rtol = 1e-15: it stops at the cap.
+    A = _A if n == _N else sp.csr_array(nx.to_scipy_sparse_array(nx.path_graph(n)))
+    with pytest.warns(ConvergenceWarning, match=rf"in maxiter={want} iterations"):
+        _, info = gsd_solve(A, np.arange(float(n)), 1e6, method="chebyshev", rtol=1e-15,
+                            return_info=True)
+    assert info.iterations == want
+
+
+def test_auto_resolution_boundaries(monkeypatch):
+    # 'direct' up to 5000 nodes (inclusive) when its factors fit, else 'cg'.
+    from ngc_ref import _memory
+    monkeypatch.delenv(_memory.ENV_VAR, raising=False)
+    for n, want in ((5000, "direct"), (5001, "cg")):
+        ring = sp.csr_array(nx.to_scipy_sparse_array(nx.cycle_graph(n)))
+        X = np.random.default_rng(22).standard_normal(n)
+        assert gsd_solve(ring, X, 1.0, return_info=True)[1].method == want, n
+    # _A's LU factors: an estimated 3.25e3 entries, 39 kB; they do not fit 20000 bytes.
+    monkeypatch.setenv(_memory.ENV_VAR, "20000")
+    assert gsd_solve(_A, np.ones(_N), 1.0, return_info=True)[1].method == "cg"
