@@ -594,3 +594,86 @@ def test_auto_resolution_boundaries(monkeypatch):
     # _A's LU factors: an estimated 3.25e3 entries, 39 kB; they do not fit 20000 bytes.
     monkeypatch.setenv(_memory.ENV_VAR, "20000")
     assert gsd_solve(_A, np.ones(_N), 1.0, return_info=True)[1].method == "cg"
+
+
+@pytest.mark.parametrize("method", ["cg", "direct"])
+def test_empty_and_one_node_problems(method):
+    # d = 0 columns and n = 0 nodes: nothing to solve, F is a new array shaped like X.
+    X = np.ones((_N, 0), dtype=np.float32)
+    F, info = gsd_solve(_A, X, 2.0, method=method, return_info=True)
+    assert F.shape == (_N, 0) and F.dtype == np.float32 and F is not X
+    assert (info.method, info.converged, info.residual) == (method, True, 0.0)
+    assert info.iterations is None and info.factor_nnz is None
+    E = sp.csr_array((0, 0))
+    F, info = gsd_solve(E, np.ones(0), 2.0, method=method, return_info=True)
+    assert F.shape == (0,) and (info.converged, info.residual) == (True, 0.0)
+    assert info.iterations is None and info.factor_nnz is None     # no method ran
+    assert gsd_solve(E, np.ones(0), 2.0, method=method).shape == (0,)
+    # n = 1 is solved: F = X, 0 iterations or a 1-entry factor.
+    F, info = gsd_solve(sp.csr_array((1, 1)), np.array([3.0]), 2.0, method=method,
+                        return_info=True)
+    assert F.tolist() == [3.0] and info.residual == 0.0
+    assert (info.iterations, info.factor_nnz) == ((0, None) if method == "cg" else (None, 2))
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_isolated_nodes_return_x_exactly(norm):
+    # F = X on an isolated node by construction (F∞ = X, Z = 0 there), not X·(w·b)/(w·b).
+    X = np.random.default_rng(23).standard_normal((_N, 64))
+    for method in ("cg", "direct", "dense", "chebyshev"):
+        F = gsd_solve(_A, X, 7.0, norm=norm, method=method)
+        assert np.array_equal(F[_N - 1], X[_N - 1]), method
+
+
+def test_x_with_the_wrong_number_of_rows():
+    with pytest.raises(ValueError, match=r"X must have one row per node: expected 120 rows"):
+        gsd_solve(_A, np.ones((_N + 1, 2)), 1.0)
+
+
+def test_the_solves_own_work_arrays_are_checked(monkeypatch):
+    # 6 float64 120 x 2 arrays (11520 bytes) do not fit 10000 bytes: refused before the
+    # method runs (direct's factor estimate, 38 KiB, is not the message).
+    from ngc_ref import _memory
+    monkeypatch.setenv(_memory.ENV_VAR, "10000")
+    with pytest.raises(ValueError) as err:
+        gsd_solve(_A, np.ones((_N, 2)), 1.0, method="direct")
+    assert str(err.value).startswith(
+        "gsd_solve(method='direct') would need 11.2 KiB (6 dense 120 x 2 arrays of 8 bytes per "
+        "entry: the solution and the solver's buffers) but only 9.77 KiB is available"), err.value
+    assert "; pass X a block of columns at a time (each column is solved on its own)" in str(
+        err.value)
+    # A sparse X is densified under the same budget, and the message names the solve.
+    Xs = sp.random_array((_N, 20), density=0.01, random_state=0, format="csr")
+    with pytest.raises(ValueError, match=r"gsd_solve\(method='cg'\) would need"):
+        gsd_solve(_A, Xs, 1.0, method="cg")
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_cg_is_jacobi_preconditioned_cg(norm):
+    # The residual history equals that of a plain dense Jacobi-PCG on the split system M Z = B⊥
+    # (the caller's residual: weighted back by 1/mass for rw), step by step.
+    lam = 9.0
+    X = np.random.default_rng(24).standard_normal(_N)
+    _, info = gsd_solve(_A, X, lam, norm=norm, method="cg", rtol=1e-10, return_info=True)
+    An, d = normalized_adjacency(_A, norm, return_degrees=True)
+    system = solve_mod._spd_system(An, d, lam, norm, False)
+    M = system.M.toarray()
+    F_inf = system.project(X[:, None])[:, 0]
+    F_inf[system.single] = X[system.single]
+    b = system.mass * (X - F_inf)
+    b[system.single] = 0.0
+    w = 1.0 / system.mass if norm == "rw" else np.ones(_N)
+    pre = 1.0 / np.diag(M)
+    z, r = np.zeros(_N), b.copy()
+    s = pre * r
+    p, rs = s.copy(), r @ s
+    hist = []
+    for _ in range(info.iterations):
+        q = M @ p
+        alpha = rs / (p @ q)
+        z, r = z + alpha * p, r - alpha * q
+        hist.append(np.linalg.norm(w * r) / np.linalg.norm(X))
+        s = pre * r
+        rs, rs_old = r @ s, rs
+        p = s + (rs / rs_old) * p
+    assert_allclose(info.residual_history, hist, rtol=1e-6)
