@@ -556,6 +556,12 @@ def test_gsd_solve_keyword_defaults():
     X = np.arange(4.0)
     assert_allclose(gsd_solve(G, X, 2.0), gsd_solve(W, X, 2.0), rtol=1e-12)
     assert not np.allclose(gsd_solve(G, X, 2.0), gsd_solve(G, X, 2.0, weight=None))
+    # symmetrize and nodelist reach the normalisation.
+    assert_allclose(gsd_solve(A, np.ones(4), 1.0, symmetrize=True),
+                    gsd_solve(A + A.T, np.ones(4), 1.0), rtol=1e-12)
+    order = [3, 1, 0, 2]
+    assert_allclose(gsd_solve(G, X[order], 2.0, nodelist=order), gsd_solve(G, X, 2.0)[order],
+                    rtol=1e-12)
 
 
 def test_tolerance_and_maxiter_messages():
