@@ -683,3 +683,41 @@ def test_cg_is_jacobi_preconditioned_cg(norm):
         rs, rs_old = r @ s, rs
         p = s + (rs / rs_old) * p
     assert_allclose(info.residual_history, hist, rtol=1e-6)
+
+
+def _offset_solver(factor, column_x):
+    """A method whose answer misses by ``factor`` times the rounding allowance of _verify:
+    Z = M⁻¹(B + t(e_k − e_j)), the caller's residual t(e_k/mass_k − e_j/mass_j), with the
+    allowance 100·eps·(‖mass∘x‖ + ‖M‖_∞·‖z‖)/min mass computed here from its definition."""
+    def solve(system, problem):
+        M = system.M.toarray()
+        Z = np.linalg.solve(M, problem.B)
+        mass = system.mass
+        # Nodes of the big component (the last node is isolated): the offset t(e_k − e_j)
+        # sums to 0, so M⁻¹ of it has no null-space part for _verify to project away.
+        k, j = int(np.argmin(mass[:-1])), int(np.argmax(mass[:-1]))
+        allowance = (100 * np.finfo(float).eps
+                     * (np.linalg.norm(mass * column_x) + np.abs(M).sum(axis=1).max()
+                        * np.linalg.norm(Z[:, 0])) / mass.min())
+        t = factor * allowance / np.hypot(1 / mass[k], 1 / mass[j])
+        e = np.zeros_like(problem.B)
+        e[k, 0], e[j, 0] = t, -t
+        return Z + np.linalg.solve(M, e), SolveInfo("offset", converged=True)
+    return solve
+
+
+@pytest.mark.parametrize("case", ["null-space X", "random X"])
+def test_the_rounding_allowance_is_no_wider_than_stated(monkeypatch, case):
+    # An answer off by 3 allowances is not converged; one off by 0.3 is (rtol = 1e-16, so the
+    # allowance decides). X nearly in rw's null space makes ‖mass∘x‖ the allowance's main term
+    # (‖x‖ ≈ 5 times larger on this graph); a random X makes ‖M‖_∞·‖z‖ the main term.
+    rng = np.random.default_rng(25)
+    x = (np.ones(_N) + 1e-9 * rng.standard_normal(_N)) if case == "null-space X" else \
+        rng.standard_normal(_N)
+    for factor, converged in ((3.0, False), (0.3, True)):
+        monkeypatch.setitem(solve_mod.SOLVERS, "offset", _offset_solver(factor, x))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            _, info = gsd_solve(_A, x[:, None], 4.0, norm="rw", method="offset", rtol=1e-16,
+                                return_info=True)
+        assert info.converged is converged, (factor, info.residual)
