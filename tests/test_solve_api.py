@@ -437,8 +437,7 @@ def test_a_warm_start_is_judged_in_the_callers_scale():
 @pytest.mark.parametrize("method", ["cg", "chebyshev"])
 def test_the_residual_of_a_zero_right_hand_side_is_absolute(method):
     # x = 0 with a nonzero guess: ‖x‖ = 0, so the history (and atol) are absolute residuals.
-    x0 = np.random.default_rng(16).standard_normal(_N)
-    seen = []
+    x0, seen = np.random.default_rng(16).standard_normal(_N), []
     F, info = gsd_solve(_A, np.zeros(_N), 4.0, method=method, rtol=1e-8, atol=1e-9, x0=x0,
                         callback=seen.append, return_info=True)
     M = _system_matrix(_A, 4.0, "sym")
