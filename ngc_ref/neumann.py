@@ -304,10 +304,11 @@ class NeumannFilter(LinearOperator):
         return self.apply(xp.eye(self.n, dtype=self.A_norm.dtype))
 
     def exact(self, X, **kwargs):
-        """(I + λL̃)⁻¹ X, the S = ∞ limit, via :func:`ngc_ref.gsd_solve` (same keywords)."""
-        from .solve import _gsd_solve_normalized
-        return _gsd_solve_normalized(self.A_norm, self._degrees_scaled, X, self.lam, self.norm,
-                                     **kwargs)
+        """(I + λL̃)⁻¹ X, the S = ∞ limit, via :func:`ngc_ref.solve.gsd_solve_normalized` on
+        this filter's Ã_norm (the keywords of :func:`ngc_ref.gsd_solve`)."""
+        from .solve import gsd_solve_normalized
+        return gsd_solve_normalized(self.A_norm, self._degrees_scaled, X, self.lam,
+                                    norm=self.norm, **kwargs)
 
     def __repr__(self):
         return (f"NeumannFilter(n={self.n}, lam={self.lam!r}, S={self.S}, "

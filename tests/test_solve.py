@@ -1,3 +1,4 @@
+import dataclasses
 import warnings
 
 import networkx as nx
@@ -8,8 +9,7 @@ from hypothesis import given
 from numpy.testing import assert_allclose
 
 from ngc_ref import ConvergenceWarning, gsd_solve, normalized_adjacency
-from ngc_ref.solve import (METHODS, _solve_cg, _solve_chebyshev, _solve_dense, _solve_direct,
-                           _spd_system)
+from ngc_ref.solve import METHODS, SOLVERS, _Problem, _spd_system
 from ngc_ref.strategies import graphs_with_signals, lams, norms
 
 from . import _reference as ref
@@ -270,23 +270,22 @@ def test_each_method_against_the_dense_inverse(method, norm, lam, shape):
 @pytest.mark.parametrize("solver", ["cg", "chebyshev", "direct", "dense"])
 @pytest.mark.parametrize("norm", ["sym", "rw"])
 def test_private_solvers_solve_the_spd_system(solver, norm):
-    # Each _solve_* is a pure function (M, B, ...) -> (Z, SolveInfo); on a connected graph and
-    # a moderate λ the SPD matrix M is well conditioned, so no border is needed.
+    # Each entry of SOLVERS is a function (system, problem) -> (Z, SolveInfo) solving M Z = B;
+    # on a connected graph and a moderate λ the SPD matrix M is well conditioned.
     A = sp.csr_array(_random_graph(80, 5, 9))
     An, d = normalized_adjacency(A, norm, return_degrees=True)
     sysm = _spd_system(An, d, 2.0, norm, False)
-    B = np.random.default_rng(3).standard_normal((80, 2))
+    X = np.random.default_rng(3).standard_normal((80, 2))
+    # B⊥ = mass·(X − F∞): no part along the null space, as the direct methods' border asks.
+    B = sysm.mass[:, None] * (X - sysm.project(X))
     want = np.linalg.solve(sysm.M.toarray(), B)
-    opts = dict(rtol=1e-12, atol=0.0, maxiter=1000)
-    if solver == "cg":
-        Z, info = _solve_cg(sysm.M, B, sysm.Minv_diag, **opts)
-    elif solver == "chebyshev":
-        pre = 1.0 / sysm.mass if norm == "rw" else None
-        Z, info = _solve_chebyshev(sysm.M, B, pre, sysm.a, sysm.a + 2.0 * sysm.b, **opts)
-    elif solver == "direct":
-        Z, info = _solve_direct(sysm.M, B, [], sysm.norm_M)
-    else:
-        Z, info = _solve_dense(sysm.M, B, [], sysm.norm_M)
+    problem = _Problem(B=B, Z0=None, bnorm=np.linalg.norm(B, axis=0), rscale=None,
+                       rtol=1e-12, atol=0.0, maxiter=1000, workers=None, max_nodes=100,
+                       step=None)
+    if solver == "chebyshev" and norm == "rw":
+        # Chebyshev's interval is that of D̃⁻¹M, the preconditioner the row weights give.
+        problem = dataclasses.replace(problem, rscale=1.0 / sysm.mass)
+    Z, info = SOLVERS[solver](sysm, problem)
     assert info.method == solver and info.converged
     assert_allclose(Z, want, rtol=1e-9, atol=1e-10 * np.abs(want).max())
 

@@ -46,7 +46,7 @@ MODULES = {
     "neumann": ["tests/test_neumann.py", "tests/test_robust.py"],
     "noise": ["tests/test_noise.py"],
     "training/least_squares": ["tests/test_training_least_squares.py"],
-    "solve": ["tests/test_solve.py"],
+    "solve": ["tests/test_solve.py", "tests/test_solve_api.py"],
 }
 
 #: mutmut through this interpreter: a venv that sees a system-wide mutmut has no script of its
