@@ -337,9 +337,11 @@ SEE_ALSO = {
         ('neumann_order', 'The S that makes the truncation error r^{S+1} small enough'),
     ],
     "ngc_ref.solve.gsd_solve": [
-        ('NeumannFilter.exact', 'The same solve for a filter already made'),
+        ('gsd_solve_normalized', 'The same solve for an Ã_norm already built (many λ, one graph)'),
+        ('NeumannFilter.exact', 'The S = ∞ limit of the NGC filter, by this solve'),
         ('neumann_propagate', 'The truncated series Ã_S X, its S-term approximation'),
         ('SolveInfo', 'What the solve did, returned with ``return_info=True``'),
+        ('scipy.sparse.linalg.cg', 'Whose ``x0`` and ``callback`` these follow'),
     ],
     "ngc_ref.solve.SolveInfo": [
         ('gsd_solve', 'Returns it'),

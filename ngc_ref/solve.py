@@ -202,13 +202,6 @@ def gsd_solve(A, X, lam, *, norm="sym", method="auto", rtol=1e-10, atol=0.0, max
     6 (direct, dense) float64 n x d arrays besides the matrices; they must fit the memory
     budget of :mod:`ngc_ref._memory` (sparse X is densified too).
 
-    See Also
-    --------
-    gsd_solve_normalized : the same solve for an Ã_norm already built (many λ, one graph).
-    ngc_ref.NeumannFilter.exact : the S = ∞ limit of the NGC filter, by this solve.
-    ngc_ref.neumann_propagate : the truncated series Σ_{s<=S} r^s Ã^s X / (λ+1).
-    scipy.sparse.linalg.cg : whose ``x0`` and ``callback`` these follow.
-
     Examples
     --------
     >>> import networkx as nx
