@@ -378,20 +378,16 @@ def test_trajectory_refusals_and_edge_cases(monkeypatch):
     kw = dict(lam=1.0, S=2, steps=3, tau=1.0)
     with pytest.raises(ValueError, match="L = 0"):
         theory_trajectory(G, np.zeros_like(Xs), np.zeros_like(eta), Y, **kw)
-    with pytest.raises(ValueError, match="^alpha must be > 0"):
-        theory_trajectory(G, Xs, eta, Y, alpha=0.0, **kw)
-    with pytest.raises(ValueError, match="^W0 must be one of"):
-        theory_trajectory(G, Xs, eta, Y, W0="ones", **kw)
-    with pytest.raises(ValueError, match=r"^W0 must have shape \(d, c\) = \(2, 2\)"):
-        theory_trajectory(G, Xs, eta, Y, W0=np.zeros((2, 3)), **kw)
-    with pytest.raises(ValueError, match="^tol must be >= 0"):
-        theory_trajectory(G, Xs, eta, Y, tol=-1.0, **kw)
-    with pytest.raises(ValueError, match="^tau must be >= 0"):
-        theory_trajectory(G, Xs, eta, Y, **{**kw, "tau": -1.0})
-    with pytest.raises(ValueError, match="^l2 must be >= 0"):
-        theory_trajectory(G, Xs, eta, Y, l2=-1.0, **kw)
-    with pytest.raises(ValueError, match="^steps must be >= 0"):
-        theory_trajectory(G, Xs, eta, Y, **{**kw, "steps": -1})
+    # One bad keyword at a time, each refused by name.
+    for bad, message in [({"alpha": 0.0}, "^alpha must be > 0"),
+                         ({"W0": "ones"}, "^W0 must be one of"),
+                         ({"W0": np.zeros((2, 3))}, r"^W0 must have shape \(d, c\) = \(2, 2\)"),
+                         ({"tol": -1.0}, "^tol must be >= 0"),
+                         ({"tau": -1.0}, "^tau must be >= 0"),
+                         ({"l2": -1.0}, "^l2 must be >= 0"),
+                         ({"steps": -1}, "^steps must be >= 0")]:
+        with pytest.raises(ValueError, match=message):
+            theory_trajectory(G, Xs, eta, Y, **{**kw, **bad})
     with pytest.raises(ValueError, match="^eta must have the shape of X_clean"):
         theory_trajectory(G, Xs, eta[:, :1], Y, **kw)
     with pytest.raises(ValueError, match="diverged at step"), \
