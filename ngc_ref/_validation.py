@@ -555,6 +555,18 @@ def check_array(X, *, name="X", n_rows=None, accept_sparse=False, ensure_2d=True
     return arr
 
 
+def check_per_row(v, n, name, *, per="node"):
+    """``v`` as a 1-D array with one entry per node (``n`` of them, or per ``per``).
+
+    A ValueError naming ``name`` otherwise; the dtype is the caller's to check.
+    """
+    v = np.asarray(v)
+    if v.ndim != 1 or v.shape[0] != n:
+        raise ValueError(f"{name} must be a 1-D array with one entry per {per} ({n}), got "
+                         f"shape={v.shape}")
+    return v
+
+
 def _check_rows(shape, n_rows, name):
     if n_rows is not None and shape[0] != n_rows:
         raise ValueError(f"{name} must have one row per node: expected {n_rows} rows, got "

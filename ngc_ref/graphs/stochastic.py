@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from .._docs import fill_doc
 from .._memory import check_memory
 from .._sampling import bernoulli_positions, lower_triangle_pairs
-from .._validation import as_generator, check_adjacency, check_option, check_scalar
+from .._validation import as_generator, check_adjacency, check_option, check_per_row, check_scalar
 from ._build import check_n, check_prob, from_edges
 
 
@@ -462,10 +462,7 @@ def edge_homophily(adjacency, labels, *, weight="weight", nodelist=None):
     0.6666666666666666
     """
     A = check_adjacency(adjacency, name="adjacency", weight=weight, nodelist=nodelist)
-    labels = np.asarray(labels)
-    if labels.ndim != 1 or labels.shape[0] != A.shape[0]:
-        raise ValueError(f"labels must be a 1-D array with one entry per node ({A.shape[0]}), "
-                         f"got shape={labels.shape}")
+    labels = check_per_row(labels, A.shape[0], "labels")
     coo = sp.triu(A, k=1, format="coo")
     if coo.nnz == 0:
         return float("nan")

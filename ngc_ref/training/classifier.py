@@ -19,7 +19,7 @@ import scipy.sparse as sp
 from .._docs import fill_doc
 from .._memory import check_memory
 from .._validation import (_as_real_array, as_generator, check_features, check_option,
-                           check_scalar)
+                           check_per_row, check_scalar)
 from . import _nn
 from .optim import OPTIMIZERS, descend, make_optimizer
 
@@ -106,10 +106,7 @@ def train_classifier(H, y, n_classes=None, *, hidden=0, dropout=0.0, optimizer="
         raise ValueError(f"H must be 2-D (m x d), got shape={H.shape}")
     H = check_features(H, H.shape[0], name="H")
     dtype = H.dtype
-    y = np.asarray(y)
-    if y.ndim != 1 or y.shape[0] != H.shape[0]:
-        raise ValueError(f"y must be 1-D with one label per row of H ({H.shape[0]}), got "
-                         f"shape={y.shape}")
+    y = check_per_row(y, H.shape[0], "y", per="row of H")
     if y.size == 0:
         raise ValueError("y is empty: no training nodes")
     if y.dtype.kind not in "iu" or y.min() < 0:
