@@ -214,19 +214,18 @@ def test_estimate_memory_guards_at_their_exact_need(monkeypatch):
     opts = dict(method="estimate", n_samples=64, max_candidates=8, workers=1, seed=0)
     monkeypatch.setenv(_memory.ENV_VAR, "460800")
     assert connectivity_factor(G, 1.0, 2, **opts).n_exact == 8
-    monkeypatch.setenv(_memory.ENV_VAR, "460799")
-    with pytest.raises(ValueError, match=r"^connectivity_factor\(method='estimate'\) would need "
-                                         r".* \(3 blocks of 300 x 64 float64\) but only .*; pass "
-                                         r"a smaller n_samples\. Set NGC_REF_MEMORY_BUDGET"):
-        connectivity_factor(G, 1.0, 2, **opts)
-    # The exact recomputation of 64 candidates in one block of 64: 460800 bytes again, refused
-    # by name (and without suggesting the estimate the caller already uses).
-    monkeypatch.setenv(_memory.ENV_VAR, "100000")
-    with pytest.raises(ValueError, match=r"^connectivity_factor\(method='estimate'\) would need "
-                                         r".* \(1 worker\(s\) x 3 blocks of 300 x 64 float64\) .*;"
-                                         r" pass a smaller block_size \(or fewer workers\)\. Set"):
-        connectivity_factor(G, 1.0, 2, method="estimate", n_samples=1, max_candidates=64,
-                            block_size=64, workers=1, seed=0)
+    # One byte less is refused; so is the exact recomputation of 64 candidates in one block of
+    # 64 (460800 bytes again), by name and without suggesting the estimate the caller uses.
+    need = r"^connectivity_factor\(method='estimate'\) would need .* \("
+    for budget, kw, message in [
+            ("460799", opts, r"3 blocks of 300 x 64 float64\) but only .*; pass a smaller "
+                             r"n_samples\. Set NGC_REF_MEMORY_BUDGET"),
+            ("100000", {**opts, "n_samples": 1, "max_candidates": 64, "block_size": 64},
+             r"1 worker\(s\) x 3 blocks of 300 x 64 float64\) .*; pass a smaller block_size "
+             r"\(or fewer workers\)\. Set")]:
+        monkeypatch.setenv(_memory.ENV_VAR, budget)
+        with pytest.raises(ValueError, match=need + message):
+            connectivity_factor(G, 1.0, 2, **kw)
 
 
 def test_exact_memory_guard_at_its_exact_need(monkeypatch):

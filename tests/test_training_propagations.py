@@ -23,10 +23,15 @@ def graph():
     return G, X
 
 
-@pytest.mark.parametrize("norm", ["sym", "rw"])
-def test_baselines_match_dense_references(graph, norm):
+@pytest.fixture(params=["sym", "rw"])
+def normalised(graph, request):
+    """``(G, X, norm, T)``: the graph, its signal, the normalisation and the dense T."""
     G, X = graph
-    T = _dense_T(G, norm)
+    return G, X, request.param, _dense_T(G, request.param)
+
+
+def test_baselines_match_dense_references(normalised):
+    G, X, norm, T = normalised
     assert_allclose(propagate("sgc", G, X, norm=norm), T @ T @ X, atol=1e-12)
     assert_allclose(propagate("sgc", G, X, K=3, norm=norm), T @ T @ T @ X, atol=1e-12)
     K, a = 5, 0.2
@@ -52,10 +57,8 @@ def test_every_propagation_keeps_the_features_dtype(graph, name):
     assert_allclose(H32, H64, rtol=1e-4, atol=1e-5)
 
 
-@pytest.mark.parametrize("norm", ["sym", "rw"])
-def test_ngc_rngc_gsd_match_dense_references(graph, norm):
-    G, X = graph
-    T = _dense_T(G, norm)
+def test_ngc_rngc_gsd_match_dense_references(normalised):
+    G, X, norm, T = normalised
     assert_allclose(propagate("ngc", G, X, lam=3.0, S=6, norm=norm),
                     neumann_matrix(G, 3.0, 6, norm=norm) @ X, atol=1e-12)
     L = np.eye(25) - T
