@@ -2,6 +2,7 @@
 entry point for an Ã_norm already built (#28 item 4)."""
 
 import dataclasses
+import inspect
 import warnings
 
 import networkx as nx
@@ -202,9 +203,13 @@ def test_non_callable_callback_is_refused_by_name():
 
 # --- the solver table ----------------------------------------------------------------------
 
+#: SciPy's relative tolerance keyword: ``rtol`` since 1.12, ``tol`` before (the floor is 1.10).
+_CG_RTOL = "rtol" if "rtol" in inspect.signature(spla.cg).parameters else "tol"
+
+
 def _scipy_cg(system, problem):
     """A method added in one place: SciPy's CG on each column of M Z = B."""
-    Z = np.column_stack([spla.cg(system.M, b, rtol=1e-13, atol=0.0, maxiter=2000)[0]
+    Z = np.column_stack([spla.cg(system.M, b, atol=0.0, maxiter=2000, **{_CG_RTOL: 1e-13})[0]
                          for b in problem.B.T])
     return Z, SolveInfo("scipy-cg", converged=True)
 
@@ -648,7 +653,8 @@ def test_the_solves_own_work_arrays_are_checked(monkeypatch):
     assert "; pass X a block of columns at a time (each column is solved on its own)" in str(
         err.value)
     # A sparse X is densified under the same budget, and the message names the solve.
-    Xs = sp.random_array((_N, 20), density=0.01, random_state=0, format="csr")
+    # (sp.random, not sp.random_array: the SciPy floor, 1.10, has no random_array)
+    Xs = sp.csr_array(sp.random(_N, 20, density=0.01, random_state=0, format="csr"))
     with pytest.raises(ValueError, match=r"gsd_solve\(method='cg'\) would need"):
         gsd_solve(_A, Xs, 1.0, method="cg")
 

@@ -114,7 +114,8 @@ def test_accumulate_rows_touches_only_its_rows():
     # does not start at row 0 is what the threads of SparseProduct get).
     from ngc_ref._spmm import _accumulate_rows, _kernel_csr
     rng = np.random.default_rng(5)
-    A = _kernel_csr(sp.random_array((10, 10), density=0.5, random_state=rng, format="csr"))
+    # (sp.random, not sp.random_array: the SciPy floor, 1.10, has no random_array)
+    A = _kernel_csr(sp.csr_array(sp.random(10, 10, density=0.5, random_state=rng, format="csr")))
     H = rng.standard_normal((10, 3))
     Y = np.full((10, 3), 7.0)
     _accumulate_rows(A, H, Y, 2, 5)

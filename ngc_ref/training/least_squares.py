@@ -110,7 +110,9 @@ def lipschitz_constant(Z, *, l2=0.0, method="auto", seed=None, rtol=1e-12, maxit
                 try:
                     sigma = float(spla.svds(spla.aslinearoperator(Z), k=1, tol=0, v0=v0,
                                             maxiter=maxiter, return_singular_vectors=False)[0])
-                except spla.ArpackError as exc:   # e.g. a LinearOperator that returns NaN
+                # A LinearOperator that returns NaN: ArpackError, or on older SciPy (1.10,
+                # the floor) the ValueError of its finiteness check.
+                except (spla.ArpackError, ValueError) as exc:
                     raise ValueError(f"svds failed on Z ({exc}); check that Z is finite, or use "
                                      f"method='power'") from None
         else:
