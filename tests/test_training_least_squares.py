@@ -510,6 +510,25 @@ def test_lipschitz_seeded_runs_repeat_and_methods_report_themselves(monkeypatch)
     assert lipschitz_constant(Z, seed=0, return_info=True)[1]["method"] == "svds"
 
 
+def test_svds_starts_from_the_vector_the_seed_draws(monkeypatch):
+    # "seed: the start vector of svds": ARPACK's answer at tol=0 hardly depends on v0, so a
+    # repeat-the-seed test can pass by luck; check the start vector itself.
+    import scipy.sparse.linalg as spla
+    from ngc_ref._validation import as_generator
+    starts, svds = [], spla.svds
+
+    def spy(*args, **kw):
+        starts.append(kw.get("v0"))
+        return svds(*args, **kw)
+
+    monkeypatch.setattr(spla, "svds", spy)
+    Z = np.random.default_rng(9).standard_normal((9, 4))
+    for seed in (3, 4):
+        lipschitz_constant(Z, method="svds", seed=seed)
+        assert_allclose(starts[-1], as_generator(seed).standard_normal(4), rtol=0, atol=0)
+    assert not np.array_equal(starts[0], starts[1])
+
+
 def test_power_iteration_steps_exactly_as_written():
     # maxiter = 3 iterations of v ← ZᵀZv/‖ZᵀZv‖ from the seeded start: the Rayleigh quotient.
     from ngc_ref._validation import as_generator
