@@ -374,7 +374,7 @@ def structural_finding_lines(results):
         listed = "; ".join(f"{_link(rs[0])} (" + ", ".join(f"{x.norm} {x.scope}: {x.verdict}"
                                                            for x in rs) + ")"
                            for rs in ordered)
-        lines[0] += (" The results inside those hypotheses therefore run at λ = √n, S = ⌈2λ⌉: "
+        lines[0] += (" The results that need Assumption 2 therefore run at λ = √n, S = ⌈2λ⌉: "
                      f"{listed}.")
     return lines
 
