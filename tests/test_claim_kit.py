@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ngc_ref_theory._common import Judgement, judged, plain
-from ngc_ref_theory._core import Claim, Context
+from ngc_ref_theory._common import EXACT_RTOL, Judgement, judged, plain
+from ngc_ref_theory._core import Claim, Context, Result, Tolerance, Violation
 
 import numpy as np
 
@@ -25,12 +25,12 @@ def test_judged_builds_the_counterexample_only_on_fails():
     w = ROWS[1]
     fails = judged(c, Context(seed=4), "rw", Judgement("fails", ROWS, w), {"rule": "x ≤ 1"},
                    lambda w: f"x = {w['x']:g} on {w['case']}",
-                   lambda w: {"case": w["case"], "x": w["x"]}, rows_key="cases", violation=3.0,
-                   violation_case="b")
+                   lambda w: {"case": w["case"], "x": w["x"]}, rows_key="cases",
+                   violation=Violation("x", 3.0, "≤", 1, case="b"))
     assert fails.verdict == "fails"
     assert fails.counterexample["x"] == 3.0 and fails.counterexample["case"] == "b"
     assert fails.counterexample["rerun"].startswith("ngc-ref check --only kit-test --seed 4")
-    assert fails.summary == "as-stated: x = 3 on b [measured/bound = 3 on b]"
+    assert fails.summary == "as-stated: x = 3 on b [x 3 on b; the statement says ≤ 1]"
     assert fails.evidence["rule"] == "x ≤ 1"
     assert fails.evidence["cases"][1]["draws"] == [2.5, 3.5]      # arrays as lists
     holds = judged(c, Context(), "sym", Judgement("holds", ROWS[:1], ROWS[0]), {}, "ok",
@@ -87,3 +87,59 @@ def test_no_claim_module_imports_a_private_name_of_another():
                 bad += [f"{path.name}: {node.module}.{a.name}" for a in node.names
                         if a.name.startswith("_")]
     assert not bad, bad
+
+
+# --- a violation in the statement's own units ---------------------------------------------
+
+def test_a_violation_names_the_statements_two_sides_and_reads_in_its_units():
+    """#33 §4: the size of a violation is the measured side against the paper's side — the
+    ratio of the two, or for a quantity claimed to vanish the quantity itself."""
+    v = Violation("P(exceed)", 0.982, "≤", 0.125, "1/d", case="ring n=1000", measured_is="≥")
+    assert v.ratio == pytest.approx(0.982 / 0.125)
+    assert v.text() == ("P(exceed) ≥ 0.982 on ring n=1000; the statement says ≤ 1/d = 0.125 "
+                        "(7.86×)")
+    grad = Violation("relative gradient", 0.3, "=", 0, case="star-41, λ=0.5")
+    assert grad.ratio is None
+    assert grad.text() == "relative gradient 0.3 on star-41, λ=0.5; the statement says 0"
+    # a value or ratio a hair above 1 is not printed as 1; against 1 the value is the ratio
+    assert Violation("ρ", 1.0038, "<", 1).text() == "ρ 1.004; the statement says < 1"
+    assert Violation("s", 2.0076, "≤", 2.0).text().endswith("(1.004×)")
+
+
+def test_a_violation_refuses_a_numerical_tolerance_as_the_statements_side():
+    """Planted: the old gsd-closed-form violation, the relative gradient over EXACT_RTOL (3e9),
+    is refused in both forms a check could write it."""
+    c = _claim()
+    for old in (0.3 / EXACT_RTOL, 3.0):     # a bare number: which two sides? refused
+        with pytest.raises(TypeError, match="Violation naming the statement's two sides"):
+            c.result("rw", "fails", {}, "grad", {"rerun": "x"}, violation=old)
+    with pytest.raises(ValueError, match="numerical tolerance"):
+        Violation("relative gradient", 0.3, "≤", EXACT_RTOL)
+    with pytest.raises(ValueError, match="numerical tolerance"):   # a copy of its value too
+        Violation("relative gradient", 0.3, "≤", 1e-10)
+    assert isinstance(EXACT_RTOL, Tolerance) and EXACT_RTOL == 1e-10
+    with pytest.raises(ValueError, match="relation"):
+        Violation("x", 1.0, "<=", 2.0)
+    with pytest.raises(ValueError, match="finite"):
+        Violation("x", float("nan"), "≤", 2.0)
+
+
+def test_a_violation_beside_a_minimal_counterexample_names_its_case():
+    c = _claim()
+    with pytest.raises(ValueError, match="name the case"):
+        c.result("rw", "fails", {}, "off; minimal: P3", {"rerun": "x"},
+                 violation=Violation("x", 2.0, "≤", 1.0), minimal_counterexample={"n": 3})
+
+
+def test_a_figure_is_named_claim_id_then_norm():
+    """#35 §5: one pattern for every figure, ``<claim id>[-what]-<norm>.png`` (the old
+    ``neumann_truncation_rw.png`` is refused)."""
+    def result(name, claim="neumann-truncation"):
+        return Result(id=claim, claim=claim, paper_ref="Eq. 4", statement="s", norm="rw",
+                      verdict="holds", evidence={}, figures=[name])
+    assert result("neumann-truncation-rw.png").figures == ["neumann-truncation-rw.png"]
+    result("neumann-truncation-minimal-rw.png")
+    for bad in ("neumann_truncation_rw.png", "neumann-truncation-sym.png",
+                "gsd-gradient-minimal-rw.png", "Neumann-truncation-rw.png"):
+        with pytest.raises(ValueError, match="is not named"):
+            result(bad)

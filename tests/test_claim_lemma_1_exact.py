@@ -3,12 +3,14 @@ node, d ≥ 2; the degenerate one beside it) and the errata lemma-1:t, lemma-1:u
 lemma-1:probability."""
 
 import math
+import re
 from fractions import Fraction
 
 import pytest
 
 from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory.claims import _lemma_1_errata as errata
+from ngc_ref_theory.report import _headline_case
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +34,16 @@ def test_minimal_counterexample_is_k2_at_d_4_by_the_exact_probability(by):
         assert "d ≥ 2" in r.search["range"] and r.search["failing_cases"] > 0
         # the Paley–Zygmund screen alone first sees K2 only at d = 16
         assert mc["paley_zygmund_first_failure"].endswith("d=16 (float screen)")
-        assert "[measured/bound = 7.85 on ring n=1000 gaussian d=8]" in r.summary
+        # the violation in the statement's units: P(exceed)'s lower end against 1/d
+        assert re.search(r"\[P\(exceed\) ≥ 0\.98\d on ring n=1000 gaussian d=8; the statement "
+                         r"says ≤ 1/d = 0\.125 \(7\.8\d×\)\]", r.summary), r.summary
+        # the exact probability once, rounded, beside its counterexample (#35 §5)
+        assert mc["shows"] == "P(exceed) = 0.286 > 1/d = 1/4"
+        assert "d=4: P(exceed) = 0.286 > 1/d = 1/4 (exact probability" in r.summary
+        assert "0.2859548" not in r.summary and "0.2859548" not in _headline_case(r)
+        assert _headline_case(r).startswith("atlas G3 (n=2, edges [[0, 1]]), λ=1, S=1, d=4: "
+                                            "P(exceed) = 0.286 > 1/d = 1/4 (exact probability")
+        assert "0.2859548" not in str(by["lemma-1:probability", norm].evidence)
 
 
 def test_t_erratum_written_t_is_4_9_of_the_bound_on_k2(by):

@@ -11,7 +11,7 @@ from ngc_ref_theory import Context, run_checks
 
 #: claim id -> (figure file stem, the statements whose results must list it).
 FIGURES = {
-    "neumann-truncation": ("neumann_truncation_{norm}", ("neumann-truncation",)),
+    "neumann-truncation": ("neumann-truncation-{norm}", ("neumann-truncation",)),
     "case-study": ("case-study-{norm}", ("case-study",) + tuple(f"case-study:{i}"
                                                                 for i in range(1, 6))),
     "depth-denoising": ("depth-denoising-{norm}", ("depth-denoising:a", "depth-denoising:b",

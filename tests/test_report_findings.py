@@ -1,6 +1,8 @@
-"""report.md says what it found: it opens with "What fails as stated" (one line per failing
-as-stated statement, with its minimal non-degenerate counterexample and rerun command), table
-cells keep the mathematics (| escaped, not replaced), and each [measured/bound] names its case."""
+"""report.md says what it found: it opens with the structural finding (at fixed λ no family
+meets Assumption 2) and "What fails as stated" (one line per failing as-stated statement, with
+its graph, its minimal non-degenerate counterexample and rerun command), table cells keep the
+mathematics (| escaped, not replaced), and each violation is in the statement's own units and
+names its case."""
 
 import re
 
@@ -8,7 +10,10 @@ import pytest
 
 from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory._core import Result
-from ngc_ref_theory.report import cell, render_markdown, what_fails_lines
+from ngc_ref_theory._common import SQRT_N_KEY, SQRT_N_WHY
+from ngc_ref_theory.report import (NO_GRAPH_RECORDED, _headline_case, cell, counterexample_graph,
+                                   graphless, render_markdown, structural_finding_lines,
+                                   what_fails_lines)
 
 
 def _result(id, verdict, scope, summary, **kw):
@@ -61,33 +66,149 @@ def test_what_fails_as_stated_opens_the_report_one_line_per_failing_statement():
     assert what_fails_lines([res[2]])[-1].startswith("No statement of the paper fails")
 
 
-def test_each_measured_over_bound_names_the_case_it_comes_from():
+#: A violation's words: "<quantity> [≥ ]<measured>[ on <case>]; the statement says <side>".
+VIOLATION = re.compile(r"(?P<q>.+?) (?P<rel>≥ |≤ )?(?P<m>-?[\d.]+(?:e[+-]\d+)?)"
+                       r"(?: on (?P<on>.*?))?; the statement says (?P<says>.*)")
+
+
+def violations(summary):
+    """The violations a summary states (a bracket holding "; the statement says "), parsed;
+    brackets are matched, since a quantity such as Σ_j[Ã_S]_ij² has its own."""
+    out, stack = [], []
+    for k, ch in enumerate(summary):
+        if ch == "[":
+            stack.append(k)
+        elif ch == "]" and stack:
+            inner = summary[stack.pop() + 1:k]
+            if "; the statement says " in inner:
+                m = VIOLATION.fullmatch(inner)
+                assert m, inner
+                out.append(m.groupdict())
+    return out
+
+
+def test_each_violation_names_the_case_it_comes_from():
     res = run_checks(Context(seed=0), only=["row-square-bounds"], progress=False)
     sym = next(r for r in res if r.id == "row-square-bounds" and r.norm == "sym")
-    # karate's ratio stands beside karate; the minimal P3 gets its own number.
-    for m in re.finditer(r"\[measured/bound = ([^\]]+)\]", sym.summary):
-        assert " on " in m.group(1), sym.summary
+    # karate's violation stands beside karate; the minimal P3 gets its own number.
+    found = violations(sym.summary)
+    assert found and all(v["on"] for v in found), sym.summary
     assert "on karate-34 row" in sym.summary
+    bad = sym.counterexample["violations"][0]
+    v = found[0]
+    assert v["q"] == "Σ_j[Ã_S]_ij²" and v["on"].startswith(f"{bad['graph']} row {bad['row']}")
+    assert float(v["m"]) == pytest.approx(bad["row_square_sum"], rel=5e-3)
+    assert v["says"].startswith("≥ (1 − r^(S+1))²/n = ")
+    assert v["says"].endswith(f"({bad['row_square_sum'] / bad['bound_value']:.3g}×)")
     assert re.search(r"minimal: atlas G6 .*\[lower bound over ρ_\d = 1\.00\d+ there\]",
                      sym.summary)
 
 
-def test_a_measured_over_bound_number_names_its_case_beside_a_minimal_counterexample():
-    """#26: "[measured/bound = …]" must belong to the case the summary names. Beside a minimal
-    counterexample a bare number would read as the minimal case's, so the case is required."""
-    from ngc_ref_theory.claims import gsd_closed_form
-
-    st = gsd_closed_form.GRADIENT
-    mc = {"n": 3, "edges": [[0, 1], [0, 2]]}
-    with pytest.raises(ValueError, match="name the case"):
-        st.result("rw", "fails", {}, "off; minimal: P3", {"rerun": "x"}, violation=2.0,
-                  minimal_counterexample=mc)
-    r = st.result("rw", "fails", {}, "off; minimal: P3", {"rerun": "x"}, violation=2.0,
-                  violation_case="star-41, λ=0.5", minimal_counterexample=mc)
-    assert r.summary.endswith("[measured/bound = 2 on star-41, λ=0.5]")
-    # the claims that put a number beside their minimal case name it (the real run)
+def test_a_violation_is_in_the_statements_units_never_over_the_tolerance():
+    """#33 §4: gsd-closed-form (rw) said "[measured/bound = 3e+09 …]", the relative gradient
+    over the 1e-10 tolerance. Its violation is the relative gradient itself (the statement says
+    0), and the gradient errata's the relative difference from the true gradient: the numbers
+    the evidence and counterexample hold (planted: the old ratio fails here)."""
     ctx = Context(seed=0)
-    for res in run_checks(ctx, only=["gsd-closed-form"], progress=False):
-        assert res.verdict != "error", res.summary
-        for m in re.finditer(r"\[measured/bound = [^\]]*\]", res.summary):
-            assert " on " in m.group(0) or " there" in m.group(0), res.summary
+    by = {(r.id, r.norm): r for r in run_checks(ctx, only=["gsd-closed-form"], progress=False)}
+    r = by["gsd-closed-form", "rw"]
+    assert r.verdict == "fails"
+    v, = violations(r.summary)
+    assert v["q"] == "relative gradient ‖∇q‖/((1+2λ)‖X‖)" and v["says"] == "0"
+    assert float(v["m"]) == pytest.approx(r.evidence["worst_relative_gradient"], rel=5e-3)
+    assert v["on"] == f"{r.counterexample['graph']['name']}, λ={r.counterexample['lam']:g}"
+    for key in (("gsd-closed-form:gradient", "sym"), ("gsd-closed-form:gradient", "rw"),
+                ("gsd-closed-form:gradient-meant", "rw")):
+        res = by[key]
+        assert res.verdict == "fails", res.summary
+        v, = violations(res.summary)
+        assert (v["q"], v["says"]) == ("relative difference from the true gradient", "0")
+        assert float(v["m"]) == pytest.approx(res.evidence["max_relative_difference"], rel=5e-3)
+        assert float(v["m"]) < 10            # a relative difference, not a ratio to 1e-10
+    for res in by.values():
+        assert "measured/bound" not in res.summary, res.summary
+
+
+# --- every counterexample names its graph in the headline ----------------------------------
+
+GRAPH = {"name": "complete-64", "n": 64, "n_edges": 2016, "edges_sha256": "ab" * 32}
+
+
+def test_the_headline_shows_the_graph_of_every_counterexample():
+    """#33 §4: tau-at-scale headlined "counterexample: λ=64, S=64". The headline starts with
+    the graph (record, minimal counterexample, data set, or why there is none); one without
+    is marked and listed by ``graphless`` (planted: the old headline has no graph)."""
+    bare = _result("tau-at-scale", "fails", "as-stated", "τ grows")
+    bare.counterexample.update(family="complete graph K_n", n=15333, lam=64.0, S=64)
+    named = _result("assumption-2", "fails", "as-stated", "τ/n stays")
+    named.counterexample.update(graph=GRAPH, lam=32.0, S=16)
+    data = _result("row-normalization:table", "fails", "as-stated", "8/9 cells")
+    data.counterexample.update(dataset="cora", xi=1.0)
+    noise = _result("flip-noise", "fails", "as-stated", "E[η | X=0] = +p",
+                    minimal_counterexample={"case": "one entry (n = d = 1)", "p": 0.1})
+    noise.counterexample.update(no_graph="about the noise alone", p=0.4)
+    res = [bare, named, data, noise]
+    assert [_headline_case(r) for r in res] == [
+        f"{NO_GRAPH_RECORDED}, family=complete graph K_n, n=15333, λ=64, S=64",
+        "complete-64 (n = 64, 2016 edges), λ=32, S=16",
+        "cora (data set), ξ=1",
+        "one entry (n = d = 1)"]
+    assert graphless(res) == [bare]
+    assert counterexample_graph(noise) == "no graph (about the noise alone)"
+    lines = what_fails_lines(res)
+    assert f"— counterexample: {NO_GRAPH_RECORDED}, family=" in lines[4]
+    assert "— counterexample: complete-64 (n = 64, 2016 edges), λ=32, S=16 — " in lines[5]
+    assert graphless([_result("ok", "holds", "as-stated", "fine")]) == []
+
+
+def test_the_minimal_counterexample_shows_its_value_beside_its_graph():
+    """#35 §5: Lemma 1's exact probability was printed as '[0.285954861574119,
+    0.285954861574119]' deep in the report; a certificate's rounded ``shows`` stands beside
+    its graph in the headline instead."""
+    mc = {"atlas_index": 3, "n": 2, "edges": [[0, 1]], "lam": 1.0, "S": 1, "d": 4,
+          "shows": "P(exceed) = 0.286 > 1/d = 1/4", "certified": "exact probability"}
+    r = _result("lemma-1", "fails", "as-stated", "P(exceed) > 1/d", minimal_counterexample=mc)
+    assert _headline_case(r) == ("atlas G3 (n=2, edges [[0, 1]]), λ=1, S=1, d=4: P(exceed) = "
+                                 "0.286 > 1/d = 1/4 (exact probability)")
+
+
+# --- the structural finding, once, at the top -----------------------------------------------
+
+def _assumption_2(lam=32.0, S=16, floor=0.005534501111840462, families=10, tau_over_n=0.00678):
+    r = _result("assumption-2", "fails", "as-stated", "τ/n ≥ floor")
+    r.evidence.update(lam=lam, S=S, floor_tau_over_n=floor,
+                      families={f"fam{k}": {"verdict": "fails"} for k in range(families)})
+    r.counterexample.update(family="complete", n=800, tau_over_n=tau_over_n)
+    return r
+
+
+def test_the_structural_finding_opens_the_report_with_the_runs_own_numbers():
+    """#33 §4: one paragraph, before "What fails as stated", from assumption-2's evidence: the
+    floor, 1/(λ+1) of its λ, its families; and the results at λ = √n (their evidence's key).
+    Changing the evidence changes the paragraph: nothing in it is written by hand."""
+    grown = _result("theorem-1:sum", "fails", "as-stated", "sum reading")
+    grown.evidence[SQRT_N_KEY] = SQRT_N_WHY
+    ext = _result("assumption-2-corrected", "holds", "extension", "decays")
+    ext.evidence[SQRT_N_KEY] = SQRT_N_WHY
+    res = [_assumption_2(), ext, grown]
+    (para,) = structural_finding_lines(res)
+    assert para.startswith("**At fixed λ no graph family meets Assumption 2.**")
+    assert "τ_i ≥ n/((λ+1)²(1−r^{S+1})²)" in para
+    assert "at λ = 32, S = 16, 1/(λ+1) = 0.0303 and τ/n ≥ 0.00553" in para
+    assert "10 of 10 families stay above it; closest, complete: τ/n = 0.00678 at n = 800" in para
+    assert "vacuous unless λ grows with n" in para
+    # the as-stated result first, then the extension, each with its verdict
+    assert para.endswith("λ = √n, S = ⌈2λ⌉: [`theorem-1:sum`](#s-theorem-1-sum) (rw as-stated: "
+                         "fails); [`assumption-2-corrected`](#s-assumption-2-corrected) "
+                         "(rw extension: holds).")
+    text = render_markdown(res, {"seed": 0}, claims={})
+    assert text.index("**At fixed λ") < text.index("## What fails as stated")
+    assert text.count("At fixed λ no graph family") == 1
+    # another run's evidence, another paragraph
+    (other,) = structural_finding_lines([_assumption_2(lam=64.0, S=64, floor=0.000237,
+                                                       families=3, tau_over_n=0.0004)])
+    assert "at λ = 64, S = 64, 1/(λ+1) = 0.0154 and τ/n ≥ 0.000237" in other
+    assert "3 of 3 families" in other and "0.00553" not in other and "√n" not in other
+    # no failing assumption-2 in the run (e.g. --only): no paragraph
+    assert structural_finding_lines([grown]) == []
+    assert "At fixed λ" not in render_markdown([grown], {"seed": 0}, claims={})

@@ -108,7 +108,7 @@ def test_results_carry_their_scope_and_the_headline_counts_only_the_papers_state
     for r in res:
         assert r.summary.startswith(f"{r.scope}: ") and r.scope_reason
         if r.verdict == "fails" and r.id == "row-sum":
-            assert "measured/bound" in r.summary
+            assert "; the statement says 1 − r^(S+1) = " in r.summary     # its violation
     c = counts(res)
     assert c["as-stated"]["fails"] == 0          # row-sum's sym failure is not the paper's
     assert c["extension"]["fails"] >= 1 and c["erratum"]["fails"] == 2

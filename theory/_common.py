@@ -9,11 +9,18 @@ import scipy.sparse as sp
 
 from ngc_ref import normalized_adjacency
 
-from ._core import rerun_command
+from ._core import Tolerance, rerun_command
 from ._graphs import as_dense
 
-#: Relative tolerance for identities that are exact in real arithmetic (float64 checks).
-EXACT_RTOL = 1e-10
+#: Relative tolerance for identities that are exact in real arithmetic (float64 checks); a
+#: :class:`~._core.Tolerance`, so no violation is ever stated as a ratio to it.
+EXACT_RTOL = Tolerance(1e-10)
+
+#: Why the results inside Lemma 1's and Theorem 1's hypotheses run at λ = √n: stated in their
+#: summaries, and under :data:`SQRT_N_KEY` in their evidence, where the report's opening
+#: paragraph finds them (``report.structural_finding_lines``).
+SQRT_N_WHY = "λ = √n because at fixed λ Assumption 2 fails for every family (see assumption-2)"
+SQRT_N_KEY = "why_lambda_sqrt_n"
 
 
 def dense_norm_adj(A, norm):
@@ -49,12 +56,20 @@ def public(row, drop=("A",)):
     return {k: v for k, v in row.items() if k not in drop}
 
 
-def counterexample(claim_id, ctx, graph=None, **fields):
+def counterexample(claim_id, ctx, graph=None, no_graph=None, **fields):
     """The record of a counterexample: its ``rerun`` command (:func:`._core.rerun_command`:
-    safe and complete as printed), the graph (:func:`graph_record`) and ``fields``."""
+    safe and complete as printed), the graph (:func:`graph_record`) and ``fields``.
+
+    A counterexample names its graph (``graph=(name, A)``; the report's headline shows it), or
+    a data set (``dataset=``), or says why the statement involves none (``no_graph="..."``:
+    a statement about the noise alone, or about matrix shapes)."""
+    if graph is not None and no_graph is not None:
+        raise ValueError(f"{claim_id}: a counterexample has a graph or no_graph, not both")
     out = {"rerun": rerun_command(claim_id, ctx)}
     if graph is not None:
         out["graph"] = graph_record(*graph)
+    if no_graph is not None:
+        out["no_graph"] = str(no_graph)
     out.update(fields)
     return out
 
@@ -102,7 +117,8 @@ def judged(statement, ctx, norm, judgement, evidence, summary, failure=None, *, 
     rows_key : str, optional
         Where the rows go in the evidence (None: they are not added).
     figures, **options
-        As :meth:`Statement.result` (``violation=``, ``violation_case=``, ``search=``, ...).
+        As :meth:`Statement.result` (``violation=`` a :class:`~._core.Violation`,
+        ``search=``, ...).
 
     Examples
     --------

@@ -30,6 +30,8 @@ from typing import Callable
 
 import numpy as np
 
+from ._text import number
+
 VERDICTS = ("holds", "fails", "inconclusive", "error")
 #: What a result is about: the paper's statement under its own hypotheses and normalisation
 #: (``as-stated``), our generalisation or correction (``extension``: the other normalisation
@@ -71,6 +73,19 @@ PAPER_STATEMENT = as_stated("the paper's statement, checked under its own hypoth
 CORRECTED_STATEMENT = extension("a corrected statement proposed by the checker, not the paper's")
 
 
+def figure_name_ok(name, claim, norm):
+    """Whether a figure's file name is ``<claim id>[-what]-<norm>.png``: the claim's id, lowercase
+    words joined by hyphens, its norm; one pattern, so a reader finds every figure of a claim.
+
+    >>> figure_name_ok("lemma-1-minimal-rw.png", "lemma-1", "rw")
+    True
+    >>> figure_name_ok("neumann_truncation_rw.png", "neumann-truncation", "rw")
+    False
+    """
+    return re.fullmatch(re.escape(claim) + r"(-[a-z0-9]+)*-" + re.escape(norm) + r"\.png",
+                        name) is not None
+
+
 @dataclass
 class Result:
     """The outcome of one statement in one normalisation."""
@@ -107,9 +122,136 @@ class Result:
             raise ValueError(f"{self.id}: a 'fails' verdict needs a counterexample")
         if self.scope not in SCOPES:
             raise ValueError(f"scope must be one of {SCOPES}, got {self.scope!r}")
+        for name in self.figures:
+            if not figure_name_ok(name, self.claim, self.norm):
+                raise ValueError(f"{self.id}: figure {name!r} is not named "
+                                 f"'{self.claim}[-what]-{self.norm}.png' (the claim id, "
+                                 "lowercase words joined by hyphens, the norm)")
 
     def to_dict(self):
         return _jsonable(asdict(self))
+
+
+class Tolerance(float):
+    """A numerical tolerance of the checker (a float, e.g. ``EXACT_RTOL = Tolerance(1e-10)``):
+    how close float64 must come to an exact identity, never a side of the paper's statement.
+
+    :class:`Violation` refuses one as the statement's side: a relative gradient of 0.3 is
+    "0.3 where the statement says 0", not "3e9 times the tolerance". Every value declared
+    this way is remembered (:data:`TOLERANCES`), so the refusal also catches a copy of it.
+
+    Examples
+    --------
+    >>> t = Tolerance(1e-10)
+    >>> t == 1e-10, 2 * t
+    (True, 2e-10)
+    """
+
+    def __new__(cls, value):
+        self = super().__new__(cls, value)
+        if not (math.isfinite(self) and self >= 0):
+            raise ValueError(f"a tolerance must be finite and >= 0, got {value!r}")
+        TOLERANCES.add(float(self))
+        return self
+
+
+#: The values of every :class:`Tolerance` declared so far (what :class:`Violation` refuses as
+#: a bound).
+TOLERANCES: set = set()
+
+#: How a statement relates its measured side to its other side (``→``: a limit as n grows).
+RELATIONS = ("≤", "<", "≥", ">", "=", "→")
+
+
+@dataclass(frozen=True)
+class Violation:
+    """How far a failing statement is from holding, in the statement's own units: the measured
+    side against the statement's other side, where it was measured.
+
+    The summary states it as "[τ_RNGC/τ_NGC 1.04 on cora; the statement says < 1]" or
+    "[P(exceed) ≥ 0.982 on ring n=1000; the statement says ≤ 1/d = 0.125 (7.85×)]": the
+    measured value, and for a non-zero side the ratio of the two sides; for a quantity the
+    statement claims to be 0 (a gradient, a limit) the measured value itself. A numerical
+    tolerance is never a side (:class:`Tolerance`; ``ValueError``), and a bare number is
+    refused by :meth:`Statement.result`, so no violation reads as a ratio to a tolerance.
+
+    Parameters
+    ----------
+    quantity : str
+        What was measured, in the statement's words ("relative gradient", "τ/n").
+    measured : float
+        Its value where the statement fails (with ``measured_is`` "≥": a lower end, e.g. of
+        a confidence interval, or a floor that holds everywhere).
+    relation : str
+        The statement's relation, measured ``relation`` bound: one of :data:`RELATIONS`.
+    bound : float
+        The statement's other side (0 for a quantity claimed to vanish).
+    bound_name : str, optional
+        The other side in the paper's notation ("1/d", "1 − r^(S+1)"); its value follows.
+    case : str, optional
+        Where it was measured ("star-41, λ=0.5"); required beside a minimal counterexample.
+    measured_is : str
+        "=" (the value), "≥" or "≤" (a bound on it).
+
+    Examples
+    --------
+    >>> Violation("relative gradient", 0.3, "=", 0, case="star-41, λ=0.5").text()
+    'relative gradient 0.3 on star-41, λ=0.5; the statement says 0'
+    >>> Violation("P(exceed)", 0.982, "≤", 0.125, "1/d", measured_is="≥").text()
+    'P(exceed) ≥ 0.982; the statement says ≤ 1/d = 0.125 (7.86×)'
+    >>> Violation("relative gradient", 0.3, "≤", Tolerance(1e-10))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: Violation bound=1e-10 is a numerical tolerance, not a side of the statement...
+    """
+
+    quantity: str
+    measured: float
+    relation: str
+    bound: float
+    bound_name: str | None = None
+    case: str | None = None
+    measured_is: str = "="
+
+    def __post_init__(self):
+        if self.relation not in RELATIONS:
+            raise ValueError(f"Violation relation must be one of {RELATIONS}, got "
+                             f"{self.relation!r}")
+        if self.measured_is not in ("=", "≥", "≤"):
+            raise ValueError(f"Violation measured_is must be '=', '≥' or '≤', got "
+                             f"{self.measured_is!r}")
+        for name in ("measured", "bound"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+                raise TypeError(f"Violation {name} must be a real number, got "
+                                f"{type(v).__name__}")
+            if not math.isfinite(v):
+                raise ValueError(f"Violation {name} must be finite, got {float(v)}")
+        if isinstance(self.bound, Tolerance) or (self.bound != 0
+                                                 and float(self.bound) in TOLERANCES):
+            raise ValueError(
+                f"Violation bound={float(self.bound):g} is a numerical tolerance, not a side "
+                f"of the statement: state the measured {self.quantity} against the statement's "
+                "own side (0 for a quantity it claims to vanish)")
+
+    @property
+    def ratio(self):
+        """measured / bound, the two sides' ratio (None for a side of 0 or 1, where the
+        measured value says it all)."""
+        return None if self.bound in (0, 1) else float(self.measured) / float(self.bound)
+
+    def text(self):
+        """The violation in words (the summary puts it in brackets)."""
+        on = f" on {self.case}" if self.case else ""
+        value = number(self.measured)
+        shown = f"{self.quantity} {value}" if self.measured_is == "=" else (
+            f"{self.quantity} {self.measured_is} {value}")
+        side = number(self.bound)
+        if self.bound_name:
+            side = f"{self.bound_name} = {side}"
+        says = side if self.relation == "=" else f"{self.relation} {side}"
+        ratio = f" ({number(self.ratio)}×)" if self.ratio is not None else ""
+        return f"{shown}{on}; the statement says {says}{ratio}"
 
 
 @dataclass(frozen=True)
@@ -133,25 +275,29 @@ class Statement:
         return dict(self.norm_scopes).get(norm, self.scope)
 
     def result(self, norm, verdict, evidence, summary, counterexample=None, figures=(), *,
-               scope=None, violation=None, violation_case=None, search=None,
-               minimal_counterexample=None, steps=None):
+               scope=None, violation=None, search=None, minimal_counterexample=None,
+               steps=None):
         """A :class:`Result` of this statement in ``norm``.
 
         ``scope`` overrides the statement's scope for this result (e.g. one setting of a
-        claim lies outside the paper's hypotheses). ``violation`` (measured / bound, for a
-        ``fails``) is stated in the summary, with ``violation_case``, the case it was measured
-        on: "[measured/bound = 3.29 on star-41, λ=64]". A summary that also names a minimal
-        counterexample names two cases, so there the case is required (``ValueError``): the
+        claim lies outside the paper's hypotheses). ``violation`` (a :class:`Violation`, for
+        a ``fails``: the measured side against the statement's own side, never a bare ratio)
+        is stated at the end of the summary in brackets: "[relative gradient 0.3 on star-41,
+        λ=0.5; the statement says 0]". A summary that also names a minimal counterexample
+        names two cases, so there the violation's case is required (``ValueError``): the
         number must not read as the minimal case's. The summary starts with the scope.
         """
         sc = scope or self.scope_for(norm)
         if violation is not None:
-            if violation_case is None and minimal_counterexample is not None:
-                raise ValueError(f"{self.id}: name the case of violation={violation:.3g} "
-                                 "(violation_case=): the summary also names a minimal "
-                                 "counterexample")
-            on = f" on {violation_case}" if violation_case else ""
-            summary = f"{summary} [measured/bound = {violation:.3g}{on}]"
+            if not isinstance(violation, Violation):
+                raise TypeError(f"{self.id}: violation must be a Violation naming the "
+                                "statement's two sides (quantity, measured, relation, bound), "
+                                f"got {type(violation).__name__}")
+            if violation.case is None and minimal_counterexample is not None:
+                raise ValueError(f"{self.id}: name the case of the violation "
+                                 f"({violation.quantity}; case=): the summary also names a "
+                                 "minimal counterexample")
+            summary = f"{summary} [{violation.text()}]"
         return Result(id=self.id, claim=self.claim, paper_ref=self.paper_ref,
                       statement=self.text, corrects=self.corrects, norm=norm, verdict=verdict,
                       evidence=evidence, summary=f"{sc.name}: {summary}",

@@ -21,6 +21,7 @@ import math
 from fractions import Fraction
 
 from . import _chisq
+from ._text import bracket, number
 
 ZERO, ONE = Fraction(0), Fraction(1)
 
@@ -579,12 +580,21 @@ def certify_lemma_1(n, edges, lam, S, d, norm):
              "Paley–Zygmund: P(‖Ã_Sη‖_F² > bound) ≥ (1 − θ)²E²/(Var + E²)": f"≥ {down(pz)}",
              "1/d": text(Fraction(1, d))}
     return {"fails": fails, "certified": "interval", "exact": exact,
+            "shows": f"P(exceed) ≥ {number(float(pz))}" + (
+                f" > 1/d = 1/{d}" if fails else f" (Paley–Zygmund), 1/d = 1/{d}"),
             "why": ("P(X > θ·EX) ≥ (1 − θ)²(EX)²/E[X²] (Paley–Zygmund), X = ‖Ã_Sη‖_F², "
                     "η ~ N(0, σ²) i.i.d.: EX = σ²d‖Ã_S‖_F² and Var X = 2σ⁴d‖Ã_SᵀÃ_S‖_F² exact "
                     "rationals; log n and log 2d bracketed by a truncated atanh series with its "
                     "remainder bound (interval width < 1e-26); θ and the lower bound evaluated "
                     "in rational arithmetic at the interval's unfavourable end"),
             "numbers": {"E": float(E), "bound": float(b_hi), "pz": float(pz)}}
+
+
+def _mp_bracket(lo, hi, digits=15):
+    """An mpmath bracket as text: ``= v`` when both ends agree to ``digits`` significant
+    digits (the bracket is narrower than the digits shown), else ``in [lo, hi]``."""
+    a, b = _chisq.mp.nstr(lo, digits), _chisq.mp.nstr(hi, digits)
+    return f"= {a}" if a == b else f"in [{a}, {b}]"
 
 
 def lemma_1_weights(n, edges, lam, S, norm):
@@ -647,15 +657,16 @@ def certify_lemma_1_exact(n, edges, lam, S, d, norm):
                  "max_i ρ_i = τ(1 − r^(S+1))²/n": text(rmax),
                  "Eq. 9 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)": mp.nstr(bound, 15),
                  "weights μ_k (eigenvalues of Ã_SᵀÃ_S)": ", ".join(mp.nstr(m, 12) for m in mu),
-                 "P(‖Ã_Sη‖_F² > bound)": f"in [{mp.nstr(br['lo'], 15)}, "
-                                          f"{mp.nstr(br['hi'], 15)}]",
+                 "P(‖Ã_Sη‖_F² > bound)": _mp_bracket(br["lo"], br["hi"]),
                  "1/d": text(Fraction(1, d)),
                  "margin from 1/d": mp.nstr(margin, 6)}
         numbers = {"P": float(br["lo"]), "P_hi": float(br["hi"]), "bound": float(bound),
                    "E": float(d * fro)}
+    side = {True: ">", False: "≤"}.get(fails, "vs")
     return {"fails": fails, "certified": f"exact probability: {br['name']}, mpmath "
                                          f"{_chisq.DPS} digits",
             "exact": exact, "numbers": numbers,
+            "shows": f"P(exceed) {bracket(numbers['P'], numbers['P_hi'])} {side} 1/d = 1/{d}",
             "why": ("‖Ã_Sη‖_F²/σ² = Σ_k μ_k χ²_d (Gaussian η; μ_k eigenvalues of Ã_SᵀÃ_S, by "
                     "mpmath's Jacobi method, widened by their error bound; Σ μ_k checked against "
                     "the exact ‖Ã_S‖_F²); P(> bound) bracketed by " + method + "; the "

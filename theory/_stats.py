@@ -15,6 +15,8 @@ from scipy.stats import t as t_dist
 
 from ngc_ref.noise import row_normalize, subgaussian_noise
 
+from ._text import interval, rounded
+
 #: Confidence level of every interval the probabilistic checks report.
 CONFIDENCE = 0.95
 
@@ -222,9 +224,9 @@ def family_verdicts(entries):
     """``"fam: verdict, slope s [lo, hi]"`` per ``(family, verdict, slope, interval)``, joined
     by ``; ``: the line a report or a sweep summary gives each family the user named."""
     out = []
-    for fam, verdict, slope, ci in entries:
-        band = f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else ""
-        out.append(f"{fam}: {verdict}, slope {slope:.2f}{band}")
+    for fam, verdict, slope, ci in entries:   # no signed zero: -0.0012, not -0.00
+        band = f" {interval(*ci)}" if ci else ""
+        out.append(f"{fam}: {verdict}, slope {rounded(slope)}{band}")
     return "; ".join(out)
 
 
@@ -241,6 +243,7 @@ def no_hub_hypotheses(rows, isolated_reason):
         return False, f"isolated nodes ({isolated_reason})"
     share = loglog_slope([r["n"] for r in rows], [r["max_degree_share"] for r in rows])
     if share > SHARE_DECAY:
-        return False, (f"the largest degree share does not decrease (log-log slope {share:.2f}"
-                       f" > {SHARE_DECAY}): a hub keeps a constant share of every row as λ → ∞")
+        return False, (f"the largest degree share does not decrease (log-log slope "
+                       f"{rounded(share)} > {SHARE_DECAY}): a hub keeps a constant share of every "
+                       "row as λ → ∞")
     return True, ""

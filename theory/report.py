@@ -15,8 +15,10 @@ import json
 import math
 from pathlib import Path
 
+from ._common import SQRT_N_KEY
 from ._core import SCOPES, VERDICTS, registry
 from ._files import atomic_write_text
+from ._text import number
 
 SCHEMA_VERSION = 2
 NORM_ORDER = {"sym": 0, "rw": 1}
@@ -243,20 +245,55 @@ def _first_clause(text, limit=220):
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _case(m):
-    """A minimal counterexample record in one line: graph, setting, certificate."""
-    graph = (f"atlas G{m['atlas_index']} " if "atlas_index" in m else "") + (
+def _atlas_graph(m):
+    """A minimal counterexample's graph in one line ('' for a record without one)."""
+    return (f"atlas G{m['atlas_index']} " if "atlas_index" in m else "") + (
         f"(n={m['n']}, edges {json.dumps(m['edges'])})" if "edges" in m else "")
+
+
+def _case(m):
+    """A minimal counterexample record in one line: graph, setting, what it shows there (its
+    certificate's ``shows``, e.g. 'P(exceed) = 0.286 > 1/d = 1/4'), certificate."""
     params = ", ".join(f"{k}={_fmt(m[k])}" for k in ("lam", "S", "d") if m.get(k) is not None)
-    out = ", ".join(p for p in (graph, params.replace("lam=", "λ="), m.get("case")) if p)
+    out = ", ".join(p for p in (_atlas_graph(m), params.replace("lam=", "λ="), m.get("case"))
+                    if p)
+    if m.get("shows"):
+        out += f": {m['shows']}"
     return out + (f" ({m['certified']})" if m.get("certified") else "")
+
+
+#: What the headline says of a failing result whose counterexample names no graph.
+NO_GRAPH_RECORDED = "graph not recorded"
+
+
+def counterexample_graph(r):
+    """The graph a failing result's counterexample is on, in words: the minimal
+    counterexample's graph, the counterexample's graph record, its data set, or why the
+    statement involves no graph (``no_graph``); None when it names none — a checker defect
+    the headline marks (:data:`NO_GRAPH_RECORDED`) and :func:`graphless` lists."""
+    m, ce = r.minimal_counterexample or {}, r.counterexample or {}
+    g = ce.get("graph")
+    for found in (_atlas_graph(m),
+                  g and f"{g['name']} (n = {g['n']}, {g['n_edges']} edges)",
+                  ce.get("dataset") and f"{ce['dataset']} (data set)",
+                  ce.get("no_graph") and f"no graph ({ce['no_graph']})"):
+        if found:
+            return found
+    return None
+
+
+def graphless(results):
+    """The failing results whose counterexample names no graph (:func:`counterexample_graph`):
+    every counterexample must, so a report's headline always shows one."""
+    return [r for r in results if r.verdict == "fails" and counterexample_graph(r) is None]
 
 
 def _headline_case(r):
     """The minimal (non-degenerate) counterexample of a result, else its counterexample's
-    graph and setting, in one line; the degenerate minimum beside it, labelled."""
+    graph (:func:`counterexample_graph`, always first) and setting, in one line; the degenerate
+    minimum beside the minimal one, labelled."""
     m = r.minimal_counterexample
-    if m:
+    if m and (_atlas_graph(m) or "case" in m):
         line = _case(m)
         if m.get("range"):
             line = f"{line}, smallest with {m['range']}"
@@ -265,11 +302,17 @@ def _headline_case(r):
             line += f"; degenerate minimum (outside that range): {_case(low)}"
         return line
     ce = r.counterexample or {}
-    g = ce.get("graph")
-    parts = [f"{g['name']} (n = {g['n']}, {g['n_edges']} edges)"] if g else []
-    parts += [f"{k}={_fmt(ce[k])}" for k in ("dataset", "lam", "S", "d", "eps", "p", "noise")
+    graph = counterexample_graph(r)
+    keys = ("lam", "S", "d", "eps", "p", "noise", "xi") if graph else (
+        "family", "n", "lam", "S", "d", "eps", "p", "noise", "xi")
+    parts = [graph or NO_GRAPH_RECORDED]
+    parts += [f"{_SYMBOL.get(k, k)}={_fmt(ce[k])}" for k in keys
               if isinstance(ce.get(k), (int, float, str)) and not isinstance(ce.get(k), bool)]
-    return ", ".join(parts).replace("lam=", "λ=") or "see the result"
+    return ", ".join(parts)
+
+
+#: The paper's symbols for the parameters a headline shows.
+_SYMBOL = {"lam": "λ", "eps": "ε", "xi": "ξ"}
 
 
 def what_fails_lines(results):
@@ -290,14 +333,62 @@ def what_fails_lines(results):
     return lines
 
 
+#: The statement whose evidence carries the structural finding (its fixed-λ floor of τ/n).
+ASSUMPTION_2 = "assumption-2"
+
+
+def structural_finding_lines(results):
+    """The paragraph at the top of ``report.md`` that states the structural finding once: at
+    fixed λ no graph family meets Assumption 2, so Lemma 1 and Theorem 1 under their stated
+    hypotheses are vacuous unless λ grows with n; and which results therefore run at λ = √n.
+
+    Every number is the run's own: λ, S, the floor of τ/n and the families from the evidence
+    and counterexample of the ``assumption-2`` result (the paper's own scope first), 1/(λ+1)
+    from that λ; the λ = √n results are those whose evidence carries ``SQRT_N_KEY``. ``[]``
+    when the run has no failing ``assumption-2`` result (e.g. ``--only`` left it out).
+    """
+    a2 = [r for r in results if r.id == ASSUMPTION_2 and r.verdict == "fails"]
+    if not a2:
+        return []
+    r = min(a2, key=lambda r: r.scope != "as-stated")
+    ev, ce = r.evidence, r.counterexample or {}
+    lam, S, floor = ev["lam"], ev["S"], ev["floor_tau_over_n"]
+    fams = ev.get("families", {})
+    above = sum(f.get("verdict") == "fails" for f in fams.values())
+    closest = (f"; closest, {ce['family']}: τ/n = {number(ce['tau_over_n'])} at n = {ce['n']}"
+               if {"family", "tau_over_n", "n"} <= set(ce) else "")
+    lines = [
+        f"**At fixed λ no graph family meets Assumption 2.** Every diagonal entry of 𝒜̃_S is at "
+        f"least 1/(λ+1) (its s = 0 term; no term is negative), so τ_i ≥ n/((λ+1)²(1−r^{{S+1}})²) "
+        f"on every graph, and τ/n stays above a positive floor whatever n: at λ = {lam:g}, "
+        f"S = {S}, 1/(λ+1) = {number(1 / (lam + 1))} and τ/n ≥ "
+        f"{number(floor)} ({_link(r)}, {r.norm}: {above} of {len(fams)} families stay above "
+        f"it{closest}). Lemma 1 and Theorem 1 assume Assumption 2, so under their stated "
+        "hypotheses they are vacuous unless λ grows with n."]
+    grown: dict = {}
+    for x in results:
+        if SQRT_N_KEY in x.evidence:
+            grown.setdefault(x.id, []).append(x)
+    if grown:
+        ordered = sorted(grown.values(), key=lambda rs: all(x.scope != "as-stated" for x in rs))
+        listed = "; ".join(f"{_link(rs[0])} (" + ", ".join(f"{x.norm} {x.scope}: {x.verdict}"
+                                                           for x in rs) + ")"
+                           for rs in ordered)
+        lines[0] += (" The results that need Assumption 2 therefore run at λ = √n, S = ⌈2λ⌉: "
+                     f"{listed}.")
+    return lines
+
+
 def render_markdown(results, meta, claims=None):
-    """The whole ``report.md``: the run and its counts (:func:`_run_lines`), "What fails as
-    stated", the table of results, then one section per claim (:func:`_claim_lines`).
+    """The whole ``report.md``: the run and its counts (:func:`_run_lines`), the structural
+    finding (:func:`structural_finding_lines`), "What fails as stated", the table of results,
+    then one section per claim (:func:`_claim_lines`).
 
     A new section of ``report.md`` is one more function returning its lines, called here."""
     claims = registry() if claims is None else claims
-    lines = [*_run_lines(results, meta), "", *what_fails_lines(results), "",
-             *_results_table(results)]
+    finding = structural_finding_lines(results)
+    lines = [*_run_lines(results, meta), "", *((*finding, "") if finding else ()),
+             *what_fails_lines(results), "", *_results_table(results)]
     index = {id(r): k for k, r in enumerate(results)}
     by_statement: dict = {}
     for r in results:

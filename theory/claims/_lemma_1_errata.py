@@ -207,8 +207,7 @@ def probability_result(st, ctx, norm, mc):
                    "place of log 2d)",
           "meant_holds": "no: Lemma 1 on d ≥ 2 is the result lemma-1 (range S ≥ 1, n ≥ 2, no "
                          "isolated node, d ≥ 2), which fails"
-                         + (f": minimal {setting(mc)}, {mc['certified']}, P(exceed) "
-                            f"{mc['exact'].get('P(‖Ã_Sη‖_F² > bound)', '')} > 1/d"
+                         + (f": minimal {setting(mc)}: {mc['shows']} ({mc['certified']})"
                             if mc is not None else "")}
     return st.result(
         norm, "holds", ev,

@@ -22,8 +22,8 @@ import numpy as np
 from ngc_ref import connectivity_factor
 
 from .._atlas import combine_search, lam_grid, scan
-from .._common import counterexample, public
-from .._core import claim
+from .._common import SQRT_N_KEY, SQRT_N_WHY, counterexample, public
+from .._core import Violation, claim
 from .._exact import decimal, frac, mass as exact_mass
 from .._paper import EXPERIMENTS_LAM_S, THEORY_RW_SCOPES
 from .._bounds import floor_tau_over_n, grown_lam_S
@@ -32,6 +32,7 @@ from .._graphs import FAMILIES, checker_families, family_graph, is_transitive
 from .._stats import (SHARE_DECAY, SLOPE_DECAY, SLOPE_FLAT, family_verdicts, loglog_slope,
                       max_degree_share, no_hub_hypotheses, seed_of, slope_interval,
                       tau_bracket_slope, tau_decay_verdict)
+from .._text import listing, rounded
 from .._thorough import scaled_sizes
 from ..sweep import run_planned
 
@@ -299,12 +300,15 @@ def _fixed_result(ctx, norm, rows, floor, sizes, figs):
                 f"families; closest: {best['family']} τ/n = {tn} (n {sizes[0]}→{sizes[-1]})")
     else:
         summ = "τ/n below the proven floor somewhere: checker bug, no verdict"
-    # τ/n is to tend to 0; the violation is how far the closest family stays above the floor.
+    # τ/n is to tend to 0; the violation is the floor it never goes below (closest family).
     search = combine_search(atlas, {"families": [r["family"] for r in rows], "sizes": list(sizes),
                                     "lam": LAM, "S": S})
     search["atlas_checks"] = "the floor τ/n ≥ 1/((λ+1)(1−r^(S+1)))² the verdict rests on"
     return CLAIM.result(norm, v, ev, summ, ce, figs,
-                        violation=w["tau_over_n"] / floor if ce else None, search=search)
+                        violation=Violation(
+                            "τ/n", floor, "→", 0, measured_is="≥",
+                            case=f"every graph and n (closest: {best['family']} n={w['n']}, "
+                                 f"{w['tau_over_n']:.3g})") if ce else None, search=search)
 
 
 def _grown_result(ctx, norm, all_rows, figs):
@@ -323,7 +327,7 @@ def _grown_result(ctx, norm, all_rows, figs):
           "hypotheses": f"no isolated node at any n; log-log slope of max_i d̃_i/Σ_j d̃_j ≤ "
                         f"{SHARE_DECAY}",
           "outside_the_hypotheses": outside,
-          "families": _family_evidence(all_rows)}
+          "families": _family_evidence(all_rows), SQRT_N_KEY: SQRT_N_WHY}
     by = {k: [r["family"] for r in rows if r["verdict"] == k]
           for k in ("holds", "fails", "inconclusive")}
     ce = None
@@ -340,10 +344,11 @@ def _grown_result(ctx, norm, all_rows, figs):
             if last["isolated_nodes"] and last["tau_over_n"] >= 1 - 1e-9 else
             "no decay of τ/n over the n grid (hub: the λ → ∞ limit of Ã_S keeps a "
             "constant share of each row on the hub)")
-    slopes = ", ".join(f"{r['family']} {r['loglog_slope_tau_over_n']:.2f}" for r in rows
-                       if r["verdict"] == "holds")
-    summ = (f"λ=√n: τ/n decays on {len(by['holds'])}/{len(rows)} families inside the "
-            f"hypotheses (slopes {slopes})"
+    slopes = listing(f"{r['family']} {rounded(r['loglog_slope_tau_over_n'])}" for r in rows
+                     if r["verdict"] == "holds")
+    decays = (f"τ/n decays on {len(by['holds'])}/{len(rows)} families inside the hypotheses"
+              + (f" (slopes {slopes})" if by["holds"] else ""))
+    summ = (f"{SQRT_N_WHY}, S = ⌈2λ⌉: {decays if rows else 'no family inside the hypotheses'}"
             + (f"; fails: {', '.join(by['fails'])}" if by["fails"] else "")
             + (f"; inconclusive: {', '.join(by['inconclusive'])}" if by["inconclusive"] else "")
             + (f"; outside: {', '.join(outside)}" if outside else ""))

@@ -10,7 +10,7 @@ from ngc_ref import graphs, series_mass
 from ngc_ref.graphs import figure1_graphs
 
 from .._common import counterexample
-from .._core import claim
+from .._core import Violation, claim
 from .._paper import THEORY_RW_SCOPES
 from .._bounds import floor_tau_over_n
 from .._figures import draws, figure, save_figure
@@ -112,7 +112,8 @@ def _insight_5_at_scale(ctx, norm):
                            f"({rise_txt}, first rise in each family); control (noise per "
                            f"node / no aggregation) at n = {AT_SCALE_SIZES[-1]:,}: {ctrl_txt}, "
                            f"floor {floor:.3g}", ce,
-        violation=b["tau_log_n_over_n"] / a["tau_log_n_over_n"])
+        violation=Violation(f"τ·log n/n at n={b['n']}", b["tau_log_n_over_n"], "<",
+                            a["tau_log_n_over_n"], f"its value at n={a['n']}", case=f0))
 
 
 @CLAIM.checker

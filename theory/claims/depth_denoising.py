@@ -28,7 +28,7 @@ from ngc_ref import NeumannFilter, gsd_solve, neumann_order, normalized_adjacenc
 from .._atlas import (S_MAX as ATLAS_S_MAX, atlas_counterexample, atlas_minimal,
                       combine_search, lam_grid, minimal_figure, powers, scan, setting)
 from .._common import Judgement, counterexample, judged, public
-from .._core import claim
+from .._core import Violation, claim
 from .._exact import certify_rise, fro2_over_mass2, tau as exact_tau
 from .._paper import THEORY_RW_SCOPES, extension
 from .._figures import draws, legend_outside, save_figure, subplots
@@ -288,9 +288,10 @@ def _monotone_result(ctx, norm, rows, G, grid, figs, reading):
         f"{w['graph']} λ={w['lam']:g}: {w[seq_key][s - 1]:.4g} → {w[seq_key][s]:.4g} at S={s}",
         dict(graph=(w["graph"], w["A"]), lam=w["lam"], norm=norm, quantity=what, S=s,
              value_at_S_minus_1=w[seq_key][s - 1], value_at_S=w[seq_key][s]),
-        figures=figs, violation=float(w[seq_key][s] / w[seq_key][s - 1]),
-        violation_case=f"{w['graph']} λ={w['lam']:g}, S={s - 1}→{s}", search=search,
-        minimal_counterexample=mc)
+        figures=figs, violation=Violation(
+            f"{what} at S={s}", float(w[seq_key][s]), "≤", float(w[seq_key][s - 1]),
+            f"its value at S={s - 1}", case=f"{w['graph']} λ={w['lam']:g}"),
+        search=search, minimal_counterexample=mc)
 
 
 def _convergence_worst(ctx, norm, G):

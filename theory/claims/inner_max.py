@@ -90,7 +90,9 @@ def check(ctx, norm):
                            "correction": "h(δ) = ⟨δ, FFᵀ⟩ = tr(Fᵀ δ F); its maximiser "
                                          "εFFᵀ/‖FFᵀ‖_F is the one the paper uses"},
         "as written, ⟨δ, FᵀF⟩ is undefined for n ≠ d (δ is n×n, FᵀF is d×d); with ⟨δ, FFᵀ⟩ "
-        "the stated δ* is right", None if dims_ok else counterexample(DIMENSIONS.id, ctx, **dims)))
+        "the stated δ* is right", None if dims_ok else counterexample(
+            DIMENSIONS.id, ctx, no_graph="the shapes of δ (n×n) and FᵀF (d×d) differ whatever "
+                                         "the graph", **dims)))
     return results
 
 

@@ -30,7 +30,7 @@ from ngc_ref import NeumannFilter, connectivity_factor
 from .._atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combine_search,
                       lam_grid, minimal_figure, scan, setting, walk_minimal)
 from .._common import Judgement, counterexample, judged, public
-from .._core import claim
+from .._core import Violation, claim
 from .._exact import certify_lemma_1, certify_lemma_1_exact
 from .._paper import EXPERIMENTS_LAM_S, THEORY_RW_SCOPES
 from .._bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
@@ -444,10 +444,8 @@ def _monte_carlo_failure(ctx, norm, w, ci):
 
 def _atlas_summary(atlas, mc):
     """The summary's words on the atlas's minimal counterexample (certified) and its count."""
-    P = mc["exact"].get("P(‖Ã_Sη‖_F² > bound)")
     return (f"; atlas minimal (Gaussian η; {mc.get('range', 'every case')}): "
-            f"{setting(mc)}: P(exceed) {P or 'see minimal_counterexample'} > 1/d = "
-            f"{mc['exact']['1/d']} ({mc['certified']}"
+            f"{setting(mc)}: {mc['shows']} ({mc['certified']}"
             + (f"; {', '.join('d=' + str(x['d']) for x in _before(mc))} certified to hold"
                if _before(mc) else "") + ")"
             + (f"; degenerate minimum {setting(mc['degenerate_minimal'])}"
@@ -482,9 +480,11 @@ def _paper_result(ctx, norm, rows, common, figs):
                                     "noises": list(NOISES), "trials": common["trials_per_case"]})
     if verdict == "fails":
         # The size of the violation (the lower end of the exceedance probability's interval
-        # against the promised 1/d), named with the case it was measured on.
-        summ += (f" [measured/bound = {ci[0] * w['d']:.3g} on {w['family']} n={w['n']} "
-                 f"{w['noise']} d={w['d']}]")
+        # against the promised 1/d), named with the case it was measured on; placed before the
+        # atlas's words, which name another case.
+        summ += " [" + Violation("P(exceed)", ci[0], "≤", 1 / w["d"], "1/d", measured_is="≥",
+                                 case=f"{w['family']} n={w['n']} {w['noise']} d={w['d']}"
+                                 ).text() + "]"
     if mc is not None:
         summ += _atlas_summary(atlas, mc)
         figs = figs + _minimal_figures(ctx, norm, mc)

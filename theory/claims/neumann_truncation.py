@@ -118,7 +118,7 @@ def check(ctx, norm):
                         figures=figs, search=search, minimal_counterexample=mc)
 
 
-@draws("neumann_truncation_{norm}.png")
+@draws("neumann-truncation-{norm}.png")
 def _plot(path, norm, curves):
     """Tightness error/r^{S+1} against S, one panel per λ: the bound holds where the curves stay
     at or below 1 and is attained where they sit on 1. The bottom row zooms in on |ratio − 1|."""

@@ -24,13 +24,14 @@ import numpy as np
 from ngc_ref import connectivity_factor, series_mass
 
 from .._bounds import grown_lam_S
-from .._common import counterexample, public
-from .._core import claim
+from .._common import SQRT_N_KEY, SQRT_N_WHY, counterexample, public
+from .._core import Violation, claim
 from .._figures import draws, fixed_vs_grown
 from .._paper import EXPERIMENTS_LAM_S, theory_rw
 from .._graphs import FAMILIES, checker_families, complete_rho, family_graph, is_transitive
 from .._stats import (SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_verdicts, loglog_slope,
                       max_degree_share, no_hub_hypotheses, seed_of, slope_interval)
+from .._text import listing, rounded
 from ._energy import row_square_sums, spectrum
 
 ID = "noise-vanishing"
@@ -173,7 +174,11 @@ def _fixed_result(ctx, norm, series, gap, figs):
                         f"{fams[best]['last_over_floor']:.2f}× the floor; its total Σρ_i "
                         f"{series[best][0][0]['total_energy']:.3g} → {w['total_energy']:.3g}",
                         ce, figs,
-                        violation=fams[best]["last_over_floor"])
+                        # Σρ_i/n is to tend to 0: the violation is the floor it never goes below.
+                        violation=Violation(
+                            "Σρ_i/n", floor, "→", 0, measured_is="≥",
+                            case=f"every graph and n (lowest: {best} n={w['n']}, "
+                                 f"{w['per_node_energy']:.3g})"))
 
 
 def _grown_result(ctx, norm, series, figs):
@@ -185,12 +190,13 @@ def _grown_result(ctx, norm, series, figs):
                      "decreasing": dec, "series": [public(r) for r in grown]}
         ok, why = inside_hypotheses(grown)
         if not ok:
-            outside[fam] = f"{why}; its own trend: {v} (slope {slope:.2f})"
+            outside[fam] = f"{why}; its own trend: {v} (slope {rounded(slope)})"
     judged = {f: r for f, r in fams.items() if f not in outside}
     verdicts = [r["verdict"] for r in judged.values()]
     v = "fails" if "fails" in verdicts else ("inconclusive" if "inconclusive" in verdicts
                                               or not verdicts else "holds")
-    ev = {"schedule": "λ = √n, S = ⌈2λ⌉", "families": fams, "outside_the_hypotheses": outside,
+    ev = {"schedule": "λ = √n, S = ⌈2λ⌉", SQRT_N_KEY: SQRT_N_WHY, "families": fams,
+          "outside_the_hypotheses": outside,
           "criterion": f"per family — holds: log-log slope ≤ {SLOPE_DECAY} and decreasing; "
                        f"fails: slope > {SLOPE_FLAT} over ≥ 8× in n; else inconclusive. The "
                        "worst verdict over the families inside the hypotheses. A finite-range "
@@ -204,8 +210,9 @@ def _grown_result(ctx, norm, series, figs):
                             lam=last["lam"], S=last["S"], norm=norm,
                             per_node_energy=last["per_node_energy"],
                             loglog_slope=judged[fam]["loglog_slope"])
-    slopes = ", ".join(f"{f} {r['loglog_slope']:.2f}" for f, r in judged.items())
-    summ = (f"λ=√n: per-node energy slopes {slopes}"
+    slopes = listing((f"{f} {rounded(r['loglog_slope'])}" for f, r in judged.items()),
+                     empty="none (no family inside the hypotheses)")
+    summ = (f"{SQRT_N_WHY}, S = ⌈2λ⌉: per-node energy slopes {slopes}"
             + (f"; outside: {', '.join(outside)}" if outside else ""))
     if ctx.families:   # --family: each named family's verdict, slope and its 95% interval
         summ += " — " + family_verdicts(
@@ -244,4 +251,6 @@ def _total_result(ctx, norm, series):
                         floor=floor)
     return TOTAL.result(norm, "fails", ev,
                         f"Σ_iρ_i = {r['total_energy']:.4g} below {floor:.4g} ({fam}, "
-                        f"n={r['n']})", ce, violation=ratio)
+                        f"n={r['n']})", ce,
+                        violation=Violation("Σ_iρ_i", r["total_energy"], "≥", floor, "its floor",
+                                            case=f"{fam} n={r['n']}"))

@@ -18,7 +18,7 @@ from ngc_ref import robust_propagate
 from ngc_ref.graphs.stochastic import sbm_degrees
 
 from .._common import counterexample, dense_laplacian
-from .._core import claim, extension
+from .._core import Violation, claim, extension
 from .._figures import draws, legend_outside, log_axes, save_figure, subplots
 from .._paper import generic
 from .._stats import class_bag_of_words, loglog_slope, pyg_row_normalize, seed_of
@@ -252,4 +252,7 @@ def _tolerance(ctx, norm, cases, curves, base, figs):
                             iterations=wrow["iterations"], tolerance=REL_ERR_MAX,
                             features=f"ctx.rng('{ID}', 'features', ...) as in _cases")
     return TOLERANCE.result(norm, verdict, ev, summ, ce, figs,
-                            violation=wrow["rel_error"] / REL_ERR_MAX if ce else None)
+                            violation=Violation(
+                                "relative error ‖G(X) − F*‖_F/‖F*‖_F", wrow["rel_error"], "≤",
+                                REL_ERR_MAX, "our criterion",
+                                case=f"{wcase} ε={wrow['eps']:.2g}") if ce else None)

@@ -25,7 +25,7 @@ from ngc_ref import normalized_adjacency
 from ngc_ref.graphs.stochastic import sbm_degrees
 
 from .._common import Judgement, judged, public
-from .._core import claim
+from .._core import Violation, claim
 from .._figures import draws, figure, legend_outside, save_figure
 from .._paper import SYNTHETIC, generic
 from .._stats import class_bag_of_words, pyg_row_normalize, seed_of
@@ -409,5 +409,7 @@ def check(ctx, norm):
                           "row-normalised class bag-of-words from "
                           f"ctx.rng('{ID}', 'features', family)"),
                 term_growth_at_S16=w["rho"] ** 16),
-            figures=figs, violation=w["rho_lo"] if v == "fails" else None))
+            figures=figs, violation=Violation(
+                "ρ", w["rho_lo"], "<", 1, measured_is="=" if w["rho_lo"] == w["rho_hi"] else "≥",
+                case=f"{w['graph']}, λ={w['lam']:g}, ε={w['eps']:g}") if v == "fails" else None))
     return results

@@ -36,7 +36,7 @@ from ngc_ref.graphs.stochastic import sbm_degrees
 from ngc_ref.robust import edge_gram, gram_frobenius_norm
 
 from .._common import counterexample, dense_norm_adj, public
-from .._core import as_stated, claim
+from .._core import Violation, as_stated, claim
 from .._paper import SYNTHETIC, generic
 from .._stats import CONFIDENCE, class_bag_of_words, pyg_row_normalize, seed_of
 from ._paper_data import load, rngc_settings
@@ -259,7 +259,9 @@ def _usage(ctx, norm, part, rows, ref):
     return part.result(norm, "fails", ev,
                        f"τ_RNGC ≥ τ_NGC on {len(not_down)}/{len(rows)} cases: τ_RNGC/τ_NGC = "
                        f"{_ratios(rows)}", _case_ce(part.id, ctx, norm, w),
-                       violation=w["tau_ratio"])
+                       violation=Violation("τ_RNGC/τ_NGC", w["tau_ratio"], "<", 1,
+                                           case=f"{w['graph']}, λ={w['lam']:g}, S={w['S']}, "
+                                                f"ε={w['eps']:g}"))
 
 
 def _literal(ctx, norm, rows, ref, usage_results):

@@ -36,7 +36,7 @@ from ngc_ref import NeumannFilter
 from ngc_ref.graphs.stochastic import sbm_degrees
 
 from .._common import counterexample
-from .._core import claim
+from .._core import Violation, claim
 from .._figures import draws, legend_outside, save_figure, subplots
 from .._paper import EXPERIMENTS_LAM_S, ROW_NORMALIZATION_TABLE, as_stated, extension
 from .._stats import CONFIDENCE, class_bag_of_words, mean_ci, pyg_row_normalize, seed_of
@@ -344,7 +344,9 @@ def table_result(ctx, norm):
     worst = min(against, key=lambda c: c["gain"])
     ce = counterexample(TABLE.id, ctx, table=t["label"], **worst)
     return TABLE.result(norm, "fails", ev, summ, ce,
-                        violation=worst["with_rn"] / worst["without_rn"])
+                        violation=Violation("accuracy with RN", worst["with_rn"], "≥",
+                                            worst["without_rn"], "without RN",
+                                            case=f"{worst['dataset']} ξ={worst['xi']:g}"))
 
 
 @draws("row-normalization-{norm}.png")

@@ -7,7 +7,7 @@ import ngc_ref
 from .._atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combine_search,
                       exact_line, lam_grid, minimal_figure, scan, setting)
 from .._common import EXACT_RTOL, counterexample
-from .._core import claim
+from .._core import Violation, claim
 from .._exact import certify_row_squares, certify_row_sum
 from .._paper import THEORY_RW_SCOPES
 from .._graphs import lam_S_grid, small_graphs
@@ -106,9 +106,9 @@ def _sampled_row_sums(ctx, norm):
 
 def _row_sum_minimal_text(mc):
     """The summary's words on the atlas's minimal counterexample of Eq. 6."""
-    return (f"; minimal: {setting(mc)}, {mc['certified']} [measured/bound = "
-            f"{max(mc['numbers']['rows']) / mc['numbers']['mass']:.3g} there: its largest row "
-            "sum over 1 − r^(S+1)]")
+    v = Violation("largest row sum", max(mc["numbers"]["rows"]), "=", mc["numbers"]["mass"],
+                  "1 − r^(S+1)", case="that minimal graph")
+    return f"; minimal: {setting(mc)}, {mc['certified']} [{v.text()}]"
 
 
 @ROW_SUM_CLAIM.checker
@@ -140,12 +140,14 @@ def check_row_sum(ctx, norm):
     name, A, lam, S, rows, mass = worst[1]
     ce = counterexample(ROW_SUM, ctx, graph=(name, A), lam=lam, S=S, expected=mass,
                         row_sums=rows.tolist(), max_relative_deviation=worst[0])
-    # Each [measured/bound] names the case it was measured on.
+    # Each violation names the case it was measured on (the minimal case has its own).
+    v = Violation("largest row sum", float(rows.max()), "=", mass, "1 − r^(S+1)",
+                  case=f"{name}, λ={lam:g}, S={S}")
     return [ROW_SUM_CLAIM.result(
         norm, "fails", ev,
         f"row sums range over [{rows.min():.4f}, {rows.max():.4f}], not {mass:.4f} "
-        f"({name}, λ={lam:g}, S={S}) [measured/bound = {float(rows.max() / mass):.3g} on "
-        f"{name}, λ={lam:g}, S={S}]; the paper's proof uses rw (Lemma: stochastic P)"
+        f"({name}, λ={lam:g}, S={S}) [{v.text()}]; the paper's proof uses rw (Lemma: "
+        "stochastic P)"
         f"{_row_sum_minimal_text(mc) if mc else ''}", ce, _row_sum_figure(ctx, norm, mc),
         search=search, minimal_counterexample=mc, steps=steps), *extra]
 
@@ -224,16 +226,18 @@ def _row_square_violations(ctx, low, high):
     """The sampled violations of Eq. 7: the counterexample and the summary's words."""
     bad, which = [], []
     ok_low = low[0] >= 1 - EXACT_RTOL
-    for bound, ok_bound, (ratio, where) in (("lower", ok_low, low),
+    for bound, ok_bound, (_ratio, where) in (("lower", ok_low, low),
                                             ("upper", high[0] <= 1 + EXACT_RTOL, high)):
         if not ok_bound:
             name, _A, lam, S, i, sq, b = where
             bad.append({"bound": bound, "graph": name, "lam": lam, "S": S, "row": i,
                         "row_square_sum": sq, "bound_value": b})
-            # The measured/bound number next to the case it was measured on.
-            which.append(f"{bound} bound violated (ratio {ratio:.3f}, {name} row {i}) "
-                         f"[measured/bound = {ratio:.3g} on {name} row {i}, λ={lam:g}, "
-                         f"S={S}]")
+            # The violation next to the case it was measured on: Σ_j[Ã_S]_ij² against the
+            # bound's side of Eq. 7.
+            v = Violation("Σ_j[Ã_S]_ij²", sq, "≥" if bound == "lower" else "≤", b,
+                          "(1 − r^(S+1))²/n" if bound == "lower" else "(1 − r^(S+1))²",
+                          case=f"{name} row {i}, λ={lam:g}, S={S}")
+            which.append(f"{bound} bound violated [{v.text()}]")
     first = low[1] if not ok_low else high[1]
     return (counterexample(ROW_SQ, ctx, graph=(first[0], first[1]), violations=bad),
             "; ".join(which))

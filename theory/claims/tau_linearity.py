@@ -41,7 +41,7 @@ from ngc_ref import NeumannFilter, connectivity_factor, graphs, series_mass
 
 from .._bounds import paper_bound, simulate
 from .._common import counterexample, graph_record, public
-from .._core import claim, extension
+from .._core import Violation, claim, extension
 from .._figures import draws, log_axes, save_figure, subplots
 from .._paper import EXPERIMENTS_LAM_S, theory_rw
 from .._stats import CONFIDENCE, seed_of
@@ -330,4 +330,7 @@ def _measured(ctx, norm, rows):
                                              ratio=hi["ratio"]),
                             graph_seeds=f"ctx.rng('{ID}', 'graph', family, {n}, k)")
     return MEASURED.result(norm, v, ev, summ, ce, figs,
-                           violation=spread / RATIO_FAILS if v == "fails" else None)
+                           # proportional means one ratio for every graph: max/min = 1
+                           violation=Violation("max/min of (Σρ_i/n)/τ", spread, "=", 1,
+                                               case=f"{len(rows)} graphs at n={n}")
+                           if v == "fails" else None)

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._common import counterexample
+from ..._common import SQRT_N_KEY, SQRT_N_WHY, counterexample
 from ..._proofs import THEOREM_1_LAST, first_failure, random_instances, run_chain
 from ..._stats import loglog_slope_ci
+from ..._text import interval, rounded
 from ...sweep.theorem1 import HYP_K, hyp_problem
 from .assumptions import per_n
 from .inside import loss_scale, searched
@@ -106,8 +107,8 @@ def _floor_line(rec, reading):
     ns, fl = per_n(rec["runs"], "floor", np.median)
     fl = [f * loss_scale(reading, n) for n, f in zip(ns, fl)]
     slope, ci = loglog_slope_ci(ns, fl)
-    return (f"{fl[0]:.3g} (n={ns[0]}) → {fl[-1]:.3g} (n={ns[-1]}), log-log slope {slope:+.2f} "
-            f"[{ci[0]:+.2f}, {ci[1]:+.2f}]")
+    return (f"{fl[0]:.3g} (n={ns[0]}) → {fl[-1]:.3g} (n={ns[-1]}), log-log slope "
+            f"{rounded(slope, sign=True)} {interval(*ci, sign=True)}")
 
 
 
@@ -175,15 +176,17 @@ def reading_result(ctx, norm, fams, reading, figs):
           "ratio_loglog_slopes": {f: _slopes_line(fams[f], reading) for f in inside},
           "floor_medians": {f: _floor_line(fams[f], reading) for f in inside},
           "mechanism": MECHANISM[reading],
-          "families": [_hyp_family_evidence(fams[f], reading) for f in fams]}
+          "families": [_hyp_family_evidence(fams[f], reading) for f in fams],
+          SQRT_N_KEY: SQRT_N_WHY}
     ce = None
     if v == "fails":
         worst = max((f for f in inside if verdicts[f] == "fails"),
                     key=lambda f: fams[f][reading][1][0.5]["ci"][0])
         ce = _counterexample(ctx, part, norm, worst, fams[worst], reading)
     sizes = search["sizes_requested"]
-    summary = (f"{reading} reading, n {sizes[0]}→{sizes[-1]}, λ=√n, S=⌈2λ⌉: log-log slope of "
-               f"the median of floor/(τ log n/n) (95% CI): {_summary_tail(fams, reading)}")
+    summary = (f"{reading} reading, n {sizes[0]}→{sizes[-1]}, S=⌈2λ⌉ and {SQRT_N_WHY}: "
+               f"log-log slope of the median of floor/(τ log n/n) (95% CI): "
+               f"{_summary_tail(fams, reading)}")
     steps = None
     if reading == "sum":   # the proof's last display is written for the sum (Eq. 8)
         steps = proof_steps(ctx, norm)
@@ -215,9 +218,11 @@ def _summary_tail(fams, reading):
 
     def slope_words(f):
         t = fams[f][reading][1][0.5]
-        return f"{f} {t['slope']:+.2f} [{t['ci'][0]:+.2f}, {t['ci'][1]:+.2f}] {fams[f][reading][0]}"
+        return (f"{f} {rounded(t['slope'], sign=True)} {interval(*t['ci'], sign=True)} "
+                f"{fams[f][reading][0]}")
 
-    hyp = ", ".join(f"{f} {fams[f]['A2']['loglog_slope_tau_over_n']:+.2f}" for f in inside)
+    hyp = ", ".join(f"{f} {rounded(fams[f]['A2']['loglog_slope_tau_over_n'], sign=True)}"
+                    for f in inside)
     out = [f for f in fams if not fams[f]["inside"]]
     C = max(fams[f]["A3"]["C"] for f in inside) if inside else float("nan")
     return (f"{', '.join(slope_words(f) for f in inside)}; hypotheses verified: τ/n slope "
