@@ -19,8 +19,12 @@ def texts(body, **kw):
 
 
 @pytest.mark.parametrize("sentence", [
-    r"Noise fades, e.g. on Cora, as shown.",
-    r"Rows are uniform, i.e. the diagonal is small.",
+    r"Noise fades, e.g. Cora shows it.",
+    r"Rows are uniform, i.e. $x_i = 1/n$ for all i.",
+    r"As Fig. 3 and Eqs. 4-5 show, it holds.",
+    r"As in Ma et al. \citep{ma}, it holds.",
+    r"See Sec. 3 and cf. Table 2, resp. Table 3.",
+    r"Accuracy v.s. Noise level, and vs. Depth.",
     r"See Eq.~(\ref{x}) for the bound.",
     r"See Eq. (\ref{x}) for the bound.",
     r"Fig.~\ref{f} shows it.",

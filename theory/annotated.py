@@ -187,7 +187,7 @@ def _head(c, meta):
         f"- **{_n(c['claims'], 'claim')}**, judged by {_n(c['statements'], 'statement')}. "
         f"Their results as stated: **{scope_line('as-stated')}**; extensions and corrections "
         f"beside them: {scope_line('extension')}; errata: {scope_line('erratum')}. "
-        f"Per claim, as stated: {per}.",
+        f"Per claim sentence, as stated: {per}.",
         f"- **{c['unjudged']} state something checkable that no result judges yet** (and "
         f"{_n(c['partly_unjudged'], 'claim')} {'has' if c['partly_unjudged'] == 1 else 'have'} "
         f"a part no result judges): the proposed checks are listed at the end.",
@@ -198,7 +198,9 @@ def _head(c, meta):
         "Under a claim, one line per result: the statement (linked to its section of "
         f"`{REPORT}`), the normalisation, the scope (*as-stated*: the paper's statement under "
         "its own hypotheses; *extension*: ours; *erratum*: a clear typo) and the verdict. "
-        "Equations are numbered as the LaTeX numbers them.",
+        "Equations are numbered as this LaTeX numbers them (every numbered display counts, "
+        "Assumptions 1 and 4's too), which can differ from the 'Eq.' numbers of the report's "
+        "paper references.",
     ]
 
 
