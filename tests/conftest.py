@@ -5,10 +5,11 @@ the default is ``ci``.
 """
 
 import os
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from ngc_ref_theory._paper_source import paper_source
 
 settings.register_profile(
     "ci", derandomize=True, database=None, deadline=None, print_blob=True, max_examples=60,
@@ -20,16 +21,15 @@ settings.register_profile("dev", deadline=None, max_examples=20)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
-#: The paper's LaTeX, beside the checkout as in CI (the tests that read it skip without it).
-PAPER_TEX = Path(__file__).resolve().parents[2] / "shared" / "paper" / "implicit-denoising-gnn.tex"
-
-
 @pytest.fixture(scope="session")
 def tex():
-    """The text of the paper's LaTeX; skips the test when it is not beside the checkout."""
-    if not PAPER_TEX.exists():
-        pytest.skip(f"the paper's LaTeX is not at {PAPER_TEX}")
-    return PAPER_TEX.read_text(encoding="utf-8")
+    """The text of the paper's LaTeX (``NGC_REF_PAPER``, else ``../shared/paper/`` beside the
+    checkout, as in CI: ``ngc_ref_theory._paper_source``); skips the test when it is not
+    available. Another version of the paper is an error naming both checksums, not a skip."""
+    source = paper_source()
+    if not source.available:
+        pytest.skip(source.why)
+    return source.text
 
 
 @pytest.fixture

@@ -154,6 +154,23 @@ def test_skipped_parts_are_listed(full_report):
 
 
 @pytest.mark.slow
+def test_paper_md_accounts_for_the_whole_report(full_report):
+    """With the paper available, paper.md is written and, every statement being anchored in the
+    sentence map, its as-stated counts are report.json's; without it, report.md says why."""
+    _, out, doc, text = full_report
+    paper = doc["meta"]["paper"]
+    if not paper["file"]:
+        assert not (out / "paper.md").exists() and f"skipped: paper.md — {paper['why']}" in text
+        return
+    md = (out / paper["file"]).read_text(encoding="utf-8")
+    c = {scope: ", ".join(f"{n[v]} {v}" for v in VERDICTS if n[v] or v != "error")
+         for scope, n in doc["counts"].items()}
+    assert (f"Their results as stated: **{c['as-stated']}**; extensions and corrections beside "
+            f"them: {c['extension']}; errata: {c['erratum']}.") in md
+    assert "[paper.md](paper.md)" in text
+
+
+@pytest.mark.slow
 def test_every_rerun_string_runs_and_reproduces_its_numbers(full_report, tmp_path):
     """Each string runs verbatim in a shell, in a folder of its own, as a user would paste it:
     with ``ngc-ref`` on PATH and no NGC_REF_DATA but what the string carries."""

@@ -87,6 +87,25 @@ def test_planted_inner_max_violation(monkeypatch):
     assert verdicts(["inner-max"])[("inner-max", "sym")].verdict == "fails"
 
 
+def test_inner_max_value_is_the_plugged_in_objective(monkeypatch):
+    """Sec. 4.2's outer objective after plugging δ*: tr(Fᵀδ*F) = ε‖FFᵀ‖_F (independently:
+    ⟨εG/‖G‖_F, G⟩ = ε‖G‖_F for G = FFᵀ), and a wrong maximiser is caught."""
+    rng = np.random.default_rng(1)
+    F, L = rng.standard_normal((5, 2)), rng.standard_normal((5, 5))
+    G = F @ F.T
+    assert np.isclose(np.trace(F.T @ inner_max.closed_form(F, 0.3) @ F),
+                      0.3 * np.sqrt((G ** 2).sum()), rtol=1e-13)
+    assert inner_max.value_gap(F, L, 32.0, 0.3) < 1e-13
+    v = verdicts(["inner-max:value"])
+    assert {v[("inner-max:value", n)].verdict for n in ("sym", "rw")} == {"holds"}
+    assert v[("inner-max:value", "sym")].scope == "as-stated"
+    monkeypatch.setattr(inner_max, "closed_form",
+                        lambda F, eps: -eps * (F @ F.T) / np.linalg.norm(F @ F.T))
+    bad = verdicts(["inner-max:value"])[("inner-max:value", "sym")]
+    assert bad.verdict == "fails" and bad.counterexample["rerun"].startswith(
+        "ngc-ref check --only inner-max:value")
+
+
 def test_inner_max_dimension_check_holds_when_square(monkeypatch):
     rng = np.random.default_rng(0)
     assert inner_max._dimension_check(rng, n=4, d=4)["paper_form_defined"]

@@ -45,6 +45,19 @@ def test_license_typing_marker_and_classifiers():
     assert f"Programming Language :: Python :: {floor}" in meta["classifiers"]
 
 
+def test_every_data_file_of_the_checker_is_package_data():
+    """A file the checker reads at run time (the paper's sentence map) ships in the wheel: every
+    non-Python file of theory/ is listed in package_data, and the map loads as a resource."""
+    from ngc_ref_theory._paper_map import load_map
+    listed = {}
+    for key, value in CFG["options.package_data"].items():
+        listed[key] = {x.strip() for x in value.split(",")}
+    data = {p.relative_to(ROOT / "theory").as_posix() for p in (ROOT / "theory").rglob("*")
+            if p.is_file() and p.suffix not in (".py", ".pyc")}
+    assert data <= listed["ngc_ref_theory"]
+    assert "paper_map.toml" in listed["ngc_ref_theory"] and load_map()
+
+
 def test_every_requirement_has_a_floor_and_tomllib_has_its_backport():
     out = subprocess.run([sys.executable, str(ROOT / ".ci" / "min_requirements.py"), "test"],
                          capture_output=True, text=True, check=True).stdout.splitlines()

@@ -1,5 +1,5 @@
-"""The paper's numbers entered in the checker match the paper's LaTeX (when it is beside the
-checkout, as in CI: ../shared/paper/implicit-denoising-gnn.tex)."""
+"""The paper's numbers entered in the checker match the paper's LaTeX (when it is available:
+NGC_REF_PAPER, or ../shared/paper/implicit-denoising-gnn.tex beside the checkout, as in CI)."""
 
 import re
 

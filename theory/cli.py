@@ -20,6 +20,8 @@ def _check(args):
     """``ngc-ref check``: validate, plan or run the checks into a staged report, print the
     table; the exit status (:func:`_summary`)."""
     from . import run_checks
+    from ._paper_source import paper_source
+    from .annotated import write_paper
     from .report import write_report
     from .runner import data_notice, dry_run, resolve_ids, select
 
@@ -27,6 +29,7 @@ def _check(args):
     args.only = resolve_ids(args.only)     # unknown ids fail here, before anything is created
     claims, keep = select(args.only)
     ctx = _context(args)
+    paper = paper_source()        # another version of the paper stops the run here (exit 2)
     if args.dry_run:
         store = ctx.store if ctx.store and ctx.store.exists() else None
         print("\n".join(dry_run(ctx, claims, store)))
@@ -36,13 +39,16 @@ def _check(args):
     with staged_output(args.out) as staged:
         if not args.force:
             refuse_to_shrink(args.out, args.only, keep, args.thorough)
-        for line in data_notice(ctx, claims):
+        for line in data_notice(ctx, claims) + paper_notice(paper):
             print(line, file=sys.stderr, flush=True)
         ctx.out_dir = staged.dir
         try:
             results = run_checks(ctx, only=args.only, progress=not args.no_progress,
                                  raise_errors=args.debug)
-            write_report(results, staged.dir, _meta(args, ctx, started, t0), claims)
+            meta = _meta(args, ctx, started, t0, paper)
+            write_report(results, staged.dir, meta, claims)
+            if paper.available:
+                write_paper(results, staged.dir, meta, paper, keep)
             staged.commit(*report_files(staged.dir, args.out))
         except KeyboardInterrupt:
             if staged.committed:
@@ -52,7 +58,13 @@ def _check(args):
                 print("ngc-ref: interrupted; no report was replaced", file=sys.stderr)
                 return 130
             return _interrupted(ctx.store, " (no report was replaced)")
-    return _summary(results, ctx, args.out)
+    return _summary(results, ctx, args.out, meta["paper"])
+
+
+def paper_notice(paper):
+    """The line a run prints before it starts when the paper's LaTeX is not available (it then
+    writes no ``paper.md``); none when it is."""
+    return [] if paper.available else [f"ngc-ref: no paper.md: {paper.why}"]
 
 
 def _context(args):
@@ -85,23 +97,29 @@ def _thorough_only(args):
             raise ValueError(f"{flag} applies to --thorough runs only")
 
 
-def _meta(args, ctx, started, t0):
-    """The run's record in ``report.json``: settings, provenance, skips, the rerun pattern."""
+def _meta(args, ctx, started, t0, paper):
+    """The run's record in ``report.json``: settings, provenance, skips, the rerun pattern,
+    and ``paper``: the file ``paper.md`` and the LaTeX it was made from, or why there is
+    none."""
+    from ._paper_source import PAPER_SHA256
     from ._provenance import machine, source, versions
     meta = {"seed": args.seed, "thorough": args.thorough, "only": args.only,
             "version": versions()["ngc_ref"], "source": source(), "started": started,
             "seconds": round(time.perf_counter() - t0, 1), **versions(), **machine(),
             "data_root": None if ctx.data_root is None else str(ctx.data_root),
             "skipped": list(ctx.skipped), "families": list(ctx.families),
-            "rerun": rerun_command("ID", ctx, needs_data=ctx.data_root is not None)}
+            "rerun": rerun_command("ID", ctx, needs_data=ctx.data_root is not None),
+            "paper": ({"file": "paper.md", "source": str(paper.path), "sha256": PAPER_SHA256}
+                      if paper.available else {"file": None, "why": paper.why})}
     if args.thorough:
         meta["scale"] = ctx.scale
         meta["store"] = str(Path(".thorough") / "store.jsonl")
     return meta
 
 
-def _summary(results, ctx, out):
-    """Print the table, the counts, the skips and where the report is; the exit status."""
+def _summary(results, ctx, out, paper):
+    """Print the table, the counts, the skips and where the report is (and ``paper.md``, or
+    why there is none); the exit status."""
     from .report import counts, counts_line, format_table, skipped_lines
     print(format_table(results))
     c = counts(results)
@@ -110,7 +128,12 @@ def _summary(results, ctx, out):
     for line in skipped_lines(ctx.skipped):
         print(line)
     errors = [r for r in results if r.verdict == "error"]
-    print(f"\nreport: {out / 'report.md'} and {out / 'report.json'}")
+    if paper["file"]:
+        print(f"\nreport: {out / 'report.md'}, {out / 'report.json'} and, the paper sentence "
+              f"by sentence with these verdicts, {out / paper['file']}")
+    else:
+        print(f"skipped: paper.md — {paper['why']}")
+        print(f"\nreport: {out / 'report.md'} and {out / 'report.json'}")
     if errors:
         print(f"ngc-ref: {len(errors)} check(s) could not run: "
               + ", ".join(sorted({f'{r.claim} [{r.norm}]' for r in errors})), file=sys.stderr)
@@ -155,8 +178,9 @@ def refuse_to_shrink(out, only, keep, thorough):
 
 def report_files(stage, out):
     """The staged report's files in the order they move into ``out`` (figures, report.json,
-    report.md: the file a reader opens last), and the figures of the previous report in
-    ``out`` that this one does not have (removed, so no figure of another run stays)."""
+    paper.md when the run wrote one, report.md: the file a reader opens first moves last),
+    and the files of the previous report in ``out`` that this one does not have: its figures
+    and its paper.md (removed, so no file of another run stays beside this report)."""
     old = set()
     try:
         prev = json.loads((out / "report.json").read_text(encoding="utf-8"))
@@ -165,7 +189,10 @@ def report_files(stage, out):
         pass
     figures = sorted(p.name for p in stage.glob("*.png"))
     stale = sorted(n for n in old - set(figures) if "/" not in n and n.endswith(".png"))
-    return [*figures, "report.json", "report.md"], stale
+    paper = ["paper.md"] if (stage / "paper.md").exists() else []
+    if not paper and (out / "paper.md").exists():
+        stale.append("paper.md")
+    return [*figures, "report.json", *paper, "report.md"], stale
 
 
 def _sweep(args):

@@ -425,7 +425,19 @@ def _run_lines(results, meta):
         "statement; *erratum* — a typo whose intended statement is clear.",
         "",
         *(f"- {line}" for line in skipped_lines(meta.get("skipped", []))),
+        *paper_lines(meta.get("paper")),
     ]
+
+
+def paper_lines(paper):
+    """The line of ``report.md`` about ``paper.md``: where it is, or why this run wrote none
+    (``meta["paper"]``; nothing for a report without that record)."""
+    if not paper:
+        return []
+    if paper.get("file"):
+        return [f"- The paper sentence by sentence, each claim with its verdicts from this run: "
+                f"[{paper['file']}]({paper['file']})."]
+    return [f"- skipped: paper.md — {paper.get('why')}"]
 
 
 def _results_table(results):

@@ -1,0 +1,205 @@
+"""paper.md: the paper's text with each claim's verdicts. Its counts keep the paper's own
+results apart from extensions, errata and statements not run; every link lands on an anchor of
+report.md from the same run; the same inputs give the same bytes; a run without the paper says
+so and writes none."""
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+from ngc_ref_theory import Result, cli, registry
+from ngc_ref_theory._paper_map import entry_for, match
+from ngc_ref_theory._sentences import label_numbers, split_sentences
+from ngc_ref_theory.annotated import annotate, counts, render, sentence_verdict
+from ngc_ref_theory.report import render_markdown
+
+TEX = r"""\documentclass{article}\begin{document}
+\section{Theory}
+Rows sum to one. Lemma one bounds the noise. The trace is an edge sum. It is O of n.
+The factor lies in a range. Theorem one holds. Squares are bounded. Two is a lemma.
+Isolated nodes reach n. We use PyG. IRLS is better than GCN.
+\begin{table}\caption{Numbers.}\begin{tabular}{cc} a & 1 \\ b & 2 \\ \end{tabular}\end{table}
+\end{document}"""
+
+#: sentence -> (ids, extra fields of its map entry)
+PLAN = [(("row-sum",), {}), (("lemma-1",), {}), (("gsd-trace",), {}),
+        (("assumption-2:o-n",), {}), (("tau-range",), {}), (("theorem-1",), {}),
+        (("row-square-bounds",), {}), (("lemma-2",), {}), (("isolated-tau:paper-data",), {}),
+        ((), {"reason": "setting"}),
+        ((), {"reason": "unjudged", "proposed": "IRLS is not implemented"}),
+        ((), {"reason": "setting"}),
+        ((), {"reason": "table", "target": "tab:flip"})]
+
+
+def result(sid, norm, scope, verdict):
+    claim = {c.id: c for c in registry().values()}
+    owner = next(c for c in claim.values() if sid in c.statements)
+    return Result(id=sid, claim=owner.id, paper_ref=owner.paper_ref, statement="words",
+                  norm=norm, verdict=verdict, evidence={"x": 1}, summary=f"{scope}: s",
+                  scope=scope, scope_reason="because",
+                  counterexample={"rerun": "ngc-ref check"} if verdict == "fails" else None)
+
+
+RESULTS = [result("row-sum", "sym", "extension", "fails"),
+           result("row-sum", "rw", "as-stated", "holds"),
+           result("lemma-1", "sym", "extension", "holds"),
+           result("lemma-1", "rw", "as-stated", "inconclusive"),
+           result("gsd-trace", "rw", "as-stated", "fails"),
+           result("assumption-2:o-n", "rw", "erratum", "fails"),
+           result("theorem-1:sum", "rw", "as-stated", "holds"),
+           result("theorem-1:mean", "rw", "extension", "inconclusive"),
+           result("row-square-bounds", "rw", "as-stated", "error"),
+           # a result no sentence of this small paper anchors: never counted for the paper
+           result("neumann-identity", "rw", "as-stated", "fails")]
+META = {"seed": 7, "source": {"commit": "0123456789abcdef", "version": "0.1.0"},
+        "skipped": [{"claim": "isolated-tau", "norm": "rw", "what": "Cora",
+                     "why": "NGC_REF_DATA is not set"}]}
+#: --only as the run selected it: everything but tau-range
+KEEP = set().union(*(c.statements for c in registry().values())) - {"tau-range"}
+
+
+@pytest.fixture(scope="module")
+def paper():
+    units = split_sentences(TEX)
+    assert len(units) == len(PLAN)
+    entries = [entry_for(u, ids, **kw) for u, (ids, kw) in zip(units, PLAN)]
+    m = match(entries, units)
+    assert m.problems == []
+    return units, m
+
+
+def test_each_sentence_stands_on_its_as_stated_results_only(paper):
+    units, m = paper
+    got = [sentence_verdict(annotate(m.entry_of[u.index], RESULTS, registry(), KEEP,
+                                     META["skipped"]))
+           for u in units[:9]]
+    assert got == ["holds",         # rw holds; the sym extension's failure is not the paper's
+                   "inconclusive",  # as-stated inconclusive, extension holds
+                   "fails", "beyond",  # the erratum alone never counts for or against
+                   "not run",       # tau-range was not selected
+                   "holds",         # the claim id stands for its parts: :sum holds (as stated)
+                   "error", "not run", "not run"]
+
+
+def test_counts_by_scope_verdict_and_reason(paper):
+    units, m = paper
+    c = counts(units, m, RESULTS, registry(), KEEP, META["skipped"])
+    assert c["units"] == 13 and c["claims"] == 9 and c["statements"] == 9
+    assert c["results"]["as-stated"] == {"holds": 2, "fails": 1, "inconclusive": 1,
+                                         "error": 1}
+    assert c["results"]["extension"] == {"holds": 1, "fails": 1, "inconclusive": 1,
+                                         "error": 0}
+    assert c["results"]["erratum"] == {"holds": 0, "fails": 1, "inconclusive": 0, "error": 0}
+    assert c["sentences"] == {"holds": 2, "fails": 1, "inconclusive": 1, "error": 1,
+                              "beyond": 1, "not run": 3}
+    assert c["not_claims"] == {"setting": 2, "table": 1} and c["unjudged"] == 1
+
+
+def test_the_text_and_its_verdict_lines(paper):
+    units, m = paper
+    md = render(units, m, RESULTS, META, registry(), label_numbers(TEX), KEEP)
+    assert "**2 holds, 1 fails, 1 inconclusive, 1 error**" in md
+    assert "Rows sum to one.\n\n- [`row-sum`](report.md#s-row-sum) · sym · extension · **fails**\n" \
+           "- [`row-sum`](report.md#s-row-sum) · rw · as-stated · **holds**\n" in md
+    assert "- not run in this report (--only): `tau-range`" in md
+    assert "- not a statement of this version of the checker: `lemma-2`" in md
+    assert ("- no result in this run (skipped Cora: NGC_REF_DATA is not set): "
+            "`isolated-tau:paper-data`") in md
+    assert "[`theorem-1:sum`](report.md#s-theorem-1-sum) · rw · as-stated · **holds**" in md
+    assert "| a | 1 |" in md and "*Table 1:* Numbers." in md
+    assert "## Not judged yet" in md and "IRLS is not implemented" in md
+    assert "seed 7, commit `0123456789ab`" in md
+
+
+def test_every_link_lands_on_an_anchor_of_the_same_runs_report(paper):
+    units, m = paper
+    md = render(units, m, RESULTS, META, registry(), label_numbers(TEX), KEEP)
+    report = render_markdown(RESULTS, META)
+    links = set(re.findall(r"\]\(report\.md#([^)]+)\)", md))
+    anchors = set(re.findall(r'<a id="([^"]+)"></a>', report))
+    assert links and links <= anchors
+
+
+RENDER = """
+import hashlib
+from types import SimpleNamespace
+from ngc_ref_theory._core import Result
+from ngc_ref_theory._paper_map import entry_for, match
+from ngc_ref_theory._sentences import label_numbers, split_sentences
+from ngc_ref_theory.annotated import render
+TEX, PLAN = {tex!r}, {plan!r}
+claims = {{c: SimpleNamespace(id=c, statements={{s: None for s in ss}})
+          for c, ss in {claims!r}.items()}}
+results = [Result(**r) for r in {results!r}]
+units = split_sentences(TEX)
+m = match([entry_for(u, ids, **kw) for u, (ids, kw) in zip(units, PLAN)], units)
+md = render(units, m, results, {meta!r}, claims, label_numbers(TEX), {keep!r})
+print(hashlib.sha256(md.encode()).hexdigest())
+"""
+
+
+def test_the_same_inputs_give_the_same_bytes():
+    """In two interpreters with different string hashing (set and dict orders of str keys can
+    differ between them), the same inputs render to the same bytes."""
+    claims = {c.id: sorted(c.statements) for c in registry().values()}
+    code = RENDER.format(tex=TEX, plan=PLAN, claims=claims, meta=META,
+                         results=[r.to_dict() for r in RESULTS], keep=sorted(KEEP))
+    digests = {subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                              text=True, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2")}
+    assert len(digests) == 1 and len(digests.pop()) == 65
+
+
+# --- through the command line, on the paper itself ----------------------------------------
+
+def _links_and_anchors(out):
+    md = (out / "paper.md").read_text(encoding="utf-8")
+    report = (out / "report.md").read_text(encoding="utf-8")
+    return (set(re.findall(r"\]\(report\.md#([^)]+)\)", md)),
+            set(re.findall(r'<a id="([^"]+)"></a>', report)), md, report)
+
+
+def test_check_writes_paper_md_whose_links_resolve(tex, tmp_path, monkeypatch, capsys):
+    from ngc_ref_theory._paper_source import paper_source
+    monkeypatch.setenv("NGC_REF_PAPER", str(paper_source().path))
+    out = tmp_path / "out"
+    assert cli.main(["check", "--only", "inner-max", "--out", str(out), "--no-progress"]) == 0
+    links, anchors, md, report = _links_and_anchors(out)
+    assert links and links <= anchors
+    assert "[paper.md](paper.md)" in report
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert doc["meta"]["paper"]["file"] == "paper.md"
+    stated = doc["counts"]["as-stated"]
+    assert (f"Their results as stated: **{stated['holds']} holds, {stated['fails']} fails, "
+            f"{stated['inconclusive']} inconclusive**") in md
+    assert "not run in this report (--only)" in md
+
+    # the same run without the paper: said at the start, at the end and in report.md; the
+    # previous paper.md goes, so none of another run stays beside this report
+    monkeypatch.setenv("NGC_REF_PAPER", "")
+    monkeypatch.setattr("ngc_ref_theory._paper_source.default_path", lambda: None)
+    capsys.readouterr()
+    assert cli.main(["check", "--only", "inner-max", "--out", str(out), "--no-progress"]) == 0
+    said = capsys.readouterr()
+    assert "ngc-ref: no paper.md: the paper's LaTeX is not beside this checkout" in said.err
+    assert "skipped: paper.md — the paper's LaTeX is not beside this checkout" in said.out
+    assert not (out / "paper.md").exists()
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "- skipped: paper.md — the paper's LaTeX is not beside this checkout" in report
+
+
+def test_another_version_of_the_paper_stops_the_run_before_anything(tex, tmp_path, monkeypatch,
+                                                                     capsys):
+    other = tmp_path / "v2.tex"
+    other.write_text(tex.replace("Deeper GNNs", "Shallower GNNs"), encoding="utf-8")
+    monkeypatch.setenv("NGC_REF_PAPER", str(other))
+    out = tmp_path / "out"
+    assert cli.main(["check", "--only", "inner-max", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "NGC_REF_PAPER" in err and hashlib.sha256(other.read_bytes()).hexdigest() in err
+    assert not out.exists()
