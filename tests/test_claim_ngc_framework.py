@@ -11,15 +11,12 @@ from ngc_ref_theory import _exact as ex
 from ngc_ref_theory.claims import ngc_framework as nf
 
 from ._claims import run_claims
+from ._reference import neumann, norm_adj
 
 
 def dense_filter(A, lam, S, norm):
-    n = A.shape[0]
-    At = A + np.eye(n)
-    d = At.sum(axis=1)
-    An = At / d[:, None] if norm == "rw" else At / np.sqrt(np.outer(d, d))
-    r = lam / (lam + 1.0)
-    return sum(r ** s * np.linalg.matrix_power(An, s) for s in range(S + 1)) / (lam + 1.0), An
+    """(Ã_S, Ã), dense."""
+    return neumann(A, lam, S, norm), norm_adj(A, norm)
 
 
 @pytest.fixture(scope="module")

@@ -76,13 +76,13 @@ def test_no_smaller_case_for_the_meant_reading():
 @pytest.mark.parametrize("norm", ["sym", "rw"])
 @pytest.mark.parametrize("direction", ["literal", "meant"])
 def test_partners_against_brute_force(norm, direction):
-    """Every pair of graphs of n = 4..7 nodes at three λ: the smallest partner energy, by a plain
+    """Every pair of graphs of n = 4..6 nodes at two λ: the smallest partner energy, by a plain
     (G × G) comparison per S."""
     for k, st in enumerate(stacks()):
-        if st.n < 4:
+        if not 4 <= st.n <= 6:
             continue
         ok = NON_DEGENERATE.graphs(st)
-        for lam in (1.0, 2.0, 32.0):
+        for lam in (1.0, 32.0):
             c = cells(k, norm, lam)
             want = np.full(c.tau.shape, np.inf)
             for S in range(1, c.tau.shape[0]):

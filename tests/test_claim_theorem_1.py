@@ -18,6 +18,8 @@ from ngc_ref_theory.claims.theorem_1 import (assumptions, fixed_lambda, inside, 
                                              readings, statements)
 from ngc_ref_theory.sweep import theorem1 as problems
 
+from ._reference import neumann
+
 
 
 def test_envelope_exponent_recovers_planted_power_laws():
@@ -295,15 +297,6 @@ def test_blocks_are_realisable_in_rw():
 
 # ------------------------------------------------ the proof's last display: cause and correction
 
-def _dense_filter(inst):
-    """Ã_S of an instance from dense matrix powers (not the instance's Horner)."""
-    At = inst.A + np.eye(inst.n)
-    d = At.sum(axis=1)
-    An = At / d[:, None] if inst.norm == "rw" else At / np.sqrt(np.outer(d, d))
-    r = inst.lam / (inst.lam + 1.0)
-    return sum(r ** s * np.linalg.matrix_power(An, s) for s in range(inst.S + 1)) / (inst.lam + 1)
-
-
 def test_last_display_fails_by_squared_norms_and_holds_with_cauchy_schwarz():
     insts = pr.random_instances(Context(seed=0).rng("theorem-1", "rw", "proof"), 12, "rw",
                                 d_values=(2,), sigmas=(0.1, 1.0))
@@ -316,7 +309,7 @@ def test_last_display_fails_by_squared_norms_and_holds_with_cauchy_schwarz():
     worst_printed = 0.0
     for inst in insts:     # both bounds recomputed here from the iterates the chain stored
         Xs, eta, Y, Wg, W, W0, alpha, k = inst.extra["theorem"]
-        M = _dense_filter(inst)
+        M = neumann(inst.A, inst.lam, inst.S, inst.norm)   # dense powers, not Horner
         E = M @ eta
         lhs = fro(M @ Xs @ W - Y) ** 2 - fro(M @ Xs @ Wg - Y) ** 2
         first = fro(W0 - Wg) ** 2 / (2 * k * alpha)
