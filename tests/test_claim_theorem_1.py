@@ -9,6 +9,7 @@ import pytest
 
 from ngc_ref import connectivity_factor, series_mass
 from ngc_ref_theory import Context
+from ngc_ref_theory import _proofs as pr
 from ngc_ref_theory._bounds import grown_lam_S
 from ngc_ref_theory._core import Result
 from ngc_ref_theory._stats import quantile_trend
@@ -16,6 +17,8 @@ from ngc_ref_theory.claims import theorem_1 as t1
 from ngc_ref_theory.claims.theorem_1 import (assumptions, fixed_lambda, inside, part_b, part_c,
                                              readings, statements)
 from ngc_ref_theory.sweep import theorem1 as problems
+
+from ._reference import neumann
 
 
 
@@ -290,3 +293,54 @@ def test_blocks_are_realisable_in_rw():
     m = series_mass(lam, S_)
     assert r["g_star"] <= 1e-18 * 200 and math.isclose(r["W_g_norm"], 2.0 / m, rel_tol=1e-9)
     assert r["floor"] > 0
+
+
+# ------------------------------------------------ the proof's last display: cause and correction
+
+def test_last_display_fails_by_squared_norms_and_holds_with_cauchy_schwarz():
+    insts = pr.random_instances(Context(seed=0).rng("theorem-1", "rw", "proof"), 12, "rw",
+                                d_values=(2,), sigmas=(0.1, 1.0))
+    rows = {r["step"]: r for r in pr.run_chain(pr.THEOREM_1_LAST, insts)}
+    assert rows["E.last ≤"]["verdict"] == "fails"
+    assert rows["E.last ≤"]["worst_ratio"] == pytest.approx(32.9776, rel=1e-4)
+    assert "squared norms" in rows["E.last ≤"]["text"]
+    assert rows["E.last ≤ (Cauchy–Schwarz)"]["verdict"] == "holds"
+    fro = np.linalg.norm
+    worst_printed = 0.0
+    for inst in insts:     # both bounds recomputed here from the iterates the chain stored
+        Xs, eta, Y, Wg, W, W0, alpha, k = inst.extra["theorem"]
+        M = neumann(inst.A, inst.lam, inst.S, inst.norm)   # dense powers, not Horner
+        E = M @ eta
+        lhs = fro(M @ Xs @ W - Y) ** 2 - fro(M @ Xs @ Wg - Y) ** 2
+        first = fro(W0 - Wg) ** 2 / (2 * k * alpha)
+        a_g, b_g = fro(E) * fro(Wg), fro(M @ Xs @ Wg - Y)
+        a_f, b_f = fro(E) * fro(W), fro(M @ (Xs + eta) @ W - Y)
+        cauchy_schwarz = first + a_g * (2 * b_g + a_g) + a_f * (2 * b_f + a_f)
+        printed = first + a_g ** 2 * (2 * b_g ** 2 + a_g ** 2) + a_f ** 2 * (2 * b_f ** 2
+                                                                             + a_f ** 2)
+        assert lhs <= cauchy_schwarz * (1 + 1e-9)
+        worst_printed = max(worst_printed, lhs / printed)
+    assert worst_printed == pytest.approx(rows["E.last ≤"]["worst_ratio"], rel=1e-6)
+
+
+def _fam(ns, g, inside=True, reps=3):
+    return {"inside": inside, "runs": [{"n": n, "g_star": gi * (1 + 0.01 * r)}
+                                       for n, gi in zip(ns, g) for r in range(reps)]}
+
+
+def test_hidden_constant_step_on_planted_runs():
+    ns = [400, 800, 1600, 3200, 6400]
+    grows = [2.5 * n for n in ns]                            # ‖Ã_SX*W_g* − Y‖_F² ∝ n
+    row = readings.hidden_constant_step({
+        "grows": _fam(ns, grows), "exact": _fam(ns, [1e-28] * 5),
+        "outside": _fam(ns, [float(n) ** 3 for n in ns], inside=False)})
+    slope = np.polyfit(np.log(ns), np.log(grows), 1)[0]
+    assert row["verdict"] == "fails" and row["failing_instances"] == 1
+    assert f"log-log slope {slope:+.2f}" in row["where"]
+    assert row["worst_ratio"] == pytest.approx(grows[-1] / grows[0])
+    assert "exact fit, no such term: exact" in row["where"] and "outside" not in row["where"]
+    shrinks = readings.hidden_constant_step({"shrinks": _fam(ns, [50 / n for n in ns])})
+    assert shrinks["verdict"] == "holds"
+    flat = readings.hidden_constant_step({"flat": {"inside": True, "runs": [
+        {"n": n, "g_star": 3.0 + (0.3 if j % 2 else -0.3)} for j, n in enumerate(ns)]}})
+    assert flat["verdict"] == "inconclusive"

@@ -5,6 +5,7 @@ import re
 
 
 from ngc_ref_theory._paper import ROW_NORMALIZATION_TABLE
+from ngc_ref_theory.claims.tau_range import EQ_7
 
 
 def _table_rows(tex, label):
@@ -30,3 +31,13 @@ def test_row_normalization_table_matches_the_paper(tex):
     assert rows["w RN"] == sum((t["with"][d] for d in datasets), ())
     header = tex[tex.index(f"\\label{{{t['label']}}}"):].split("\\midrule")[0]
     assert re.findall(r"&\s*(\d+)", header)[:3] == ["1", "10", "100"]
+
+
+def test_remark_1_cites_eq_7_the_bounds(tex):
+    """Remark 1's 'Eq. (7) reaches its lower / upper bound' cite \\ref{range}, the seventh numbered
+    display (Eq. 7, the bounds on the row square sums), as tau-range's EQ_7 says: no erratum."""
+    end = tex.index("\\label{range}")
+    numbered = re.findall(r"\\begin\{(equation|align)\}", tex[tex.index("\\begin{document}"):end])
+    assert len(numbered) == 7 and "seventh numbered display" in EQ_7
+    for bound in ("lower", "upper"):
+        assert f"Eq.~(\\ref{{range}}) reaches its {bound} bound" in tex

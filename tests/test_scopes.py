@@ -50,6 +50,14 @@ DECISIONS = {
     **_in("extension", "rngc-convergence:planted", "rngc-convergence:heterophilous",
           norms=("sym",)),
     ("row-normalization:table", "sym"): "as-stated",
+    # Remark 1 sentence by sentence: its bounds are Eq. 7, built on Eq. 6's row sums (rw)
+    **_rw_only("tau-range:reaches-lower", "tau-range:lower-limit", "tau-range:reaches-upper"),
+    # Sec. 2's framework sentences are about Eq. 4 with a generic Ã; the span reading is ours
+    **_in("as-stated", "ngc-framework", "ngc-framework:sgc", "ngc-framework:gcn"),
+    **_in("extension", "ngc-framework-corrected"),
+    # the headline appeals to Lemma 1 (rw); read with Def. 1's τ it is as written, the "i.e."
+    # (more uniform rows, a smaller τ) is the naming inversion's meant statement
+    **_rw_only("tau-headline"), **_in("erratum", "tau-headline:meant"),
 }
 
 

@@ -196,6 +196,42 @@ def graph(index):
     return G.number_of_nodes(), sorted([min(u, v), max(u, v)] for u, v in G.edges())
 
 
+def _component_name(C):
+    """'K3', 'P4', 'C5', 'star K1,3' for a connected graph of one of those kinds, else None."""
+    m, e = C.number_of_nodes(), C.number_of_edges()
+    deg = sorted(d for _, d in C.degree())
+    if e == m * (m - 1) // 2:
+        return f"K{m}"
+    if e == m - 1 and deg[-1] <= 2:
+        return f"P{m}"
+    if e == m and deg[0] == deg[-1] == 2:
+        return f"C{m}"
+    if e == m - 1 and deg[-1] == m - 1:
+        return f"star K1,{m - 1}"
+    return None
+
+
+def graph_name(index):
+    """A reader's name of atlas graph ``index``: its components by kind (complete K_m, path P_m,
+    cycle C_m, star K1,m; 2K1 for two of a kind), joined by '+', and where it sits in the
+    atlas; a graph with another component is named by its atlas number only.
+
+    >>> graph_name(3), graph_name(5)
+    ('K2 (atlas G3, n = 2, 1 edge)', 'K2 + K1 (atlas G5, n = 3, 1 edge)')
+    >>> graph_name(13), graph_name(17)
+    ('star K1,3 (atlas G13, n = 4, 3 edges)', 'atlas G17 (n = 4, 5 edges)')
+    """
+    G = _atlas_graphs()[index]
+    parts = [_component_name(G.subgraph(c)) for c in
+             sorted(nx.connected_components(G), key=lambda c: (-len(c), min(c)))]
+    e = G.number_of_edges()
+    where = f"atlas G{index}, n = {G.number_of_nodes()}, {e} edge{'' if e == 1 else 's'}"
+    if parts and all(parts):
+        counts = {p: parts.count(p) for p in parts}          # in order: largest first
+        return " + ".join(f"{c if c > 1 else ''}{p}" for p, c in counts.items()) + f" ({where})"
+    return f"atlas G{index} ({where[len(f'atlas G{index}, '):]})"
+
+
 def visited():
     """Atlas numbers of the graphs a scan visits (all of them; G0 vacuously)."""
     return [0] + sorted(int(k) for st in stacks() for k in st.index)
@@ -258,7 +294,7 @@ class Cells:
     @cached_property
     def _sums(self):
         M = self.M
-        return M.sum(axis=3), (M ** 2).sum(axis=3)
+        return M.sum(axis=3), (M ** 2).sum(axis=3), (M > 0).sum(axis=3)
 
     @property
     def row_sums(self):
@@ -269,6 +305,12 @@ class Cells:
     def rho(self):
         """Row square sums ρ_i = Σ_j [Ã_S]_ij², ``(S_MAX + 1, G, n)``."""
         return self._sums[1]
+
+    @property
+    def positives(self):
+        """How many entries of each row of Ã_S are > 0, ``(S_MAX + 1, G, n)``: exact in float64
+        (each entry is a sum of non-negative terms, so it is 0 only when every term is)."""
+        return self._sums[2]
 
     @cached_property
     def fro2(self):

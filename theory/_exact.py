@@ -463,6 +463,64 @@ def certify_tau_only_if(n, edges, lam, S, norm):
             "numbers": {"tau_i": [float(x) for x in t]}}
 
 
+def complete_tau(n, lam, S):
+    """τ of the complete graph K_n, exactly: 1 + (n − 1)/((λ+1)(1 − r^{S+1}))², both
+    normalisations (K_n is regular).
+
+    Ã = J/n, so Ã^s = J/n for s ≥ 1 and every row of Ã_S is m/n − b/n off the diagonal and
+    m/n − b/n + b on it, b = 1/(λ+1) (the s = 0 term): ρ_i = m²/n + b²(1 − 1/n).
+
+    >>> complete_tau(2, 1, 1)
+    Fraction(13, 9)
+    """
+    return 1 + Fraction(n - 1) / ((frac(lam) + 1) * mass(lam, S)) ** 2
+
+
+def certify_lower_not_reached(n, edges, lam, S, norm):
+    """Remark 1's 'Eq. 7 reaches its lower bound' on one graph: exact τ_i = nρ_i/(1 − r^{S+1})²
+    of every row (the bound is τ_i = 1); ``fails`` (a counterexample to 'reaches') when no row
+    has τ_i = 1 exactly."""
+    t = tau_i(n, edges, lam, S, norm)
+    low = min(t)
+    exact = {f"τ_{i}": text(x) for i, x in enumerate(t)}
+    exact["min_i τ_i − 1"] = f"{low - 1} ≈ {float(low - 1):.6g}"
+    return {"fails": all(x != 1 for x in t), "certified": "exact", "exact": exact,
+            "why": "exact rational τ_i (sym: [Ã_S]_ij² = [Ã_rw,S]_ij²·d̃_i/d̃_j is rational); "
+                   "Eq. 7's lower bound is τ_i = 1",
+            "numbers": {"tau_i": [float(x) for x in t]}}
+
+
+def matrix_power(X, K):
+    """X^K of a square rational matrix (K ≥ 0)."""
+    out = identity(len(X))
+    for _ in range(K):
+        out = matmul(out, X)
+    return out
+
+
+def certify_not_power(n, edges, lam, S, K, norm):
+    """Sec. 2's 'NGC covers Ã^K' (SGC: K = 2; a linear K-layer GCN) on one graph: is
+    Ã_S = c·Ã^K for some c? The Perron vector forces c = 1 − r^{S+1} (Ã_S and Ã^K map 1 (rw),
+    D̃^{1/2}1 (sym) to m times and 1 times itself); ``fails`` (a counterexample to 'covers')
+    when an entry of Ã_S − mÃ^K is non-zero, exactly. sym entries are the rw ones times
+    √(d̃_i/d̃_j) (both sides are polynomials in Ã), so they vanish together."""
+    M = neumann_rw(n, edges, lam, S)
+    P = matrix_power(rw_matrix(n, edges), K)
+    m = mass(lam, S)
+    D = add(M, P, ONE, -m)
+    nz = [(i, j) for i in range(n) for j in range(n) if D[i][j] != 0]
+    exact = {"1 − r^(S+1) (the only possible c)": text(m)}
+    if nz:
+        i, j = nz[0]
+        scale = "" if norm == "rw" or i == j else f" × √(d̃_{i}/d̃_{j})"
+        exact[f"[Ã_S]_{i}{j}"] = text(M[i][j]) + scale
+        exact[f"(1 − r^(S+1))·[Ã^{K}]_{i}{j}"] = text(m * P[i][j]) + scale
+    return {"fails": bool(nz), "certified": "exact", "exact": exact,
+            "why": "exact rational Ã_S and Ã^K (rw; sym entries are the same times "
+                   "√(d̃_i/d̃_j)); c is forced to 1 − r^{S+1} by the Perron vector",
+            "numbers": {"nonzero_entries": len(nz)}}
+
+
 def fro2_over_mass2(n, edges, lam, S, norm):
     return sum(row_square_sums(n, edges, lam, S, norm), ZERO) / mass(lam, S) ** 2
 

@@ -52,12 +52,14 @@ EXPERIMENTS_WORDS = ("footnote to Eq. 6: '... while in experiments we adopt more
 NORMALISATION_RULE = (
     "One rule, from the paper's two sentences about the normalisations. "
     f"(generic) {BOTH_NORMS}: an equation or derivation the paper writes with a generic Ã or L̃ "
-    "(Eq. 1-5, Def. 1's formula, Eq. 9-12 and the appendix derivations of them) is stated for "
+    "(Eq. 1-5 and Sec. 2's framework sentences about them, Def. 1's formula, Eq. 9-12 and the "
+    "appendix derivations of them) is stated for "
     "both normalisations, so it is as-stated in sym and in rw; a statement about that formula "
     "(RNGC's τ, the convergence and the approximation of Eq. 12) inherits it. "
     f"(theory) {RW_FOOTNOTE}: what the paper derives from Eq. 6's row sums (Eq. 6-7, Remark 1's "
     "τ ∈ [1, n], Assumption 2, Lemma 1, Theorem 1, Remarks 2-3, the case study and the depth "
-    "analysis built on them) is as-stated in rw only, an extension in sym. "
+    "analysis built on them, and the introduction's sentences on how τ and n speed up the noise's "
+    "convergence, which appeal to Lemma 1) is as-stated in rw only, an extension in sym. "
     "(experiments) the same footnote: a measured outcome of the paper's experiments (its "
     "accuracy tables and figures, its timing) is as-stated in sym, the normalisation the "
     "experiments adopt, an extension in rw. "
@@ -71,6 +73,7 @@ NORM_RULE = {
     "gsd-closed-form": "generic", "gsd-trace": "generic", "neumann-identity": "generic",
     "neumann-truncation": "generic", "inner-max": "generic", "agsd-stationarity": "generic",
     "rngc-approximation": "generic", "rngc-convergence": "generic", "rngc-tau": "generic",
+    "ngc-framework": "generic", "tau-headline": "theory",
     "row-sum": "theory", "row-square-bounds": "theory", "tau-range": "theory",
     "tau-at-scale": "theory", "case-study": "theory", "assumption-2": "theory",
     "isolated-tau": "theory", "lemma-1": "theory", "noise-vanishing": "theory",

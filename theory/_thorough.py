@@ -43,7 +43,8 @@ CELL_OVERHEAD = 0.05
 CHECK_SECONDS = {
     "gsd-closed-form": (0.5, 2.3), "gsd-trace": (0.1, 0.1), "neumann-identity": (0.1, 0.4),
     "neumann-truncation": (1.6, 19.2), "row-sum": (0.6, 1.9), "row-square-bounds": (0.2, 1.7),
-    "tau-range": (0.5, 1.0), "case-study": (0.4, 0.3), "assumption-2": (1.9, 0.0),
+    "tau-range": (1.3, 2.6), "ngc-framework": (1.0, 5.5), "tau-headline": (0.8, 1.6),
+    "case-study": (0.4, 0.3), "assumption-2": (1.9, 0.0),
     "isolated-tau": (1.4, 132.0), "lemma-1": (3.2, 0.0), "noise-vanishing": (1.2, 49.0),
     "theorem-1": (29.0, 0.0), "tau-linearity": (1.0, 5.7), "inner-max": (0.1, 10.8),
     "agsd-stationarity": (0.1, 1.6), "rngc-approximation": (1.2, 92.0),
