@@ -44,8 +44,9 @@ def headline():
 def test_minimal_pairs_exactly(headline):
     lit, meant = headline["tau-headline", "rw"], headline["tau-headline:meant", "rw"]
     assert lit.verdict == meant.verdict == "fails"
-    assert (lit.scope, meant.scope) == ("as-stated", "erratum")
-    assert headline["tau-headline", "sym"].scope == "extension"
+    assert (lit.scope, meant.scope) == ("erratum", "as-stated")   # as rngc-tau:literal
+    assert headline["tau-headline", "sym"].scope == "erratum"
+    assert headline["tau-headline:meant", "sym"].scope == "extension"
     # literal: P3 has the larger τ and the more noise than K3 (λ = S = 1)
     t1, e1 = tau_and_energy(3, [[0, 1], [1, 2]], 1, 1)
     t2, e2 = tau_and_energy(3, [[0, 1], [0, 2], [1, 2]], 1, 1)

@@ -55,9 +55,10 @@ DECISIONS = {
     # Sec. 2's framework sentences are about Eq. 4 with a generic Ã; the span reading is ours
     **_in("as-stated", "ngc-framework", "ngc-framework:sgc", "ngc-framework:gcn"),
     **_in("extension", "ngc-framework-corrected"),
-    # the headline appeals to Lemma 1 (rw); read with Def. 1's τ it is as written, the "i.e."
-    # (more uniform rows, a smaller τ) is the naming inversion's meant statement
-    **_rw_only("tau-headline"), **_in("erratum", "tau-headline:meant"),
+    # the headline appeals to Lemma 1 (rw); its "i.e." (more uniform rows, a smaller τ) is what
+    # it means, as-stated; read with Def. 1's τ it is the naming inversion, an erratum (as
+    # rngc-tau:literal)
+    **_rw_only("tau-headline:meant"), **_in("erratum", "tau-headline"),
 }
 
 

@@ -33,7 +33,7 @@ from .. import _exact as ex
 from .._atlas import (NON_DEGENERATE, adjacency, cells, certified_minimal, graph, graph_name,
                       lam_grid, scan, stacks)
 from .._common import counterexample
-from .._core import claim
+from .._core import claim, erratum
 from .._paper import RW_FOOTNOTE, theory_rw
 
 ID = "tau-headline"
@@ -51,20 +51,24 @@ STATEMENT = ("As written, with τ the number Def. 1 names the high-order graph c
              "E‖Ã_Sη‖_F² = σ²d‖Ã_S‖_F² (and Lemma 1's bound 2τ(1 − r^{S+1})²σ²(4 log n + "
              "log 2d)/n would be smaller). Checked on every pair of atlas graphs with the same n "
              "(n ≥ 2, no isolated node) × the λ, S grid (S ≥ 1), the minimal pair exactly.")
-CLAIM = claim(ID, "Introduction (Sec. 1)", STATEMENT, order=62,
-              **theory_rw(f"{WORDS}, with {DEF_WORDS}", "τ and Lemma 1's bound are the theory's, "
-                          "stated for D̃⁻¹Ã"))
-MEANT = CLAIM.erratum(
+INVERSION = (f"a naming inversion: written, {WORDS}; Def. 1 and Remark 1 make a larger τ a less "
+             f"uniform filter ({DEF_WORDS}); the sentence's own 'i.e.' says what is meant, more "
+             f"uniform rows, a smaller τ — the same inversion, and the same reading, as rngc-tau's "
+             f"'increase the high-order graph connectivity factor' (rngc-tau:literal is its "
+             f"erratum); τ and Lemma 1 are stated for D̃⁻¹Ã: {RW_FOOTNOTE}")
+#: As written (τ of Def. 1 larger) the sentence contradicts its own "i.e.": a typo whose meant
+#: statement is clear, so an erratum in both normalisations (as rngc-tau:literal); the meant
+#: statement (`:meant`) is the paper's, as-stated in rw.
+CLAIM = claim(ID, "Introduction (Sec. 1)", STATEMENT, order=62, scope=erratum(INVERSION))
+MEANT = CLAIM.part(
     "meant", "As meant by the sentence's own 'i.e., nodes are more uniformly distributed in the "
              "neighborhood' (more uniform rows of Ã_S, a smaller τ): of two graphs with the same "
              "n, λ, S the one with the smaller τ has the smaller noise E‖Ã_Sη‖_F² = "
              "σ²dΣ_iρ_i, i.e. faster convergence. Lemma 1's bound, linear in τ, orders them so "
              "by construction; the check asks it of the noise itself, on every pair of atlas "
              "graphs with the same n (no isolated node) × the λ, S grid, the minimal pair exactly.",
-    f"a naming inversion: written, {WORDS}; Def. 1 and Remark 1 make a larger τ a less uniform "
-    f"filter ({DEF_WORDS}); the 'i.e.' says what is meant, more uniform rows, a smaller τ (as "
-    f"rngc-tau reads 'increase the high-order graph connectivity factor'); τ and Lemma 1 are "
-    f"stated for D̃⁻¹Ã: {RW_FOOTNOTE}")
+    **theory_rw(f"{WORDS}, read as its 'i.e.' means ({INVERSION})",
+                "τ and Lemma 1's bound are the theory's, stated for D̃⁻¹Ã"))
 
 #: Relative margin for "larger" / "smaller" in the float screen (the certificate is exact).
 MARGIN = 1e-9
@@ -207,7 +211,7 @@ def _summary(direction, mc, norm, atlas, bounds):
                 f"larger noise and the larger Lemma 1 bound ({bounds[0]:.4g} vs {bounds[1]:.4g} "
                 f"at d = {BOUND_D}, σ = 1); minimal: {_pair_text(mc, norm)}; {share} have a "
                 f"partner with smaller τ and less noise. The 'i.e.' means a smaller τ "
-                f"({MEANT.id})")
+                f"({MEANT.id}, the statement judged as-stated)")
     return (f"as meant (smaller τ, more uniform rows, faster convergence) it fails for the noise "
             f"itself, though Lemma 1's bound orders the pair as meant ({bounds[0]:.4g} < "
             f"{bounds[1]:.4g}): τ follows the largest row, the noise all rows; minimal: "
