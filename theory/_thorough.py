@@ -207,6 +207,18 @@ def format_seconds(s):
     return f"{s / 3600:.1f} h"
 
 
+def plural(k, noun, nouns=None):
+    """``1 cell``, ``2 cells``: ``k`` and ``noun`` in the number ``k`` asks for (``nouns``: an
+    irregular plural).
+
+    Examples
+    --------
+    >>> plural(1, "cell"), plural(0, "cell"), plural(3, "family", "families")
+    ('1 cell', '0 cells', '3 families')
+    """
+    return f"{k} {noun if k == 1 else (nouns or noun + 's')}"
+
+
 def vary_lines(cells):
     """One line per task of ``cells``: its cell count and the values each varying parameter
     takes (what ``--dry-run`` prints under a claim or a sweep)."""

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ._core import RERUN_DIR, rerun_command
 from ._files import data_root, staged_output
+from ._thorough import plural
 
 
 def _check(args):
@@ -206,7 +207,7 @@ def _sweep(args):
         return 1
     except KeyboardInterrupt:
         return _interrupted(out)
-    print(f"{len(records)} cells of task {sweep.task!r} in {out} "
+    print(f"{plural(len(records), 'cell')} of task {sweep.task!r} in {out} "
           f"({time.perf_counter() - t0:.1f} s); summary: ngc-ref sweep --summary {out}")
     return 0
 
@@ -244,6 +245,72 @@ def _reproduce_epilog():
     lines.append("not run (listed in the output with the reason): " + ", ".join(NOT_RUN))
     lines.append("'scale': the synthetic ogbn-products-size run (same as --scale-run)")
     return "\n".join(lines) + "\n"
+
+
+def _data_fetch(args):
+    """``ngc-ref data fetch``: download the data files into the data folder; 0 when every
+    requested file is in place and verified, 1 when some could not be fetched (each named with
+    its source and why), 130 interrupted (partial downloads are kept and resumed next time)."""
+    from tqdm.auto import tqdm
+
+    from ngc_ref.datasets import NOT_FETCHED, FetchError, fetch
+    from ngc_ref.datasets._fetch import target_root
+    root = target_root(args.root)
+    print(f"ngc-ref data fetch: into {root}{_root_origin(args.root)}", file=sys.stderr)
+    try:
+        outcomes = fetch(args.names or None, root, base_url=args.base_url,
+                         progress=not args.no_progress,
+                         log=lambda line: tqdm.write(line, file=sys.stderr))
+        failed = []
+    except FetchError as exc:
+        outcomes, failed = exc.outcomes, [o for o in exc.outcomes if not o.ok]
+    except KeyboardInterrupt:
+        print("ngc-ref: interrupted; files already verified stay, a partial download is kept "
+              "and the same command resumes it", file=sys.stderr)
+        return 130
+    for o in failed:
+        print(f"ngc-ref: could not fetch {o.relpath} (from {o.source}): {o.detail}",
+              file=sys.stderr)
+    fetched = sum(o.status == "fetched" for o in outcomes)
+    present = sum(o.status == "present" for o in outcomes)
+    print(f"{plural(len(outcomes), 'file')} in {root}: {fetched} fetched, {present} already "
+          f"there (verified by size and sha256)"
+          + (f"; {len(failed)} could not be fetched (above)" if failed else ""))
+    print("not fetched (no pinned source): "
+          + "; ".join(f"{name}: {why}" for name, why in NOT_FETCHED.items()))
+    if not failed:
+        use = "ngc-ref check" if args.root is None and not os.environ.get("NGC_REF_DATA") \
+            else f"NGC_REF_DATA={root} ngc-ref check"
+        print(f"the checks read it: {use}")
+    return 1 if failed else 0
+
+
+def _data_verify(args):
+    """``ngc-ref data verify``: check the data folder; 0 when every file is there and matches
+    its record, 1 when some is missing, different or partial (each named with its source)."""
+    from ngc_ref.datasets import verify
+    from ngc_ref.datasets._fetch import target_root
+    root = target_root(args.root)
+    outcomes = verify(args.names or None, root)
+    bad = [o for o in outcomes if not o.ok]
+    for o in bad:
+        print(f"{o.status}: {o.relpath} (from {o.source})"
+              + (f": {o.detail}" if o.detail != o.status else ""))
+    optional = [o.relpath for o in outcomes if o.status == "optional"]
+    good = sum(o.status == "present" for o in outcomes)
+    print(f"{root}{_root_origin(args.root)}: {good} of {plural(len(outcomes), 'file')} "
+          f"verified by size and sha256"
+          + (f", {len(bad)} missing or different" if bad else "")
+          + (f"; optional, absent: {', '.join(optional)}" if optional else "")
+          + ("; `ngc-ref data fetch` gets what is missing" if bad else ""))
+    return 1 if bad else 0
+
+
+def _root_origin(given):
+    if given is not None:
+        return " (--root)"
+    return " (NGC_REF_DATA)" if os.environ.get("NGC_REF_DATA") else \
+        " (the default data folder: NGC_REF_DATA is not set)"
 
 
 def demo(lam=64.0, S=64, norm="rw", out=None):
@@ -369,7 +436,7 @@ def _ids_epilog():
 
 def build_parser():
     """The ``ngc-ref`` parser: ``--debug`` and one subcommand per ``_add_*`` builder below
-    (``check``, ``sweep``, ``reproduce``, ``demo``, in that order in ``--help``).
+    (``check``, ``sweep``, ``reproduce``, ``data``, ``demo``, in that order in ``--help``).
 
     A new subcommand is one more builder ``_add_NAME(sub, parents)`` that sets ``func``."""
     parser = _Parser(
@@ -382,7 +449,7 @@ def build_parser():
     debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                        help="show tracebacks on errors")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    for add in (_add_check, _add_sweep, _add_reproduce, _add_demo):
+    for add in (_add_check, _add_sweep, _add_reproduce, _add_data, _add_demo):
         add(sub, [debug])
     return parser
 
@@ -481,6 +548,51 @@ def _add_cells(parser, default=-1, note="", progress="no progress bar"):
                         "in-process)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                         help=f"{note}run the cells on this dask.distributed scheduler")
+
+
+def _add_data(sub, parents):
+    """``ngc-ref data fetch|verify``: the paper's data files (:func:`_data_fetch`,
+    :func:`_data_verify`)."""
+    data = sub.add_parser("data", parents=parents,
+                          help="download the paper's data sets (fetch) or check a data folder "
+                          "(verify)",
+                          description="The paper's data files, from their source repositories "
+                          "at the pinned commits (data/README.md). The data folder is --root, "
+                          "else NGC_REF_DATA, else the default data folder "
+                          "($XDG_CACHE_HOME/ngc_ref/data, ~/.cache/ngc_ref/data), which "
+                          "check, reproduce and the loaders read when NGC_REF_DATA is unset.")
+    acts = data.add_subparsers(dest="action", parser_class=_Parser, required=True,
+                               metavar="{fetch,verify}")
+    names = {"nargs": "*", "metavar": "NAME",
+             "help": "data sets (default: all): cora citeseer pubmed cornell texas wisconsin "
+                     "actor coauthor-cs coauthor-physics, or an alias (cs, physics, film)"}
+    root = {"type": Path, "metavar": "DIR",
+            "help": "the data folder (default: NGC_REF_DATA, else ~/.cache/ngc_ref/data)"}
+    fet = acts.add_parser("fetch", parents=parents,
+                          help="download the data files, verified, into the data folder",
+                          description="Download each data file from its source repository at "
+                          "the pinned commit into the data folder's layout. Each file is "
+                          "verified (size and sha256) before it is moved into place; a file "
+                          "already there and verified is never downloaded again; an "
+                          "interrupted download resumes (HTTP Range). Exit status: 0 every "
+                          "file in place, 1 some file could not be fetched (named with its "
+                          "source), 2 bad input, 130 interrupted.")
+    fet.add_argument("names", **names)
+    fet.add_argument("--root", **root)
+    fet.add_argument("--base-url", metavar="URL",
+                     help="where the repositories are served: URL/OWNER/REPO/COMMIT/PATH "
+                     "(default: $NGC_REF_DATA_URL, else https://raw.githubusercontent.com)")
+    fet.add_argument("--no-progress", action="store_true", help="no progress bar")
+    fet.set_defaults(func=_data_fetch)
+    ver = acts.add_parser("verify", parents=parents,
+                          help="check the data folder: name each missing or different file",
+                          description="Check every data file of the data folder against its "
+                          "recorded size and sha256. Exit status: 0 all there and verified, 1 "
+                          "some missing, different or partial (each named with its source), "
+                          "2 bad input.")
+    ver.add_argument("names", **names)
+    ver.add_argument("--root", **root)
+    ver.set_defaults(func=_data_verify)
 
 
 def _add_demo(sub, parents):

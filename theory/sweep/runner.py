@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .._provenance import source
+from .._thorough import plural
 from .backends import make_backend
 from .config import as_cells
 from .store import SCHEMA_VERSION, Store, check_writable, encode, finished, read_records
@@ -17,7 +18,7 @@ class SweepError(RuntimeError):
     def __init__(self, failures, total):
         self.failures = failures
         first = failures[0]
-        super().__init__(f"{len(failures)} of {total} cells failed (first: task "
+        super().__init__(f"{len(failures)} of {plural(total, 'cell')} failed (first: task "
                          f"{first['task']!r} {first['params']}: {first['error']})")
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from .._figures import legend_outside, save_figure, subplots, suptitle
 from .._stats import (clopper_pearson, loglog_slope, no_hub_hypotheses, slope_interval,
                       tau_decay_verdict)
-from .._thorough import with_expressions as params_with_expressions
+from .._thorough import plural, with_expressions as params_with_expressions
 from .store import read_records
 
 #: Parameters never shown as series (replicates are averaged; graph seeds follow from them).
@@ -193,7 +193,8 @@ def summarize_tau(records, plot_path=None):
     table = text_table(("series", "n", "reps", "tau", "tau/n", "sd", "tau*log(n)/n", "floor"), rows)
     estimated = sum(r["result"].get("method") == "estimate" for r in records)
     if estimated:
-        table += (f"\n{estimated} of {len(records)} cells estimated τ (the estimator's value is "
+        table += (f"\n{estimated} of {plural(len(records), 'cell')} estimated τ (the "
+                  "estimator's value is "
                   "the exact τ_i of its likeliest maximiser; tau_upper in the record bounds τ "
                   "with the record's confidence)")
     table += "\n\nverdict per series (criteria of ngc-ref check's assumption-2):\n" + \
@@ -536,7 +537,7 @@ def summarize(path, plots_dir=None, *, plots=True):
     parts, figs = [], []
     for task, recs in by_task.items():
         seconds = sum(r.get("seconds") or 0 for r in recs)
-        head = f"## {task}: {len(recs)} cells, {seconds:.1f} s of cell time"
+        head = f"## {task}: {plural(len(recs), 'cell')}, {seconds:.1f} s of cell time"
         fn = SUMMARIES.get(task)
         if fn is None:
             parts.append(f"{head}\n(no summary for this task)")
