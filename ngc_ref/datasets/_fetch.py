@@ -225,6 +225,18 @@ def fetch(names=None, root=None, *, base_url=None, progress=True, log=None, time
         ``FetchError.outcomes`` lists them all.
     ValueError
         An unknown data set name, or ``root`` inside the layout.
+
+    Examples
+    --------
+    Nothing listens on port 9 here, so the one file fails and says why:
+
+    >>> import tempfile
+    >>> from ngc_ref.datasets import FetchError, fetch
+    >>> try:
+    ...     fetch("cs", root=tempfile.mkdtemp(), base_url="http://127.0.0.1:9", progress=False)
+    ... except FetchError as exc:
+    ...     print(exc.outcomes[0].status, exc.outcomes[0].relpath)
+    failed coauthor/ms_academic_cs.npz
     """
     relpaths = _files(names)
     root = target_root(root)

@@ -94,7 +94,17 @@ def check_root(root, origin):
 def find_root():
     """``(folder, origin)`` of the data the run reads when no ``root=`` is given, or
     ``(None, why)``: ``NGC_REF_DATA`` when it is set (checked by :func:`check_root`), else the
-    :func:`default_root` when it holds fetched data."""
+    :func:`default_root` when it holds fetched data.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from ngc_ref.datasets import find_root
+    >>> os.environ["NGC_REF_DATA"] = folder = tempfile.mkdtemp()
+    >>> find_root() == (Path(folder), "NGC_REF_DATA")
+    True
+    >>> del os.environ["NGC_REF_DATA"]
+    """
     env = os.environ.get(ENV_VAR) or None
     if env is not None:
         return check_root(env, f"the environment variable {ENV_VAR}"), ENV_VAR
@@ -107,7 +117,21 @@ def find_root():
 
 def resolve_root(root=None):
     """The data folder a loader reads: ``root`` when given, else :func:`find_root`'s;
-    ``ValueError`` when there is none (the message says how to get one)."""
+    ``ValueError`` when there is none (the message says how to get one).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from ngc_ref.datasets import resolve_root
+    >>> data = tempfile.mkdtemp()
+    >>> os.mkdir(os.path.join(data, "planetoid"))
+    >>> resolve_root(data).is_dir()
+    True
+    >>> resolve_root(os.path.join(data, "planetoid"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: data directory '...planetoid' (given as root=) is inside the data layout ...
+    """
     if root is not None:
         return check_root(root, "given as root=")
     found, why = find_root()
