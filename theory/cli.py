@@ -27,8 +27,11 @@ def _check(args):
     _thorough_only(args)
     args.only = resolve_ids(args.only)     # unknown ids fail here, before anything is created
     claims, keep = select(args.only)
+    family_lines = family_notice(args.family, claims, keep)
     ctx = _context(args)
     if args.dry_run:
+        for line in family_lines:
+            print(line, file=sys.stderr)
         store = ctx.store if ctx.store and ctx.store.exists() else None
         print("\n".join(dry_run(ctx, claims, store)))
         return 0
@@ -37,7 +40,7 @@ def _check(args):
     with staged_output(args.out) as staged:
         if not args.force:
             refuse_to_shrink(args.out, args.only, keep, args.thorough)
-        for line in data_notice(ctx, claims):
+        for line in [*family_lines, *data_notice(ctx, claims)]:
             print(line, file=sys.stderr, flush=True)
         ctx.out_dir = staged.dir
         try:
@@ -94,7 +97,9 @@ def _meta(args, ctx, started, t0):
             "seconds": round(time.perf_counter() - t0, 1), **versions(), **machine(),
             "data_root": None if ctx.data_root is None else str(ctx.data_root),
             "skipped": list(ctx.skipped), "families": list(ctx.families),
-            "rerun": rerun_command("ID", ctx, needs_data=ctx.data_root is not None)}
+            # the pattern of a statement without --family (those with it: their own rerun)
+            "rerun": rerun_command("ID", ctx, needs_data=ctx.data_root is not None,
+                                   families=False)}
     if args.thorough:
         meta["scale"] = ctx.scale
         meta["store"] = str(Path(".thorough") / "store.jsonl")
@@ -117,6 +122,27 @@ def _summary(results, ctx, out):
               + ", ".join(sorted({f'{r.claim} [{r.norm}]' for r in errors})), file=sys.stderr)
         return 1
     return 0
+
+
+def family_notice(families, claims, keep):
+    """The line a ``--family`` run prints when it starts: which of the selected statements run
+    on the families (the others keep their own graphs). ``ValueError`` (exit 2) when none of
+    them does, naming the claims that take families. ``[]`` without ``--family``."""
+    from ._core import registry
+    if not families:
+        return []
+    used = [sid for c in claims.values() for sid in c.statements
+            if (keep is None or sid in keep) and c.uses_families(sid)]
+    given = ", ".join(dict.fromkeys(families))
+    if not used:
+        takers = ", ".join(c.id for c in registry().values() if c.uses_families())
+        raise ValueError(f"--family {given}: none of the selected statements runs on graph "
+                         f"families; the claims that do are {takers} (e.g. ngc-ref check "
+                         f"--only assumption-2 --family ...)")
+    others = sum(len(c.statements) for c in claims.values()) if keep is None else len(keep)
+    rest = others - len(used)
+    return [f"ngc-ref: --family {given} replaces the graph families of {', '.join(used)}"
+            + (f"; the other {plural(rest, 'statement')} run as without it" if rest else "")]
 
 
 def _families(args):

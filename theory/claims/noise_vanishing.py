@@ -43,7 +43,7 @@ STATEMENT = ("The aggregated noise diminishes as the graph grows: at the experim
              "the total ‖Ã_Sη‖_F² by a vanishing O(τ log n/n)). Checked exactly per graph family "
              "along n; the verdict rests on the floor Σ_iρ_i/n ≥ 1/(λ+1)², which holds for every "
              "graph.")
-CLAIM = claim(ID, "Sec. 1 (introduction); Lemma 1", STATEMENT, order=95,
+CLAIM = claim(ID, "Sec. 1 (introduction); Lemma 1", STATEMENT, order=95, families=True,
               **theory_rw(WORDS, "the noise and τ of the theory use D̃⁻¹Ã"))
 GROWN = CLAIM.corrected(
     "With λ = √n and S = ⌈2λ⌉ the per-node noise energy Σ_iρ_i/n decreases along n (log-log "
