@@ -165,11 +165,12 @@ def tau_verdicts(records):
             out.append((label, "fails", slope, ci, f"fixed λ, S: τ/n ≥ floor "
                                                    f"{rows[0]['floor']:.3g} at every n"))
             continue
-        verdict, slope, _ = tau_decay_verdict(rows)
+        trend = tau_decay_verdict(rows)
         inside, why = no_hub_hypotheses(rows, "their τ_i = n for every λ, S")
         note = ("" if inside else f"outside the hypotheses: {why}") + (
-            "; τ estimated (bracket)" if any(r["method"] == "estimate" for r in rows) else "")
-        out.append((label, verdict, slope, ci, note.strip("; ")))
+            "; τ estimated (bracket)" if any(r["method"] == "estimate" for r in rows) else "") + (
+            f"; to decide: {trend.to_decide}" if trend.to_decide else "")
+        out.append((label, trend.verdict, trend.slope, ci, note.strip("; ")))
     return out
 
 
