@@ -469,6 +469,7 @@ def build_parser():
         prog="ngc-ref",
         description="Reference implementation and theory checker for Neumann Graph Convolution.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    parser.add_argument("--version", action="version", version=_version_line())
     # Each subcommand accepts --debug after its name too; SUPPRESS keeps a --debug given before
     # the subcommand from being reset by the subcommand's default.
     debug = argparse.ArgumentParser(add_help=False)
@@ -478,6 +479,17 @@ def build_parser():
     for add in (_add_check, _add_sweep, _add_reproduce, _add_data, _add_demo):
         add(sub, [debug])
     return parser
+
+
+def _version_line():
+    """``ngc-ref 0.1.0 (ngc_ref 0.1.0, Python 3.11.7)``: the installed distribution's version."""
+    from importlib.metadata import PackageNotFoundError, version
+    import platform
+    try:
+        v = version("ngc_ref")
+    except PackageNotFoundError:    # a source tree that is not installed
+        v = "unknown (not installed)"
+    return f"ngc-ref {v} (Python {platform.python_version()})"
 
 
 def _add_check(sub, parents):
