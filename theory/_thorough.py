@@ -21,6 +21,12 @@ from ngc_ref.graphs import family_info
 
 SCALE_ENV = "NGC_REF_THOROUGH_SCALE"
 
+#: The full ``check --thorough`` (scale 1, with the data) measured on the README's 2-core
+#: machine with nothing else running: wall minutes (docs/thorough.md "Bounded", commit
+#: e71cc31). The one source of the time ``check --help``, the README and the docs quote;
+#: ``--dry-run``'s estimate is the cost model's (tests/test_thorough.py keeps both in step).
+THOROUGH_MEASURED_MINUTES = 28.2
+
 #: CPU seconds per (stored entry of Ã + I) × column × series step of a sparse × dense product
 #: (SciPy CSR, float64), measured here as the cells' ``cpu_seconds`` on 10⁴-10⁵-node graphs
 #: of the idle machine (one full thorough run: the random families' cells summed to 0.74 of

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ._core import RERUN_DIR, rerun_command
 from ._files import data_root, staged_output
-from ._thorough import plural
+from ._thorough import THOROUGH_MEASURED_MINUTES, plural
 
 
 def _check(args):
@@ -503,8 +503,9 @@ def _add_check(sub, parents):
     chk.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
     chk.add_argument("--thorough", action="store_true",
                      help="the asymptotic claims at large n (up to 10^5) and more trials, as "
-                     "sweep cells kept in OUT/.thorough/ (re-running resumes); about 50 min on "
-                     "2 cores")
+                     "sweep cells kept in OUT/.thorough/ (re-running resumes); about "
+                     f"{THOROUGH_MEASURED_MINUTES:.0f} min on 2 idle cores (measured; --dry-run "
+                     "estimates it for your workers)")
     chk.add_argument("--out", type=Path, default=Path("ngc_ref_report"),
                      help="output folder (default ngc_ref_report); see above for when a report "
                      "there is replaced")
