@@ -208,6 +208,16 @@ def test_server_error_names_the_file_and_leaves_nothing(served, tmp_path, status
     assert sum(o.status == "fetched" for o in err.value.outcomes) == 8
 
 
+def test_the_optional_file_failing_is_named_not_fatal(served, tmp_path, capsys):
+    served.mode[served.path_of(ALLX)] = 404
+    outcomes = _fetch_all(served, tmp_path)
+    [o] = [o for o in outcomes if o.relpath == ALLX]
+    assert o.status == "optional" and "404" in o.detail and not (tmp_path / ALLX).exists()
+    assert main(["data", "fetch", "--root", str(tmp_path), "--base-url", served.url,
+                 "--no-progress"]) == 0
+    assert f"{ALLX} (from kimiyoung/planetoid @ af6abf4" in capsys.readouterr().err
+
+
 def test_checksum_mismatch_is_deleted(served, tmp_path):
     bad = "coauthor/ms_academic_cs.npz"
     served.mode[served.path_of(bad)] = "corrupt"

@@ -297,6 +297,10 @@ def _data_fetch(args):
     for o in failed:
         print(f"ngc-ref: could not fetch {o.relpath} (from {o.source}): {o.detail}",
               file=sys.stderr)
+    for o in outcomes:
+        if o.status == "optional":
+            print(f"ngc-ref: {o.relpath} (from {o.source}) is {o.detail}; Pubmed then loads "
+                  "with features only for its training and test nodes", file=sys.stderr)
     fetched = sum(o.status == "fetched" for o in outcomes)
     present = sum(o.status == "present" for o in outcomes)
     print(f"{plural(len(outcomes), 'file')} in {root}: {fetched} fetched, {present} already "
@@ -435,7 +439,8 @@ def _scale(text):
 CHECK_DESCRIPTION = """\
 Check the paper's claims numerically and write OUT/report.md and OUT/report.json (with the
 figures). Claims that read the paper's data sets use NGC_REF_DATA (a folder: a path that is
-not one stops the run at once); the data sets a run will skip are named when it starts.
+not one, or one inside the layout, stops the run at once), else the default data folder that
+`ngc-ref data fetch` fills; the data sets a run will skip are named when it starts.
 
 One run at a time per output folder: a second run into the same --out stops at once (exit 2)
 naming the first (pid, start time, command). A run replaces the report in --out only if it

@@ -215,14 +215,16 @@ def fetch(names=None, root=None, *, base_url=None, progress=True, log=None, time
     Returns
     -------
     list of FileOutcome
-        One per file, ``present`` or ``fetched``.
+        One per file, ``present`` or ``fetched`` (``optional`` for an optional file that could
+        not be fetched, with why).
 
     Raises
     ------
     FetchError
         Some file could not be fetched (server error, connection, truncated transfer, checksum
         mismatch, a different file already in its place); every other file was fetched, and
-        ``FetchError.outcomes`` lists them all.
+        ``FetchError.outcomes`` lists them all. The optional file (Pubmed's allx) is not
+        fatal: its outcome is ``optional`` with the reason.
     ValueError
         An unknown data set name, or ``root`` inside the layout.
 
@@ -262,7 +264,10 @@ def fetch(names=None, root=None, *, base_url=None, progress=True, log=None, time
                 size = _download(relpath, root / relpath, file_url(relpath, base_url), bar,
                                  timeout)
             except _Failed as exc:
-                out[relpath] = FileOutcome(relpath, "failed", str(exc), src)
+                # an optional file (Pubmed's allx) that cannot be had is named, not fatal
+                out[relpath] = (FileOutcome(relpath, "optional", f"optional, not fetched: {exc}",
+                                            src) if relpath in OPTIONAL_GIT_BLOBS else
+                                FileOutcome(relpath, "failed", str(exc), src))
                 continue
             out[relpath] = FileOutcome(relpath, "fetched", f"{size:,} bytes, verified", src)
             if log is not None:
