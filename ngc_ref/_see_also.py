@@ -234,6 +234,10 @@ SEE_ALSO = {
         ('fetch', 'Downloads what is missing'),
         ('load_dataset', 'Verifies each file again as it reads it'),
     ],
+    "ngc_ref.datasets._fetch.fetch_root": [
+        ('fetch', 'Works on it'),
+        ('default_root', 'Its default when NGC_REF_DATA is unset'),
+    ],
     "ngc_ref.datasets._fetch.FetchError": [
         ('fetch', 'Raises it'),
     ],

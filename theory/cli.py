@@ -279,9 +279,8 @@ def _data_fetch(args):
     its source and why), 130 interrupted (partial downloads are kept and resumed next time)."""
     from tqdm.auto import tqdm
 
-    from ngc_ref.datasets import NOT_FETCHED, FetchError, fetch
-    from ngc_ref.datasets._fetch import target_root
-    root = target_root(args.root)
+    from ngc_ref.datasets import NOT_FETCHED, FetchError, fetch, fetch_root
+    root = fetch_root(args.root)
     print(f"ngc-ref data fetch: into {root}{_root_origin(args.root)}", file=sys.stderr)
     try:
         outcomes = fetch(args.names or None, root, base_url=args.base_url,
@@ -303,8 +302,10 @@ def _data_fetch(args):
                   "with features only for its training and test nodes", file=sys.stderr)
     fetched = sum(o.status == "fetched" for o in outcomes)
     present = sum(o.status == "present" for o in outcomes)
+    optional = sum(o.status == "optional" for o in outcomes)
     print(f"{plural(len(outcomes), 'file')} in {root}: {fetched} fetched, {present} already "
           f"there (verified by size and sha256)"
+          + (f"; {optional} optional not fetched (above)" if optional else "")
           + (f"; {len(failed)} could not be fetched (above)" if failed else ""))
     print("not fetched (no pinned source): "
           + "; ".join(f"{name}: {why}" for name, why in NOT_FETCHED.items()))
@@ -318,9 +319,8 @@ def _data_fetch(args):
 def _data_verify(args):
     """``ngc-ref data verify``: check the data folder; 0 when every file is there and matches
     its record, 1 when some is missing, different or partial (each named with its source)."""
-    from ngc_ref.datasets import verify
-    from ngc_ref.datasets._fetch import target_root
-    root = target_root(args.root)
+    from ngc_ref.datasets import fetch_root, verify
+    root = fetch_root(args.root)
     outcomes = verify(args.names or None, root)
     bad = [o for o in outcomes if not o.ok]
     for o in bad:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .._validation import check_scalar
 from ._dataset import Dataset
-from ._fetch import NOT_FETCHED, FetchError, dataset_files, fetch, verify
+from ._fetch import NOT_FETCHED, FetchError, dataset_files, fetch, fetch_root, verify
 from ._geomgcn import N_SPLITS, NAMES as _GEOM_NAMES, load_geomgcn
 from ._karate import load_karate
 from ._names import ALIASES, DATASETS, canonical_name
@@ -22,7 +22,7 @@ from ._planetoid import NAMES as _PLANETOID_NAMES, RestrictedUnpickler, load_pla
 from ._root import ENV_VAR, default_root, find_root, resolve_root  # noqa: F401 (ENV_VAR: as before)
 
 __all__ = ["ALIASES", "DATASETS", "Dataset", "FetchError", "NOT_FETCHED", "RestrictedUnpickler",
-           "canonical_name", "dataset_files", "default_root", "fetch", "find_root",
+           "canonical_name", "dataset_files", "default_root", "fetch", "fetch_root", "find_root",
            "load_dataset", "resolve_root", "verify"]
 
 def load_dataset(name, root=None, split=0):

@@ -126,9 +126,17 @@ def file_url(relpath, base_url=None):
     return f"{base.rstrip('/')}/{src.repo}/{src.commit}/{urllib.parse.quote(src.path)}"
 
 
-def target_root(root=None):
+def fetch_root(root=None):
     """The folder :func:`fetch` and :func:`verify` work on: ``root``, else ``NGC_REF_DATA``,
-    else :func:`default_root` (neither needs to exist yet)."""
+    else :func:`default_root` (it need not exist yet), as an absolute path.
+
+    Examples
+    --------
+    >>> import os
+    >>> from ngc_ref.datasets import fetch_root
+    >>> fetch_root("some/folder") == fetch_root(os.path.abspath("some/folder"))
+    True
+    """
     if root is None:
         root = os.environ.get(ENV_VAR) or default_root()
     if not isinstance(root, (str, os.PathLike)):
@@ -166,7 +174,7 @@ def verify(names=None, root=None):
     >>> [o.status for o in verify("cs", root=tempfile.mkdtemp())]
     ['missing']
     """
-    root = target_root(root)
+    root = fetch_root(root)
     out = []
     for relpath in _files(names):
         dest, src = root / relpath, str(source(relpath))
@@ -241,7 +249,7 @@ def fetch(names=None, root=None, *, base_url=None, progress=True, log=None, time
     failed coauthor/ms_academic_cs.npz
     """
     relpaths = _files(names)
-    root = target_root(root)
+    root = fetch_root(root)
     todo, out = [], {}
     for relpath in relpaths:
         dest = root / relpath
