@@ -8,9 +8,6 @@ import time
 
 import numpy as np
 
-DATA_DEFAULT = "/work/shared/data"
-
-
 def environment():
     """Versions, machine and commit, recorded in every result file."""
     from ngc_ref_theory._provenance import cores, source, versions
@@ -86,13 +83,13 @@ def triad_bandwidth(n=20_000_000, repeat=5, threads=None):
 
 
 def load_graph(name):
-    """Adjacency of a real data set (NGC_REF_DATA, default /work/shared/data)."""
+    """Adjacency of a real data set (NGC_REF_DATA, else the default data folder of
+    ``ngc-ref data fetch``: :func:`ngc_ref.datasets.find_root`)."""
     import warnings
     from ngc_ref import load_dataset
-    root = os.environ.get("NGC_REF_DATA") or DATA_DEFAULT
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return load_dataset(name, root=root).adjacency
+        return load_dataset(name).adjacency
 
 
 def synthetic(n, avg_degree, seed=0):

@@ -17,7 +17,7 @@ the denoising. Writes ``<out>/coauthor_scale.md`` and ``.json``.
 
 Usage::
 
-    NGC_REF_DATA=/work/shared/data python benchmarks/coauthor_scale.py --runs 2
+    NGC_REF_DATA=/path/to/data python benchmarks/coauthor_scale.py --runs 2
 """
 
 from __future__ import annotations

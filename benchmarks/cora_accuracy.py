@@ -13,7 +13,7 @@ paper's Table 4) and ``<out>/cora_accuracy.json`` (every run's record, the setti
 
 Usage::
 
-    NGC_REF_DATA=/work/shared/data python benchmarks/cora_accuracy.py --runs 20
+    NGC_REF_DATA=/path/to/data python benchmarks/cora_accuracy.py --runs 20
 """
 
 from __future__ import annotations
@@ -72,7 +72,8 @@ def _environment():
             "scipy": scipy.__version__, "scikit-learn": sklearn.__version__,
             "machine": f"{platform.machine()} {platform.system()} {platform.release()}",
             "cpus": os.cpu_count(), "commit": _git_commit(),
-            "NGC_REF_DATA": os.environ.get("NGC_REF_DATA")}
+            # the files are identified by their checksums; a machine's path is not recorded
+            "NGC_REF_DATA": "/path/to/data" if os.environ.get("NGC_REF_DATA") else None}
 
 
 def parse_args(argv):
@@ -144,8 +145,8 @@ def write_report(results, args, argv, elapsed, out_dir):
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     env = _environment()
-    cmd = "NGC_REF_DATA=" + shlex.quote(env["NGC_REF_DATA"] or "$NGC_REF_DATA") + \
-        " python benchmarks/cora_accuracy.py " + " ".join(shlex.quote(a) for a in argv)
+    cmd = (f"NGC_REF_DATA={env['NGC_REF_DATA']} " if env["NGC_REF_DATA"] else "") + \
+        "python benchmarks/cora_accuracy.py " + " ".join(shlex.quote(a) for a in argv)
     md = [f"# Cora test accuracy under feature noise ({args.runs} runs, mean ± std, %)\n",
           "Made by:\n", "```bash", cmd, "```\n",
           f"Seed {args.seed}, split {args.split}; {elapsed:.0f} s on {env['cpus']} CPUs; "

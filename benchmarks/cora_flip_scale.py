@@ -10,7 +10,7 @@ normalisation, without weight decay, and standardised by the training-set std.
 
 Usage::
 
-    NGC_REF_DATA=/work/shared/data python benchmarks/cora_flip_scale.py [--runs 5] [--out DIR]
+    NGC_REF_DATA=/path/to/data python benchmarks/cora_flip_scale.py [--runs 5] [--out DIR]
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ of Eq. 10 (‖W⁰ − W_g*‖²/(2kα) and τ·log n / n, τ with norm "rw" as 
 
 Usage::
 
-    NGC_REF_DATA=/work/shared/data python benchmarks/theory_cora.py
+    NGC_REF_DATA=/path/to/data python benchmarks/theory_cora.py
 """
 
 from __future__ import annotations

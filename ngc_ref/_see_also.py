@@ -213,13 +213,49 @@ SEE_ALSO = {
         ('family_params', "a family's parameters"),
         ('register_family', 'Adds your own family'),
     ],
-    "ngc_ref.datasets.canonical_name": [
+    "ngc_ref.datasets._names.canonical_name": [
         ('load_dataset', 'Loads a data set by any of its names'),
+        ('dataset_files', 'The files of a data set'),
     ],
     "ngc_ref.datasets.load_dataset": [
         ('Dataset', 'The record returned'),
         ('canonical_name', 'The name a spelling stands for'),
+        ('fetch', 'Downloads the files it reads'),
+        ('resolve_root', 'The data folder it reads when no root is given'),
         ('ngc_ref.training.run_experiment', "The paper's experiments on it"),
+    ],
+    "ngc_ref.datasets._fetch.fetch": [
+        ('verify', 'Checks a data folder without downloading'),
+        ('dataset_files', 'The files of each data set'),
+        ('default_root', 'Where the files go by default'),
+        ('FetchError', 'Raised when some file could not be fetched'),
+    ],
+    "ngc_ref.datasets._fetch.verify": [
+        ('fetch', 'Downloads what is missing'),
+        ('load_dataset', 'Verifies each file again as it reads it'),
+    ],
+    "ngc_ref.datasets._fetch.fetch_root": [
+        ('fetch', 'Works on it'),
+        ('default_root', 'Its default when NGC_REF_DATA is unset'),
+    ],
+    "ngc_ref.datasets._fetch.FetchError": [
+        ('fetch', 'Raises it'),
+    ],
+    "ngc_ref.datasets._fetch.dataset_files": [
+        ('fetch', 'Downloads them'),
+        ('canonical_name', 'The name a spelling stands for'),
+    ],
+    "ngc_ref.datasets._root.default_root": [
+        ('find_root', 'Uses it when NGC_REF_DATA is unset and it holds data'),
+        ('fetch', 'Fills it'),
+    ],
+    "ngc_ref.datasets._root.find_root": [
+        ('resolve_root', "A loader's folder: root=, else this"),
+        ('default_root', 'The default data folder'),
+    ],
+    "ngc_ref.datasets._root.resolve_root": [
+        ('find_root', 'The folder without root='),
+        ('load_dataset', 'Reads from it'),
     ],
     "ngc_ref.datasets._dataset.Dataset": [
         ('load_dataset', 'Loads one'),

@@ -22,6 +22,12 @@ DEFAULT_MAX_DENSE_NODES = 5000
 NORMS = ("sym", "rw")
 
 
+def _plain(x):
+    """``x`` as a message shows it: a NumPy scalar as the Python number it holds (``-1.0``, not
+    ``np.float64(-1.0)``), anything else by its ``repr``."""
+    return repr(x.item()) if isinstance(x, np.generic) else repr(x)
+
+
 def check_scalar(x, name, *, min_val=None, max_val=None, include_min=True, include_max=True,
                  integer=False):
     """Return ``x`` as a Python float (or int) after checking type, finiteness and range.
@@ -49,28 +55,28 @@ def check_scalar(x, name, *, min_val=None, max_val=None, include_min=True, inclu
     """
     if isinstance(x, (bool, np.bool_)):
         kind = "an integer" if integer else "a real number"
-        raise TypeError(f"{name} must be {kind}, got bool {x!r}")
+        raise TypeError(f"{name} must be {kind}, got bool {_plain(x)}")
     if integer:
         if not isinstance(x, numbers.Integral):
             if isinstance(x, numbers.Real) and float(x).is_integer():
-                raise TypeError(f"{name} must be an integer, got {type(x).__name__} {x!r}; "
-                                f"pass int({x!r})")
-            raise TypeError(f"{name} must be an integer, got {type(x).__name__} {x!r}")
+                raise TypeError(f"{name} must be an integer, got {type(x).__name__} {_plain(x)}; "
+                                f"pass int({_plain(x)})")
+            raise TypeError(f"{name} must be an integer, got {type(x).__name__} {_plain(x)}")
         x = int(x)
     else:
         if not isinstance(x, numbers.Real):
-            raise TypeError(f"{name} must be a real number, got {type(x).__name__} {x!r}")
+            raise TypeError(f"{name} must be a real number, got {type(x).__name__} {_plain(x)}")
         x = float(x)
         if not np.isfinite(x):
-            raise ValueError(f"{name} must be finite, got {x!r}")
+            raise ValueError(f"{name} must be finite, got {_plain(x)}")
     if min_val is not None:
         if (x < min_val) if include_min else (x <= min_val):
             op = ">=" if include_min else ">"
-            raise ValueError(f"{name} must be {op} {min_val}, got {x!r}")
+            raise ValueError(f"{name} must be {op} {min_val}, got {_plain(x)}")
     if max_val is not None:
         if (x > max_val) if include_max else (x >= max_val):
             op = "<=" if include_max else "<"
-            raise ValueError(f"{name} must be {op} {max_val}, got {x!r}")
+            raise ValueError(f"{name} must be {op} {max_val}, got {_plain(x)}")
     return x
 
 
@@ -88,7 +94,7 @@ def _check_real_in(x, name, rule, ok):
     except OverflowError:   # an int beyond the float range
         value = math.inf
     if not (math.isfinite(value) and ok(value)):
-        raise ValueError(f"{name} must be {rule}, got {x!r}")
+        raise ValueError(f"{name} must be {rule}, got {_plain(x)}")
     return value
 
 
@@ -288,7 +294,7 @@ def _check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist
             raise ValueError(f"{name} has non-finite (NaN or inf) edge weights")
         lowest = A.data.min()
         if lowest < 0:
-            raise ValueError(f"{name} has negative edge weights (min {lowest!r}); "
+            raise ValueError(f"{name} has negative edge weights (min {float(lowest):g}); "
                              f"the normalisations need non-negative weights")
     A.eliminate_zeros()
     if symmetrize:

@@ -21,6 +21,21 @@ settings.register_profile("dev", deadline=None, max_examples=20)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def _isolate_from_the_default_data_folder():
+    """The tests read the paper's data only through NGC_REF_DATA: when the user's default data
+    folder (``ngc-ref data fetch``) holds data, point XDG_CACHE_HOME (inherited by the CLI runs
+    in subprocesses) at an empty folder, so a run without NGC_REF_DATA stays one without data."""
+    import tempfile
+
+    from ngc_ref.datasets import default_root
+    from ngc_ref.datasets._root import holds_data
+    if holds_data(default_root()):
+        os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="ngc-ref-tests-cache-")
+
+
+_isolate_from_the_default_data_folder()
+
+
 @pytest.fixture(scope="session")
 def tex():
     """The text of the paper's LaTeX (``NGC_REF_PAPER``, else ``../shared/paper/`` beside the

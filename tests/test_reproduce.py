@@ -183,6 +183,13 @@ def test_the_header_and_summary_say_when_the_run_count_makes_reproduced_weak():
     # One run of ours: no interval of our own, always weak.
     one = build(_records(1, noisy_like_control=False))["strength"]["tab:heterophily"]
     assert one["runs"] == [1] and one["weak"] and one["own_half_width"] == np.inf
+    # The terminal says it too, on each reproduced cell (and only where the run count is weak);
+    # the noise level is ξ (Gaussian) on every line, as the paper writes it.
+    lines = terminal_lines(few)
+    repro = [line for line in lines if "  reproduced (" in line]
+    assert repro and all(f"; weak: {words})" in line for line in repro)
+    assert all(" ξ=" in line and " level=" not in line for line in lines)
+    assert not any("weak" in line for line in terminal_lines(many))
 
 
 def test_a_model_that_failed_in_every_run_is_reported_failed_and_left_out_of_the_claims():

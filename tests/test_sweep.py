@@ -262,6 +262,56 @@ def test_workers_exit_when_the_sweep_is_killed(tmp_path):
     assert not alive, f"workers {alive} outlived the killed sweep"
 
 
+#: A sweep whose later cells sit in what stands for a long C call (SIGINT ignored: a SciPy
+#: product never sees the signal until it returns), on both workers, run as a user runs one
+#: (a process group that Ctrl-C signals as a whole).
+_SLOW_SWEEP = """
+import signal, sys, time
+from ngc_ref_theory.sweep import Param, register_task, run_sweep
+
+@register_task("ctrl_c_probe", {"k": Param(int, doc="k")})
+def probe(params, seeds):
+    if params["k"]:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        time.sleep(600)
+    return {"k": params["k"]}
+
+try:
+    run_sweep([("ctrl_c_probe", {"k": k}) for k in (0, 1, 2)], sys.argv[1], n_jobs=2)
+except KeyboardInterrupt:
+    sys.exit(130)
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_sweep_at_once_and_keeps_the_finished_cells(tmp_path):
+    """Before: 'interrupted' at once, then the exit waited for the running cell to end (here
+    600 s). Now the workers are stopped at once; the finished cell is in the store."""
+    script, out = tmp_path / "slow.py", tmp_path / "s.jsonl"
+    script.write_text(_SLOW_SWEEP)
+    proc = subprocess.Popen([sys.executable, str(script), str(out)], cwd=ROOT,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)), start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 180          # worker start-up on a loaded machine
+        while time.monotonic() < deadline and proc.poll() is None:
+            if out.exists() and out.read_bytes().count(b"\n") >= 1:
+                break
+            time.sleep(0.1)
+        assert out.exists() and out.read_bytes().count(b"\n") == 1
+        time.sleep(2.0)                            # both workers are in their long cells
+        os.killpg(proc.pid, signal.SIGINT)         # Ctrl-C in a terminal: the whole group
+        try:
+            code = proc.wait(timeout=60)           # a hang guard, not a timing (600 s before)
+        except subprocess.TimeoutExpired:
+            pytest.fail("the interrupted sweep waited for its running cell")
+        assert code == 130
+        assert [r["params"]["k"] for r in read_records(out)] == [0]
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
 def test_failed_cells_do_not_stop_the_others(tmp_path):
     out = tmp_path / "o.jsonl"
     with pytest.raises(SweepError, match="1 of 4 cells failed.*planted failure"):

@@ -248,3 +248,29 @@ def test_block_tau_bracket_contains_the_exact_tau():
                          rng=np.random.default_rng(0))
     assert br["method"] == "estimate per block"
     assert br["tau_lower"] * (1 - 1e-12) <= exact <= br["tau_upper"] * (1 + 1e-12)
+
+
+def test_the_thorough_time_has_one_source_and_the_cost_model_agrees():
+    """check --help, the README and docs/thorough.md quote the measured time
+    (_thorough.THOROUGH_MEASURED_MINUTES); the docs' cost-model figure is what --dry-run prints
+    for the full run on 2 workers, and the model stays within 15% of the measurement."""
+    from pathlib import Path
+
+    from ngc_ref_theory._thorough import THOROUGH_MEASURED_MINUTES as M
+    root = Path(__file__).resolve().parents[1]
+    helptext = " ".join(cli.build_parser()._subparsers._group_actions[0]
+                        .choices["check"].format_help().split())
+    assert f"about {M:.0f} min on 2 idle cores (measured;" in helptext
+    readme = (root / "README.md").read_text()
+    doc = " ".join((root / "docs" / "thorough.md").read_text().split())
+    assert f"to n = 10⁵ ({M:.0f} min on 2 cores)" in readme
+    assert f"# {M:.0f} min on 2 cores (measured)" in doc and f"**{M} min wall**" in doc
+    assert f"reach n = 10⁵ in {M:.0f} min" in doc
+    others = {m for m in re.findall(r"(\d+(?:\.\d+)?) min on 2 (?:idle )?cores", readme + doc)}
+    assert others <= {f"{M:.0f}", "38"}, others               # 38: reproduce's own time
+    ctx = Context(thorough=True, n_jobs=2)
+    total = runner.dry_run(ctx, registry())[-1]
+    cpu, wall = map(float, re.search(r"~([\d.]+) min of compute; ~([\d.]+) min left on 2 ",
+                                     total).groups())
+    assert f"estimates {wall:.1f} min ({cpu:.1f} CPU-min) on 2 workers" in doc
+    assert abs(wall - M) / M < 0.15

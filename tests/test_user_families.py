@@ -106,6 +106,24 @@ def test_resolve_family_registers_the_spec_once():
     assert resolve_family(MINE).degree(100) == 2.0     # from ring_plus_chord.graph_family
 
 
+def test_a_family_in_a_file_is_found_from_any_folder(tmp_path, monkeypatch):
+    """``path/to/file.py:function``: the docs' example works outside the repository root."""
+    from pathlib import Path
+    here = Path(__file__).resolve().parent / "_user_families.py"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    spec = f"{here}:ring_plus_chord"
+    info = resolve_family(spec, option="--family")
+    assert info.name == spec and same_graph(make_graph(spec, 12, 3),
+                                            make_graph(MINE, 12, 3))
+    (elsewhere / "mine.py").write_text("import networkx as nx\n"
+                                       "def cycle(n, seed):\n    return nx.cycle_graph(n)\n")
+    assert make_graph(check_family("mine.py:cycle"), 8, 0).nnz == 16
+    with pytest.raises(ValueError, match=r"--family 'nofile\.py:f': no such file"):
+        check_family("nofile.py:f")
+
+
 # ------------------------------------------------------------------------------ check --family
 
 def test_check_family_runs_assumption_2_on_the_users_family(tmp_path, capsys):
@@ -150,6 +168,49 @@ def test_check_family_bad_spec_exits_2(tmp_path, capsys, argv, msg):
     err = capsys.readouterr().err
     assert msg in err and err.startswith("ngc-ref: error:")
     assert not out.exists()
+
+
+#: Which statements run on --family's families (read from each check: the families it builds
+#: its series on come from checker_families / hyp_list), written out independently.
+FAMILY_STATEMENTS = {
+    "assumption-2", "assumption-2-corrected", "assumption-2:o-n", "noise-vanishing",
+    "noise-vanishing-corrected:sqrt-n", "noise-vanishing-corrected:total", "lemma-1",
+    "lemma-1-corrected:max-entry", "lemma-1-corrected:frobenius", "theorem-1:sum",
+    "theorem-1:mean",
+    "theorem-1"}   # the whole claim (--only theorem-1 runs its λ = √n half too)
+
+
+def test_the_statements_that_take_families_are_declared():
+    from ngc_ref_theory._core import statement_ids
+    found = {sid for sid, c in statement_ids().items() if c.uses_families(sid)}
+    assert found == FAMILY_STATEMENTS
+
+
+def test_family_refused_when_no_selected_statement_takes_one(tmp_path, capsys):
+    out = tmp_path / "rep"
+    assert cli.main(["check", "--only", "gsd-trace", "lemma-1:t", "--family", MINE,
+                     "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "none of the selected statements runs on graph families" in err
+    assert "assumption-2, lemma-1, noise-vanishing, theorem-1" in err
+    assert not out.exists()
+
+
+def test_family_named_at_the_start_and_only_in_its_statements_reruns(tmp_path, capsys):
+    from ngc_ref_theory._core import Context, rerun_command, statement_ids
+    ctx = Context(seed=1, families=(MINE,))
+    for sid in statement_ids():
+        assert ("--family" in rerun_command(sid, ctx)) is (sid in FAMILY_STATEMENTS), sid
+    out = tmp_path / "rep"
+    assert cli.main(["check", "--only", "gsd-trace", "assumption-2-corrected", "--family", MINE,
+                     "--out", str(out), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert (f"--family {MINE} replaces the graph families of assumption-2-corrected; the other "
+            "2 statements run as without it") in err
+    rep = json.loads((out / "report.json").read_text())
+    gsd = [r for r in rep["results"] if r["counterexample"]]
+    assert gsd and all("--family" not in r["counterexample"]["rerun"] for r in gsd)
+    assert "--family" not in rep["meta"]["rerun"] and rep["meta"]["families"] == [MINE]
 
 
 # ------------------------------------------------------------------------------ expressions

@@ -326,15 +326,24 @@ class Claim:
         their ``ngc_ref.datasets`` names; it skips them when the folder is not set. A claim
         that declares them gets ``NGC_REF_DATA=...`` in its rerun commands, and the run names
         the ones it will skip when it starts.
+    families : bool or tuple of str
+        Which statements run on ``ngc-ref check --family``'s graph families instead of the
+        claim's own (``ctx.families``): ``True`` all of them, or their ids. ``--family`` is
+        refused for a run whose statements take none, and printed only in the reruns of
+        those that do (:meth:`uses_families`).
     """
 
     def __init__(self, id, paper_ref, statement, norms=("sym", "rw"), order=0, *,
-                 scope=PAPER_STATEMENT, norm_scopes=None, data_sets=()):
+                 scope=PAPER_STATEMENT, norm_scopes=None, data_sets=(), families=False):
         self.id, self.paper_ref, self.norms, self.order = id, paper_ref, tuple(norms), order
         self.scope, self.norm_scopes = scope, dict(norm_scopes or {})
         if isinstance(data_sets, str):
             raise TypeError(f"data_sets must be a tuple of data set names, got {data_sets!r}")
         self.data_sets = tuple(data_sets)
+        if not isinstance(families, (bool, tuple)):
+            raise TypeError(f"families must be True/False or a tuple of statement ids, got "
+                            f"{families!r}")
+        self.families = families
         self.statements: dict[str, Statement] = {}
         self.own = self._add(id, statement, None, scope, self.norm_scopes)
         self._check: Callable | None = None
@@ -356,6 +365,15 @@ class Claim:
     def needs_data(self):
         """Whether the check reads the paper's data sets (``NGC_REF_DATA``) when it is set."""
         return bool(self.data_sets)
+
+    def uses_families(self, statement_id=None):
+        """Whether ``statement_id`` (default: any statement of the claim; the claim's id: any
+        of its statements) runs on ``--family``'s families."""
+        if self.families is True or self.families is False:
+            return self.families
+        if statement_id is None or statement_id == self.id:
+            return bool(self.families)
+        return statement_id in self.families
 
     def part(self, key, text, *, scope=None, norm_scopes=None):
         """A sub-statement checked separately, id ``"<claim>:<key>"``; its scope defaults to
@@ -532,11 +550,12 @@ def match_id(name, choices, what="id"):
 RERUN_DIR = "ngc_ref_rerun"
 
 
-def rerun_command(statement_id, ctx, needs_data=None):
+def rerun_command(statement_id, ctx, needs_data=None, families=None):
     """The shell command that re-runs ``statement_id`` as the run of ``ctx`` ran it.
 
     It names the run's seed, ``--thorough --scale`` of a thorough run, the run's ``--family``
-    values, an output folder of its
+    values where the statement runs on them (:meth:`Claim.uses_families`; ``families``
+    overrides), an output folder of its
     own (``ngc_ref_rerun/<id>``: a rerun never replaces the report it is printed in), and, for
     a claim that reads the paper's data sets (:attr:`Claim.needs_data`; ``needs_data``
     overrides) in a run that had them, ``NGC_REF_DATA=<the absolute folder the run used>``.
@@ -550,12 +569,14 @@ def rerun_command(statement_id, ctx, needs_data=None):
     words = ["ngc-ref", "check", "--only", statement_id, "--seed", str(ctx.seed)]
     if ctx.thorough:
         words += ["--thorough", "--scale", repr(float(ctx.scale))]
-    for family in ctx.families:           # --family runs are rerun on the same families
+    c = statement_ids().get(statement_id)
+    if families is None:
+        families = c is not None and c.uses_families(statement_id)
+    for family in ctx.families if families else ():   # rerun on the same families
         words += ["--family", family]
     words += ["--out", f"{RERUN_DIR}/{re.sub(r'[^A-Za-z0-9._-]+', '_', statement_id)}"]
     line = " ".join(shlex.quote(w) for w in words)
     if needs_data is None:
-        c = statement_ids().get(statement_id)
         needs_data = c is not None and c.needs_data
     if needs_data and ctx.data_root is not None:
         line = f"NGC_REF_DATA={shlex.quote(str(ctx.data_root))} {line}"

@@ -22,6 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ngc_ref.datasets import find_root
+
 #: Prefix of the hidden staging folders inside an output folder.
 STAGING_PREFIX = ".ngc-ref-staging-"
 #: The lock file of an output folder (held with ``flock`` while a run writes there).
@@ -216,25 +218,39 @@ def staged_output(out):
 # ----------------------------------------------------------------------------- the data
 
 def data_root(needed_by=None):
-    """The folder of ``NGC_REF_DATA`` as an absolute path, or None when it is not set.
+    """The data folder of the run as an absolute path, or None when there is none:
+    ``NGC_REF_DATA`` when it is set, else the default data folder of ``ngc-ref data fetch``
+    when that holds data (:func:`ngc_ref.datasets.find_root`; :func:`data_origin_line`).
 
-    ``ValueError`` when it is set but is not a folder (a typo must not cost a whole run that
-    then skips every data set), and when ``needed_by`` (a command that cannot run without the
-    data, e.g. ``"ngc-ref reproduce"``) is given and the variable is not set.
+    ``ValueError`` when ``NGC_REF_DATA`` is set but is not a folder (a typo must not cost a
+    whole run that then skips every data set) or is a folder inside the layout (its parent
+    is suggested), and when ``needed_by`` (a command that cannot run without the data, e.g.
+    ``"ngc-ref reproduce"``) is given and there is no data folder.
     """
     root = os.environ.get("NGC_REF_DATA") or None
     layout = "the folder that holds planetoid/, geom-gcn/ and coauthor/ (see data/README.md)"
-    if root is None:
-        if needed_by:
-            raise ValueError(f"{needed_by} needs the paper's data sets: set NGC_REF_DATA to "
-                             f"{layout}, e.g. NGC_REF_DATA=/path/to/data {needed_by}")
-        return None
-    if not os.path.isdir(root):
+    if root is not None and not os.path.isdir(root):
         unset = "" if needed_by else ", or unset it to run without the data sets"
         raise ValueError(f"NGC_REF_DATA={root!r} is not a folder; set it to {layout}{unset}")
-    return os.path.abspath(root)
+    found, why = find_root()
+    if found is None:
+        if needed_by:
+            raise ValueError(f"{needed_by} needs the paper's data sets: run `ngc-ref data "
+                             f"fetch`, or set NGC_REF_DATA to {layout}, e.g. "
+                             f"NGC_REF_DATA=/path/to/data {needed_by} ({why})")
+        return None
+    return os.path.abspath(found)
+
+
+def data_origin_line(root):
+    """The line a run prints when it reads the data from the default data folder (``root``
+    found without ``NGC_REF_DATA``), else None."""
+    if root is None or os.environ.get("NGC_REF_DATA"):
+        return None
+    return (f"ngc-ref: NGC_REF_DATA is not set: reading the paper's data sets from {root}, the "
+            "default data folder that `ngc-ref data fetch` filled")
 
 
 __all__ = ["LOCK_NAME", "STAGING_PREFIX", "Staged", "acquire_folder_lock", "atomic_write_text",
-           "data_root", "release_folder_lock", "remove_stale_staging", "sigint_held",
-           "staged_output", "try_lock"]
+           "data_origin_line", "data_root", "release_folder_lock", "remove_stale_staging",
+           "sigint_held", "staged_output", "try_lock"]

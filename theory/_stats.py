@@ -8,6 +8,7 @@ sweep tasks can use it without importing each other.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from scipy.stats import beta, linregress
@@ -117,6 +118,8 @@ def loglog_slope_ci(x, y, conf=CONFIDENCE):
     fit = linregress(lx, ly)
     if lx.size < 3:
         return float(fit.slope), (float("nan"), float("nan"))
+    if not math.isfinite(fit.stderr) and np.ptp(ly) == 0:   # constant: an exact fit
+        return float(fit.slope), (float(fit.slope), float(fit.slope))
     half = t_dist.ppf(0.5 + conf / 2, lx.size - 2) * fit.stderr
     return float(fit.slope), (float(fit.slope - half), float(fit.slope + half))
 
@@ -167,44 +170,171 @@ def quantile_trend(groups, q, *, conf=CONFIDENCE, n_boot=2000, rng=None):
 
 # --- growth along n: the criteria shared by the claims about families of growing graphs -----
 
-#: A quantity "decays" along the n grid when its log-log slope is at most this and it decreases
-#: at every step; it "does not decay" when the slope exceeds SLOPE_FLAT over ≥ 8× in n.
+#: A quantity "decays" along the n grid when the 95% interval of its log-log slope lies at or
+#: below this and it decreases at every step; it "does not decay" when the interval lies above
+#: SLOPE_FLAT over ≥ 8× in n (:func:`decay_verdict`).
 SLOPE_DECAY = -0.1
 SLOPE_FLAT = -0.05
+#: "Does not decay" needs the n grid to span at least this factor.
+FLAT_RANGE = 8
 #: The "no hub" hypothesis: the largest degree share's log-log slope in n is at most this.
 SHARE_DECAY = -0.1
+#: The largest n a suggestion of sizes goes to (beyond: "no grid decides it").
+DECIDE_MAX_N = 10**9
 
 
-def decay_verdict(ns, values):
-    """(verdict, log-log slope, decreasing) of ``values`` along ``ns``: holds on a clear decay,
-    fails on none over at least an 8× range of n, else inconclusive (a finite-range trend)."""
+def interval_verdict(ci, *, holds_at_most=None, fails_above=None):
+    """The one rule of a verdict on an interval: ``holds`` when the whole interval ``[lo, hi]``
+    lies at or below ``holds_at_most``, ``fails`` when it lies strictly above ``fails_above``,
+    else ``inconclusive`` (also without an interval, ``ci`` None or NaN). A threshold given as
+    None is never reached.
+
+    A 95% two-sided interval that excludes the threshold is a one-sided test at 2.5%: a point
+    estimate on the right side of the threshold is not enough.
+
+    Examples
+    --------
+    >>> interval_verdict((-0.80, 0.17), holds_at_most=-0.1, fails_above=-0.05)
+    'inconclusive'
+    >>> interval_verdict((-0.3, -0.1), holds_at_most=-0.1)
+    'holds'
+    >>> interval_verdict((0.0, 0.2), fails_above=-0.05)
+    'fails'
+    """
+    if ci is None or not all(math.isfinite(c) for c in ci):
+        return "inconclusive"
+    lo, hi = ci
+    if holds_at_most is not None and hi <= holds_at_most:
+        return "holds"
+    if fails_above is not None and lo > fails_above:
+        return "fails"
+    return "inconclusive"
+
+
+def sizes_to_decide(ns, values, threshold, conf=CONFIDENCE, max_n=DECIDE_MAX_N):
+    """The n grid that would put ``threshold`` outside the ``conf`` interval of the log-log
+    slope of ``values`` along ``ns``, if the points kept scattering about the fitted line as
+    now: ``(largest n, number of sizes)`` on the same geometric grid (the grid's ratio,
+    continued), or None when no grid up to ``max_n`` does (or the slope is at the threshold).
+
+    The interval's half-width on K sizes spaced by log q is t_{K−2}·s/√(Σ(x − x̄)²) with
+    Σ(x − x̄)² = (log q)²·K(K² − 1)/12 and s the residual standard deviation of the fit; the
+    first K whose half-width is below |slope − threshold| is returned.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> ns = np.array([100, 200, 400, 800])
+    >>> y = ns ** -0.3 * np.exp([0.1, -0.1, -0.1, 0.1])   # slope -0.3, scattered
+    >>> sizes_to_decide(ns, y, -0.1)
+    (3200, 6)
+    """
+    ns = np.asarray(ns, dtype=float)
+    x, y = np.log(ns), np.log(np.asarray(values, dtype=float))
+    k = x.size
+    if k < 3:
+        return None
+    fit = linregress(x, y)
+    resid = y - (fit.intercept + fit.slope * x)
+    s = math.sqrt(float(resid @ resid) / (k - 2))
+    gap = abs(float(fit.slope) - threshold)
+    step = (x[-1] - x[0]) / (k - 1)
+    if gap == 0 or step <= 0:
+        return None
+    K = k
+    while ns[0] * math.exp(step * (K - 1)) <= max_n * (1 + 1e-9):
+        sxx = step ** 2 * K * (K * K - 1) / 12.0
+        if float(t_dist.ppf(0.5 + conf / 2, K - 2)) * s / math.sqrt(sxx) < gap:
+            return int(round(ns[0] * math.exp(step * (K - 1)))), K
+        K += 1
+    return None
+
+
+class Trend(NamedTuple):
+    """A decay verdict along n (:func:`decay_verdict`): the verdict, the log-log slope, its
+    interval (None below three sizes), whether the values decrease at every step, and for an
+    ``inconclusive`` one what would decide it (``to_decide``, a phrase, or "")."""
+
+    verdict: str
+    slope: float
+    ci: tuple | None
+    decreasing: bool
+    to_decide: str
+
+
+def decay_verdict(ns, values, conf=CONFIDENCE):
+    """Does ``values`` decay along ``ns``? A :class:`Trend`.
+
+    ``holds`` when the ``conf`` interval of the log-log slope lies at or below
+    :data:`SLOPE_DECAY` and the values decrease at every step; ``fails`` when it lies above
+    :data:`SLOPE_FLAT` over at least a :data:`FLAT_RANGE`× range of n; else ``inconclusive``
+    (a finite-range trend), with the sizes that would decide it (:func:`sizes_to_decide`).
+    The rule itself is :func:`interval_verdict`.
+
+    Examples
+    --------
+    >>> decay_verdict([100, 200, 400, 800], [0.4, 0.3, 0.26, 0.2]).verdict
+    'holds'
+    >>> t = decay_verdict([100, 200, 400, 800], [0.4, 0.22, 0.3, 0.2])
+    >>> t.verdict, round(t.slope, 2), [round(c, 2) for c in t.ci]
+    ('inconclusive', -0.26, [-0.99, 0.48])
+    >>> t.to_decide
+    'n up to ≈ 12,800 (8 sizes on the same grid) at the present scatter about the fit'
+    """
+    ns = [float(n) for n in ns]
     v = np.asarray(values, dtype=float)
-    slope = loglog_slope(ns, v)
+    slope = loglog_slope(ns, v)          # the point slope as reported before the interval rule
+    ci = loglog_slope_ci(ns, v, conf)[1]
+    ci = None if math.isnan(ci[0]) else (float(ci[0]), float(ci[1]))
     decreasing = bool(np.all(np.diff(v) < 0))
-    if slope <= SLOPE_DECAY and decreasing:
-        return "holds", slope, decreasing
-    if slope > SLOPE_FLAT and ns[-1] >= 8 * ns[0]:
-        return "fails", slope, decreasing
-    return "inconclusive", slope, decreasing
+    wide = ns[-1] >= FLAT_RANGE * ns[0]
+    verdict = interval_verdict(ci, holds_at_most=SLOPE_DECAY,
+                               fails_above=SLOPE_FLAT if wide else None)
+    if verdict == "holds" and not decreasing:
+        verdict = "inconclusive"
+    decide = "" if verdict != "inconclusive" else _to_decide(ns, v, slope, ci, decreasing, wide)
+    return Trend(verdict, slope, ci, decreasing, decide)
+
+
+def _to_decide(ns, v, slope, ci, decreasing, wide):
+    """Why a decay trend is inconclusive and what would decide it (one phrase)."""
+    if ci is None:
+        return "at least 3 sizes (no interval from fewer)"
+    if ci[1] <= SLOPE_DECAY:
+        return "the values do not decrease at every step: more sizes or draws per size"
+    if ci[0] > SLOPE_FLAT:
+        return f"a range of n of at least {FLAT_RANGE}× (n up to {FLAT_RANGE * ns[0]:,.0f})"
+    if SLOPE_DECAY < slope <= SLOPE_FLAT:
+        return (f"none: the slope {slope:+.2f} lies between {SLOPE_DECAY} and {SLOPE_FLAT}, "
+                "so a narrower interval still decides neither way")
+    threshold = SLOPE_DECAY if slope <= SLOPE_DECAY else SLOPE_FLAT
+    found = sizes_to_decide(ns, v, threshold)
+    if found is None:
+        return f"no grid up to n = {DECIDE_MAX_N:,} at the present scatter"
+    n_max, k = found
+    return (f"n up to ≈ {n_max:,} ({k} sizes on the same grid) at the present scatter about "
+            f"the fit")
 
 
 def tau_decay_verdict(rows):
-    """(verdict, log-log slope, decreasing) of τ/n along a family's rows at λ growing with n:
-    fails on an isolated node's τ/n = 1 (its τ_i = n for every λ, S), else
-    :func:`decay_verdict` of τ/n.
+    """:class:`Trend` of τ/n along a family's rows at λ growing with n: fails on an isolated
+    node's τ/n = 1 (its τ_i = n for every λ, S), else :func:`decay_verdict` of τ/n.
 
     Where τ was estimated (``method == "estimate"``), τ/n is the exact τ_i of the likeliest
-    maximiser (a lower bound of τ/n) and a ``holds`` must survive the bracket: the log-log
-    slope of its upper end must decay too, else the verdict is ``inconclusive``.
+    maximiser (a lower bound of τ/n) and a ``holds`` must survive the bracket: the upper end
+    (``tau_upper_over_n``) must decay by the same rule, else the verdict is ``inconclusive``.
     """
     ns, tn = [r["n"] for r in rows], [r["tau_over_n"] for r in rows]
-    verdict, slope, decreasing = decay_verdict(ns, tn)
+    trend = decay_verdict(ns, tn)
     if rows[-1]["isolated_nodes"] and rows[-1]["tau_over_n"] >= 1 - 1e-9:
-        return "fails", slope, decreasing
-    if verdict == "holds" and any(r.get("method") == "estimate" for r in rows):
-        if tau_bracket_slope(rows) > SLOPE_DECAY:
-            verdict = "inconclusive"
-    return verdict, slope, decreasing
+        return trend._replace(verdict="fails", to_decide="")
+    if trend.verdict == "holds" and any(r.get("method") == "estimate" for r in rows):
+        upper = decay_verdict(ns, [r.get("tau_upper_over_n", r["tau_over_n"]) for r in rows])
+        if upper.verdict != "holds":
+            return trend._replace(verdict="inconclusive",
+                                  to_decide="the upper end of τ's bracket: " + (
+                                      upper.to_decide or "it does not decay"))
+    return trend
 
 
 def tau_bracket_slope(rows):
@@ -221,12 +351,14 @@ def slope_interval(rows, key, conf=CONFIDENCE):
 
 
 def family_verdicts(entries):
-    """``"fam: verdict, slope s [lo, hi]"`` per ``(family, verdict, slope, interval)``, joined
-    by ``; ``: the line a report or a sweep summary gives each family the user named."""
+    """``"fam: verdict, slope s [lo, hi]"`` per ``(family, verdict, slope, interval[,
+    to decide])``, joined by ``; ``: the line a report or a sweep summary gives each family the
+    user named (an inconclusive one with what would decide it)."""
     out = []
-    for fam, verdict, slope, ci in entries:   # no signed zero: -0.0012, not -0.00
+    for fam, verdict, slope, ci, *decide in entries:   # no signed zero: -0.0012, not -0.00
         band = f" {interval(*ci)}" if ci else ""
-        out.append(f"{fam}: {verdict}, slope {rounded(slope)}{band}")
+        more = f" (to decide: {decide[0]})" if decide and decide[0] else ""
+        out.append(f"{fam}: {verdict}, slope {rounded(slope)}{band}{more}")
     return "; ".join(out)
 
 

@@ -21,6 +21,12 @@ from ngc_ref.graphs import family_info
 
 SCALE_ENV = "NGC_REF_THOROUGH_SCALE"
 
+#: The full ``check --thorough`` (scale 1, with the data) measured on the README's 2-core
+#: machine with nothing else running: wall minutes (docs/thorough.md "Bounded", commit
+#: e71cc31). The one source of the time ``check --help``, the README and the docs quote;
+#: ``--dry-run``'s estimate is the cost model's (tests/test_thorough.py keeps both in step).
+THOROUGH_MEASURED_MINUTES = 28.2
+
 #: CPU seconds per (stored entry of Ã + I) × column × series step of a sparse × dense product
 #: (SciPy CSR, float64), measured here as the cells' ``cpu_seconds`` on 10⁴-10⁵-node graphs
 #: of the idle machine (one full thorough run: the random families' cells summed to 0.74 of
@@ -206,6 +212,18 @@ def format_seconds(s):
     if s < 5400:
         return f"{s / 60:.1f} min"
     return f"{s / 3600:.1f} h"
+
+
+def plural(k, noun, nouns=None):
+    """``1 cell``, ``2 cells``: ``k`` and ``noun`` in the number ``k`` asks for (``nouns``: an
+    irregular plural).
+
+    Examples
+    --------
+    >>> plural(1, "cell"), plural(0, "cell"), plural(3, "family", "families")
+    ('1 cell', '0 cells', '3 families')
+    """
+    return f"{k} {noun if k == 1 else (nouns or noun + 's')}"
 
 
 def vary_lines(cells):

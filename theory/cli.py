@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ._core import RERUN_DIR, rerun_command
 from ._files import data_root, staged_output
+from ._thorough import THOROUGH_MEASURED_MINUTES, plural
 
 
 def _check(args):
@@ -28,9 +29,12 @@ def _check(args):
     _thorough_only(args)
     args.only = resolve_ids(args.only)     # unknown ids fail here, before anything is created
     claims, keep = select(args.only)
+    family_lines = family_notice(args.family, claims, keep)
     ctx = _context(args)
     paper = paper_source()        # another version of the paper stops the run here (exit 2)
     if args.dry_run:
+        for line in family_lines:
+            print(line, file=sys.stderr)
         store = ctx.store if ctx.store and ctx.store.exists() else None
         print("\n".join(dry_run(ctx, claims, store)))
         return 0
@@ -39,7 +43,7 @@ def _check(args):
     with staged_output(args.out) as staged:
         if not args.force:
             refuse_to_shrink(args.out, args.only, keep, args.thorough)
-        for line in data_notice(ctx, claims) + paper_notice(paper):
+        for line in [*family_lines, *data_notice(ctx, claims), *paper_notice(paper)]:
             print(line, file=sys.stderr, flush=True)
         ctx.out_dir = staged.dir
         try:
@@ -108,7 +112,9 @@ def _meta(args, ctx, started, t0, paper):
             "seconds": round(time.perf_counter() - t0, 1), **versions(), **machine(),
             "data_root": None if ctx.data_root is None else str(ctx.data_root),
             "skipped": list(ctx.skipped), "families": list(ctx.families),
-            "rerun": rerun_command("ID", ctx, needs_data=ctx.data_root is not None),
+            # the pattern of a statement without --family (those with it: their own rerun)
+            "rerun": rerun_command("ID", ctx, needs_data=ctx.data_root is not None,
+                                   families=False),
             "paper": ({"file": "paper.md", "source": str(paper.path), "sha256": PAPER_SHA256}
                       if paper.available else {"file": None, "why": paper.why})}
     if args.thorough:
@@ -139,6 +145,27 @@ def _summary(results, ctx, out, paper):
               + ", ".join(sorted({f'{r.claim} [{r.norm}]' for r in errors})), file=sys.stderr)
         return 1
     return 0
+
+
+def family_notice(families, claims, keep):
+    """The line a ``--family`` run prints when it starts: which of the selected statements run
+    on the families (the others keep their own graphs). ``ValueError`` (exit 2) when none of
+    them does, naming the claims that take families. ``[]`` without ``--family``."""
+    from ._core import registry
+    if not families:
+        return []
+    used = [sid for c in claims.values() for sid in c.statements
+            if (keep is None or sid in keep) and c.uses_families(sid)]
+    given = ", ".join(dict.fromkeys(families))
+    if not used:
+        takers = ", ".join(c.id for c in registry().values() if c.uses_families())
+        raise ValueError(f"--family {given}: none of the selected statements runs on graph "
+                         f"families; the claims that do are {takers} (e.g. ngc-ref check "
+                         f"--only assumption-2 --family ...)")
+    others = sum(len(c.statements) for c in claims.values()) if keep is None else len(keep)
+    rest = others - len(used)
+    return [f"ngc-ref: --family {given} replaces the graph families of {', '.join(used)}"
+            + (f"; the other {plural(rest, 'statement')} run as without it" if rest else "")]
 
 
 def _families(args):
@@ -233,7 +260,7 @@ def _sweep(args):
         return 1
     except KeyboardInterrupt:
         return _interrupted(out)
-    print(f"{len(records)} cells of task {sweep.task!r} in {out} "
+    print(f"{plural(len(records), 'cell')} of task {sweep.task!r} in {out} "
           f"({time.perf_counter() - t0:.1f} s); summary: ngc-ref sweep --summary {out}")
     return 0
 
@@ -271,6 +298,76 @@ def _reproduce_epilog():
     lines.append("not run (listed in the output with the reason): " + ", ".join(NOT_RUN))
     lines.append("'scale': the synthetic ogbn-products-size run (same as --scale-run)")
     return "\n".join(lines) + "\n"
+
+
+def _data_fetch(args):
+    """``ngc-ref data fetch``: download the data files into the data folder; 0 when every
+    requested file is in place and verified, 1 when some could not be fetched (each named with
+    its source and why), 130 interrupted (partial downloads are kept and resumed next time)."""
+    from tqdm.auto import tqdm
+
+    from ngc_ref.datasets import NOT_FETCHED, FetchError, fetch, fetch_root
+    root = fetch_root(args.root)
+    print(f"ngc-ref data fetch: into {root}{_root_origin(args.root)}", file=sys.stderr)
+    try:
+        outcomes = fetch(args.names or None, root, base_url=args.base_url,
+                         progress=not args.no_progress,
+                         log=lambda line: tqdm.write(line, file=sys.stderr))
+        failed = []
+    except FetchError as exc:
+        outcomes, failed = exc.outcomes, [o for o in exc.outcomes if not o.ok]
+    except KeyboardInterrupt:
+        print("ngc-ref: interrupted; files already verified stay, a partial download is kept "
+              "and the same command resumes it", file=sys.stderr)
+        return 130
+    for o in failed:
+        print(f"ngc-ref: could not fetch {o.relpath} (from {o.source}): {o.detail}",
+              file=sys.stderr)
+    for o in outcomes:
+        if o.status == "optional":
+            print(f"ngc-ref: {o.relpath} (from {o.source}) is {o.detail}; Pubmed then loads "
+                  "with features only for its training and test nodes", file=sys.stderr)
+    fetched = sum(o.status == "fetched" for o in outcomes)
+    present = sum(o.status == "present" for o in outcomes)
+    optional = sum(o.status == "optional" for o in outcomes)
+    print(f"{plural(len(outcomes), 'file')} in {root}: {fetched} fetched, {present} already "
+          f"there (verified by size and sha256)"
+          + (f"; {optional} optional not fetched (above)" if optional else "")
+          + (f"; {len(failed)} could not be fetched (above)" if failed else ""))
+    print("not fetched (no pinned source): "
+          + "; ".join(f"{name}: {why}" for name, why in NOT_FETCHED.items()))
+    if not failed:
+        use = "ngc-ref check" if args.root is None and not os.environ.get("NGC_REF_DATA") \
+            else f"NGC_REF_DATA={root} ngc-ref check"
+        print(f"the checks read it: {use}")
+    return 1 if failed else 0
+
+
+def _data_verify(args):
+    """``ngc-ref data verify``: check the data folder; 0 when every file is there and matches
+    its record, 1 when some is missing, different or partial (each named with its source)."""
+    from ngc_ref.datasets import fetch_root, verify
+    root = fetch_root(args.root)
+    outcomes = verify(args.names or None, root)
+    bad = [o for o in outcomes if not o.ok]
+    for o in bad:
+        print(f"{o.status}: {o.relpath} (from {o.source})"
+              + (f": {o.detail}" if o.detail != o.status else ""))
+    optional = [o.relpath for o in outcomes if o.status == "optional"]
+    good = sum(o.status == "present" for o in outcomes)
+    print(f"{root}{_root_origin(args.root)}: {good} of {plural(len(outcomes), 'file')} "
+          f"verified by size and sha256"
+          + (f", {len(bad)} missing or different" if bad else "")
+          + (f"; optional, absent: {', '.join(optional)}" if optional else "")
+          + ("; `ngc-ref data fetch` gets what is missing" if bad else ""))
+    return 1 if bad else 0
+
+
+def _root_origin(given):
+    if given is not None:
+        return " (--root)"
+    return " (NGC_REF_DATA)" if os.environ.get("NGC_REF_DATA") else \
+        " (the default data folder: NGC_REF_DATA is not set)"
 
 
 def demo(lam=64.0, S=64, norm="rw", out=None):
@@ -369,7 +466,8 @@ def _scale(text):
 CHECK_DESCRIPTION = """\
 Check the paper's claims numerically and write OUT/report.md and OUT/report.json (with the
 figures). Claims that read the paper's data sets use NGC_REF_DATA (a folder: a path that is
-not one stops the run at once); the data sets a run will skip are named when it starts.
+not one, or one inside the layout, stops the run at once), else the default data folder that
+`ngc-ref data fetch` fills; the data sets a run will skip are named when it starts.
 
 One run at a time per output folder: a second run into the same --out stops at once (exit 2)
 naming the first (pid, start time, command). A run replaces the report in --out only if it
@@ -396,22 +494,34 @@ def _ids_epilog():
 
 def build_parser():
     """The ``ngc-ref`` parser: ``--debug`` and one subcommand per ``_add_*`` builder below
-    (``check``, ``sweep``, ``reproduce``, ``demo``, in that order in ``--help``).
+    (``check``, ``sweep``, ``reproduce``, ``data``, ``demo``, in that order in ``--help``).
 
     A new subcommand is one more builder ``_add_NAME(sub, parents)`` that sets ``func``."""
     parser = _Parser(
         prog="ngc-ref",
         description="Reference implementation and theory checker for Neumann Graph Convolution.")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    parser.add_argument("--version", action="version", version=_version_line())
     # Each subcommand accepts --debug after its name too; SUPPRESS keeps a --debug given before
     # the subcommand from being reset by the subcommand's default.
     debug = argparse.ArgumentParser(add_help=False)
     debug.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                        help="show tracebacks on errors")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
-    for add in (_add_check, _add_sweep, _add_reproduce, _add_demo):
+    for add in (_add_check, _add_sweep, _add_reproduce, _add_data, _add_demo):
         add(sub, [debug])
     return parser
+
+
+def _version_line():
+    """``ngc-ref 0.1.0 (ngc_ref 0.1.0, Python 3.11.7)``: the installed distribution's version."""
+    from importlib.metadata import PackageNotFoundError, version
+    import platform
+    try:
+        v = version("ngc_ref")
+    except PackageNotFoundError:    # a source tree that is not installed
+        v = "unknown (not installed)"
+    return f"ngc-ref {v} (Python {platform.python_version()})"
 
 
 def _add_check(sub, parents):
@@ -425,8 +535,9 @@ def _add_check(sub, parents):
     chk.add_argument("--seed", type=_seed, default=0, help="run seed (default 0)")
     chk.add_argument("--thorough", action="store_true",
                      help="the asymptotic claims at large n (up to 10^5) and more trials, as "
-                     "sweep cells kept in OUT/.thorough/ (re-running resumes); about 50 min on "
-                     "2 cores")
+                     "sweep cells kept in OUT/.thorough/ (re-running resumes); about "
+                     f"{THOROUGH_MEASURED_MINUTES:.0f} min on 2 idle cores (measured; --dry-run "
+                     "estimates it for your workers)")
     chk.add_argument("--out", type=Path, default=Path("ngc_ref_report"),
                      help="output folder (default ngc_ref_report); see above for when a report "
                      "there is replaced")
@@ -508,6 +619,51 @@ def _add_cells(parser, default=-1, note="", progress="no progress bar"):
                         "in-process)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                         help=f"{note}run the cells on this dask.distributed scheduler")
+
+
+def _add_data(sub, parents):
+    """``ngc-ref data fetch|verify``: the paper's data files (:func:`_data_fetch`,
+    :func:`_data_verify`)."""
+    data = sub.add_parser("data", parents=parents,
+                          help="download the paper's data sets (fetch) or check a data folder "
+                          "(verify)",
+                          description="The paper's data files, from their source repositories "
+                          "at the pinned commits (data/README.md). The data folder is --root, "
+                          "else NGC_REF_DATA, else the default data folder "
+                          "($XDG_CACHE_HOME/ngc_ref/data, ~/.cache/ngc_ref/data), which "
+                          "check, reproduce and the loaders read when NGC_REF_DATA is unset.")
+    acts = data.add_subparsers(dest="action", parser_class=_Parser, required=True,
+                               metavar="{fetch,verify}")
+    names = {"nargs": "*", "metavar": "NAME",
+             "help": "data sets (default: all): cora citeseer pubmed cornell texas wisconsin "
+                     "actor coauthor-cs coauthor-physics, or an alias (cs, physics, film)"}
+    root = {"type": Path, "metavar": "DIR",
+            "help": "the data folder (default: NGC_REF_DATA, else ~/.cache/ngc_ref/data)"}
+    fet = acts.add_parser("fetch", parents=parents,
+                          help="download the data files, verified, into the data folder",
+                          description="Download each data file from its source repository at "
+                          "the pinned commit into the data folder's layout. Each file is "
+                          "verified (size and sha256) before it is moved into place; a file "
+                          "already there and verified is never downloaded again; an "
+                          "interrupted download resumes (HTTP Range). Exit status: 0 every "
+                          "file in place, 1 some file could not be fetched (named with its "
+                          "source), 2 bad input, 130 interrupted.")
+    fet.add_argument("names", **names)
+    fet.add_argument("--root", **root)
+    fet.add_argument("--base-url", metavar="URL",
+                     help="where the repositories are served: URL/OWNER/REPO/COMMIT/PATH "
+                     "(default: $NGC_REF_DATA_URL, else https://raw.githubusercontent.com)")
+    fet.add_argument("--no-progress", action="store_true", help="no progress bar")
+    fet.set_defaults(func=_data_fetch)
+    ver = acts.add_parser("verify", parents=parents,
+                          help="check the data folder: name each missing or different file",
+                          description="Check every data file of the data folder against its "
+                          "recorded size and sha256. Exit status: 0 all there and verified, 1 "
+                          "some missing, different or partial (each named with its source), "
+                          "2 bad input.")
+    ver.add_argument("names", **names)
+    ver.add_argument("--root", **root)
+    ver.set_defaults(func=_data_verify)
 
 
 def _add_demo(sub, parents):

@@ -22,7 +22,8 @@ import warnings
 from pathlib import Path
 
 from ._core import Context, Result, format_exception, match_id, registry, statement_ids
-from ._thorough import cell_seconds, format_seconds, vary_lines as _vary
+from ._files import data_origin_line
+from ._thorough import cell_seconds, format_seconds, plural, vary_lines as _vary
 from .report import sort_results
 from .sweep import Param, make_cell, register_task, run_sweep
 from .sweep.backends import make_backend
@@ -81,9 +82,9 @@ def data_notice(ctx, claims):
     if ctx.data_root is None:
         return [f"ngc-ref: NGC_REF_DATA is not set: skipping the paper's data sets "
                 f"{', '.join(users)} (used by {', '.join(dict.fromkeys(sum(users.values(), [])))}"
-                "); set it to the data folder to check them"]
+                "); `ngc-ref data fetch` downloads them, or set NGC_REF_DATA to the data folder"]
     from ngc_ref import datasets
-    lines = []
+    lines = [line for line in [data_origin_line(ctx.data_root)] if line]
     for name, ids in users.items():
         try:
             with warnings.catch_warnings():
@@ -280,7 +281,7 @@ def run_thorough_cells(ctx, claims, progress=True, raise_errors=False, on_cell=N
                                    f"{first['error']}\n{first.get('traceback', '')}")
             reused = sum(c.id in before for c in cells)
             if not progress:
-                log(f"ngc-ref: {cid}: {len(cells)} cells"
+                log(f"ngc-ref: {cid}: {plural(len(cells), 'cell')}"
                     + (f" ({reused} from the store)" if reused else "")
                     + f" in {format_seconds(time.perf_counter() - t0)}"
                     + (f"; {len(errors)} failed" if errors else ""))
@@ -292,7 +293,8 @@ def run_thorough_cells(ctx, claims, progress=True, raise_errors=False, on_cell=N
                     "record": norm_recs[0] if single and bad is None else None,
                     "error": None if bad is None else (
                         bad["error"] if single else
-                        f"{sum('error' in r for r in norm_recs)} of {len(cs)} cells failed "
+                        f"{sum('error' in r for r in norm_recs)} of {plural(len(cs), 'cell')} "
+                        "failed "
                         f"(first: {bad['task']} {bad['params']}: {bad['error']}); re-run the "
                         "same command to retry them"),
                     "traceback": None if bad is None else bad.get("traceback", ""),
@@ -321,14 +323,15 @@ def dry_run(ctx, claims, store=None):
         total, total_left = total + est, total_left + left
         longest = max([longest] + [cell_seconds(c.task, c.params) for c in cells])
         n_cells, n_done = n_cells + len(cells), n_done + k_done
-        head = (f"{cid}: {len(cells)} cells"
+        head = (f"{cid}: {plural(len(cells), 'cell')}"
                 + (f" ({k_done} finished in the store)" if k_done else "")
                 + f", ~{format_seconds(est)} on one core")
         lines.append(head)
         lines.extend(f"    {line}" for line in _vary(cells))
     workers = _workers(ctx)
     wall = max(total_left / workers, longest if total_left else 0.0)
-    lines.append(f"total: {n_cells} cells ({n_done} finished), ~{format_seconds(total)} of "
+    lines.append(f"total: {plural(n_cells, 'cell')} ({n_done} finished), "
+                 f"~{format_seconds(total)} of "
                  f"compute; ~{format_seconds(wall)} left on {workers} worker(s)"
                  + (" (Dask cluster: divide by its workers)" if ctx.scheduler else ""))
     return lines

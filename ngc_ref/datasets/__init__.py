@@ -1,82 +1,29 @@
 """Real node-classification data sets used in the paper, loaded from their original raw files.
 
-:func:`load_dataset` reads the files from a data directory (``root=`` or the environment
-variable ``NGC_REF_DATA``) laid out as ``planetoid/``, ``geom-gcn/``, ``coauthor/``; see
-``data/README.md`` for where each file comes from. Every file is checked against the sha256
-recorded in this package before it is parsed; nothing is ever written to the data directory.
+:func:`load_dataset` reads the files from a data directory (``root=``, the environment variable
+``NGC_REF_DATA``, or :func:`default_root` once filled) laid out as ``planetoid/``,
+``geom-gcn/``, ``coauthor/``; see ``data/README.md`` for where each file comes from.
+:func:`fetch` (``ngc-ref data fetch``) downloads them from their source repositories at the
+pinned commits, :func:`verify` (``ngc-ref data verify``) checks a folder. Every file is checked
+against the sha256 recorded in this package before it is parsed; loaders never write to the
+data directory.
 """
 
 from __future__ import annotations
 
-import os
-
 from .._validation import check_scalar
 from ._dataset import Dataset
+from ._fetch import NOT_FETCHED, FetchError, dataset_files, fetch, fetch_root, verify
 from ._geomgcn import N_SPLITS, NAMES as _GEOM_NAMES, load_geomgcn
 from ._karate import load_karate
-from ._npz import NAMES as _COAUTHOR_NAMES, load_coauthor
+from ._names import ALIASES, DATASETS, canonical_name
+from ._npz import load_coauthor
 from ._planetoid import NAMES as _PLANETOID_NAMES, RestrictedUnpickler, load_planetoid
+from ._root import ENV_VAR, default_root, find_root, resolve_root  # noqa: F401 (ENV_VAR: as before)
 
-__all__ = ["ALIASES", "DATASETS", "Dataset", "RestrictedUnpickler", "canonical_name",
-           "load_dataset"]
-
-#: Names accepted by :func:`load_dataset` (case-insensitive).
-DATASETS = _PLANETOID_NAMES + _GEOM_NAMES + _COAUTHOR_NAMES + ("karate",)
-#: Other names for them, lower case (matched case-insensitively). PyTorch Geometric's spellings
-#: -- ``Coauthor(name="CS" | "Physics")``, ``Planetoid(name="Cora" | "CiteSeer" | "PubMed")``,
-#: ``Actor``, ``KarateClub`` -- are the data sets' names here up to case, or listed below.
-ALIASES = {"cs": "coauthor-cs", "physics": "coauthor-physics", "coauthor-phy": "coauthor-physics",
-           "film": "actor", "karateclub": "karate"}
-
-ENV_VAR = "NGC_REF_DATA"
-
-
-def _resolve_root(root):
-    if root is None:
-        root = os.environ.get(ENV_VAR) or None
-        if root is None:
-            raise ValueError(f"no data directory given: pass root='/path/to/data' or set the "
-                             f"environment variable {ENV_VAR} to the folder that contains "
-                             f"planetoid/, geom-gcn/ and coauthor/ (see data/README.md)")
-        origin = f"from the environment variable {ENV_VAR}"
-    else:
-        if not isinstance(root, (str, os.PathLike)):
-            raise TypeError(f"root must be a str or os.PathLike path, got {type(root).__name__}")
-        origin = "given as root="
-    root = os.fspath(root)
-    if not os.path.isdir(root):
-        raise FileNotFoundError(f"data directory {root!r} ({origin}) does not exist or is not a "
-                                f"directory; pass root= or set {ENV_VAR} to the folder that "
-                                f"contains planetoid/, geom-gcn/ and coauthor/")
-    return root
-
-
-def canonical_name(name):
-    """The name of :data:`DATASETS` that ``name`` stands for (case-insensitive, aliases resolved).
-
-    Raises
-    ------
-    TypeError
-        ``name`` is not a str.
-    ValueError
-        An unknown name; the message lists the valid names and the aliases.
-
-    Examples
-    --------
-    >>> from ngc_ref.datasets import canonical_name
-    >>> canonical_name("CS"), canonical_name("PubMed"), canonical_name("film")
-    ('coauthor-cs', 'pubmed', 'actor')
-    """
-    if not isinstance(name, str):
-        raise TypeError(f"name must be a str, got {type(name).__name__}")
-    key = ALIASES.get(name.lower(), name.lower())
-    if key not in DATASETS:
-        valid = ", ".join(repr(d) for d in DATASETS)
-        aliases = ", ".join(f"{a!r} = {d!r}" for a, d in ALIASES.items())
-        raise ValueError(f"name must be one of {valid} or an alias ({aliases}), "
-                         f"case-insensitive; got {name!r}")
-    return key
-
+__all__ = ["ALIASES", "DATASETS", "Dataset", "FetchError", "NOT_FETCHED", "RestrictedUnpickler",
+           "canonical_name", "dataset_files", "default_root", "fetch", "fetch_root", "find_root",
+           "load_dataset", "resolve_root", "verify"]
 
 def load_dataset(name, root=None, split=0):
     """Load a node-classification data set as a :class:`Dataset`.
@@ -92,7 +39,9 @@ def load_dataset(name, root=None, split=0):
         ``Dataset.name`` is always the canonical name (see :func:`canonical_name`).
     root : str or os.PathLike, optional
         Data directory containing ``planetoid/``, ``geom-gcn/``, ``coauthor/``. Defaults to the
-        environment variable ``NGC_REF_DATA``. Not used for ``karate``.
+        environment variable ``NGC_REF_DATA``, and when that is unset to :func:`default_root`
+        (``~/.cache/ngc_ref/data``) if ``ngc-ref data fetch`` (:func:`fetch`) filled it. Not
+        used for ``karate``.
     split : int
         Planetoid: must be 0 (the one fixed public split). Geom-GCN: which of the 10 fixed
         splits, 0..9. Coauthor and karate: the seed of the random split.
@@ -166,7 +115,7 @@ def load_dataset(name, root=None, split=0):
                          f"got {split}")
     if key == "karate":
         return load_karate(split)
-    root = _resolve_root(root)
+    root = resolve_root(root)
     if key in _PLANETOID_NAMES:
         return load_planetoid(key, root)
     if key in _GEOM_NAMES:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from typing import NamedTuple
 
 #: path (relative to the data root) -> (size in bytes, sha256, git blob SHA-1)
 CHECKSUMS = {
@@ -240,16 +241,48 @@ OPTIONAL_GIT_BLOBS = {
     "planetoid/ind.pubmed.allx": "3b86bccf08111c37c632a9dd8ab63db25ea76361",
 }
 
-#: Where each family of files comes from (used in error messages and data/README.md).
-SOURCES = {
-    "planetoid": "kimiyoung/planetoid @ af6abf468a772cc055bec88c52e4d6f51b7c37e3, folder data/ "
-                 "(also tkipf/gcn, folder gcn/data/)",
-    "geom-gcn": "graphdml-uiuc-jlu/geom-gcn @ f1fc0d14b3b019c562737240d06ec83b07d16a8f, folders "
-                "new_data/<name>/ and splits/",
-    "coauthor": "shchur/gnn-benchmark @ 1e72912a0810cdf27ae54fd589a3b43358a2b161, folder data/npz/",
+class Source(NamedTuple):
+    """Where a data file comes from: a GitHub repository, the pinned commit and the file's path
+    there (the data MANIFEST's "source repository @ commit : path")."""
+
+    repo: str
+    commit: str
+    path: str
+
+    def __str__(self):
+        return f"{self.repo} @ {self.commit} : {self.path}"
+
+
+#: Top folder of the data root -> (repository, pinned commit, how a path below the top folder
+#: maps to the repository's path). One row per source repository of MANIFEST §6.
+REPOSITORIES = {
+    "planetoid": ("kimiyoung/planetoid", "af6abf468a772cc055bec88c52e4d6f51b7c37e3",
+                  lambda rest: f"data/{rest}"),
+    "geom-gcn": ("graphdml-uiuc-jlu/geom-gcn", "f1fc0d14b3b019c562737240d06ec83b07d16a8f",
+                 lambda rest: rest if rest.startswith("splits/") else f"new_data/{rest}"),
+    "coauthor": ("shchur/gnn-benchmark", "1e72912a0810cdf27ae54fd589a3b43358a2b161",
+                 lambda rest: f"data/npz/{rest}"),
 }
 
-_HOWTO = "see data/README.md of ngc_ref for where to obtain the original file"
+
+def source(relpath):
+    """The :class:`Source` of the data file ``relpath`` (relative to the data root).
+
+    Examples
+    --------
+    >>> src = source("geom-gcn/film/out1_graph_edges.txt")
+    >>> src.repo, src.path
+    ('graphdml-uiuc-jlu/geom-gcn', 'new_data/film/out1_graph_edges.txt')
+    """
+    top, _, rest = relpath.partition("/")
+    if top not in REPOSITORIES or not rest:
+        raise KeyError(f"no source recorded for {relpath!r}")
+    repo, commit, path = REPOSITORIES[top]
+    return Source(repo, commit, path(rest))
+
+
+_HOWTO = "`ngc-ref data fetch` downloads it (data/README.md)"
+_REPLACE = "delete it and run `ngc-ref data fetch` (data/README.md)"
 
 
 def git_blob_sha1(data):
@@ -258,7 +291,33 @@ def git_blob_sha1(data):
 
 
 def _source_of(relpath):
-    return SOURCES.get(relpath.split("/", 1)[0], "the source named in data/README.md")
+    return str(source(relpath))
+
+
+def expected(relpath):
+    """``(size, sha256, git blob SHA-1)`` recorded for ``relpath``; size and sha256 are None for
+    an optional file known by its git blob SHA-1 only (``KeyError``: not a data file)."""
+    if relpath in CHECKSUMS:
+        return CHECKSUMS[relpath]
+    if relpath in OPTIONAL_GIT_BLOBS:
+        return None, None, OPTIONAL_GIT_BLOBS[relpath]
+    raise KeyError(f"no checksum recorded for {relpath!r}")   # a programming error
+
+
+def mismatch(relpath, size, sha256, blob):
+    """What is wrong with a file of ``size`` bytes and these digests as ``relpath`` (a phrase),
+    or None when it matches the record: size and sha256, or the git blob SHA-1 where only that
+    is recorded."""
+    want_size, want_sha, want_blob = expected(relpath)
+    if want_sha is None:
+        if blob != want_blob:
+            return f"git blob SHA-1 {blob}, expected {want_blob} ({size} bytes)"
+        return None
+    if size != want_size or sha256 != want_sha:
+        what = "truncated or extended" if size != want_size else "modified"
+        return (f"{what}: {size} bytes with sha256 {sha256}, expected {want_size} bytes with "
+                f"sha256 {want_sha}")
+    return None
 
 
 def read_verified(root, relpath):
@@ -273,37 +332,21 @@ def read_verified(root, relpath):
         version of the file).
     """
     path = os.path.join(os.fspath(root), *relpath.split("/"))
-    if relpath in CHECKSUMS:
-        size, sha256, _ = CHECKSUMS[relpath]
-        check = "sha256"
-    elif relpath in OPTIONAL_GIT_BLOBS:
-        size, sha256, check = None, None, "git"
-    else:  # a programming error, not a user error
-        raise KeyError(f"no checksum recorded for {relpath!r}")
+    expected(relpath)
     try:
         with open(path, "rb") as f:
             data = f.read()
     except FileNotFoundError:
         raise FileNotFoundError(
-            f"data file {path!r} is missing; obtain {relpath!r} from {_source_of(relpath)} and "
-            f"place it there unmodified ({_HOWTO})") from None
+            f"data file {path!r} is missing; {_HOWTO}, or copy it unmodified from "
+            f"{_source_of(relpath)}") from None
     except OSError as exc:
         raise FileNotFoundError(f"data file {path!r} could not be read: {exc}") from None
-    if check == "git":
-        got = git_blob_sha1(data)
-        want = OPTIONAL_GIT_BLOBS[relpath]
-        if got != want:
-            raise ValueError(
-                f"data file {path!r} failed verification: git blob SHA-1 {got}, expected {want} "
-                f"({len(data)} bytes); the file is corrupted or a different version. Replace it "
-                f"with the original from {_source_of(relpath)} ({_HOWTO})")
-        return data
-    got = hashlib.sha256(data).hexdigest()
-    if len(data) != size or got != sha256:
-        what = ("truncated or extended" if len(data) != size else "modified")
+    problem = mismatch(relpath, len(data), hashlib.sha256(data).hexdigest(),
+                       git_blob_sha1(data))
+    if problem:
         raise ValueError(
-            f"data file {path!r} failed verification ({what}): {len(data)} bytes with sha256 "
-            f"{got}, expected {size} bytes with sha256 {sha256}. The file is corrupted or a "
-            f"different version; replace it with the original from {_source_of(relpath)} "
-            f"({_HOWTO})")
+            f"data file {path!r} failed verification ({problem}). The file is corrupted or a "
+            f"different version; replace it with the original from {_source_of(relpath)}: "
+            f"{_REPLACE}")
     return data

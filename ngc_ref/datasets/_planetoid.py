@@ -218,8 +218,9 @@ def load_planetoid(name, root):
             f"(ind.pubmed.x) and the {tx.shape[0]} test nodes (ind.pubmed.tx) are real; the "
             f"rows of the other {n - int(feature_mask.sum())} nodes (ids {n_train}..{n_all - 1}, "
             f"which include the validation nodes) are zero (see Dataset.feature_mask). Graph and "
-            f"labels are complete. To get all features, place kimiyoung/planetoid "
-            f"data/ind.pubmed.allx (git blob SHA-1 {OPTIONAL_GIT_BLOBS[allx_rel]}) at that path.",
+            f"labels are complete. To get all features, run `ngc-ref data fetch pubmed`, or "
+            f"place kimiyoung/planetoid data/ind.pubmed.allx (git blob SHA-1 "
+            f"{OPTIONAL_GIT_BLOBS[allx_rel]}) at that path.",
             UserWarning, stacklevel=3)
 
     return Dataset(

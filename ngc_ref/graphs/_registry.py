@@ -29,6 +29,8 @@ from .._validation import as_generator, check_adjacency
 
 #: ``package.module:function`` (dotted module path, one attribute).
 SPEC = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")
+#: ``path/to/file.py:function``: a user's file, loaded by its path (from any folder).
+FILE_SPEC = re.compile(r"(.+\.py):([A-Za-z_]\w*)")
 #: A registered name: lower case, digits and ``_`` (the names of the built-ins' convention).
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -151,7 +153,8 @@ def register_family(name, builder, *, vertex_transitive=False, isolated_nodes=Fa
     >>> make_graph("ladder_doc", 10).shape
     (10, 10)
     """
-    if not isinstance(name, str) or not (NAME.fullmatch(name) or SPEC.fullmatch(name)):
+    if not isinstance(name, str) or not (NAME.fullmatch(name) or SPEC.fullmatch(name)
+                                         or FILE_SPEC.fullmatch(name)):
         raise ValueError(f"name must be lower case letters, digits and '_' (or "
                          f"'package.module:function'), got {name!r}")
     if not callable(builder):
@@ -186,9 +189,10 @@ def _check_signature(builder, name):
 
 
 def resolve_family(spec, *, option="family"):
-    """The :class:`GraphFamily` named ``spec``: a registered name, or ``"package.module:function"``
-    (imported from the Python path or the current folder, and registered under that string on
-    first use, with the properties the function
+    """The :class:`GraphFamily` named ``spec``: a registered name, ``"package.module:function"``
+    (imported from the Python path or the current folder) or ``"path/to/file.py:function"``
+    (the file loaded by its path, relative to the current folder or absolute), registered under
+    that string on first use, with the properties the function
     declares in a ``graph_family`` attribute dict, e.g. ``f.graph_family = {"avg_degree": 4}``).
 
     Raises ``ValueError`` naming ``option`` for an unknown name, a module that does not import,
@@ -205,12 +209,18 @@ def resolve_family(spec, *, option="family"):
                         f"{type(spec).__name__} {spec!r}")
     if spec in _FAMILIES:
         return _FAMILIES[spec]
-    if not SPEC.fullmatch(spec):
+    in_file = FILE_SPEC.fullmatch(spec)
+    if not (in_file or SPEC.fullmatch(spec)):
         raise ValueError(f"{option}: unknown family {spec!r}; registered: "
                          f"{', '.join(sorted(_FAMILIES))}; or give your own as "
-                         "'package.module:function' with function(n, seed) -> adjacency")
-    module, attr = spec.split(":")
-    mod = _import(module, f"{option} {spec!r}")
+                         "'package.module:function' or 'path/to/file.py:function' with "
+                         "function(n, seed) -> adjacency")
+    if in_file:
+        module, attr = in_file.groups()
+        mod = _load_file(module, f"{option} {spec!r}")
+    else:
+        module, attr = spec.split(":")
+        mod = _import(module, f"{option} {spec!r}")
     fn = getattr(mod, attr, None)
     if fn is None:
         raise ValueError(f"{option} {spec!r}: module {module!r} has no attribute {attr!r}")
@@ -235,6 +245,29 @@ def _import(module, what):
     except ImportError as exc:
         raise ValueError(f"{what}: cannot import module {module!r} ({exc}); is it on "
                          "the Python path (PYTHONPATH, or installed)?") from None
+
+
+def _load_file(path, what):
+    """The module of the Python file ``path`` (loaded once per absolute path); a missing file
+    or one that raises on loading is a ValueError naming ``what``."""
+    import hashlib
+    import importlib.util
+    full = os.path.abspath(os.path.expanduser(path))
+    if not os.path.isfile(full):
+        raise ValueError(f"{what}: no such file {path!r} (from {os.getcwd()!r})")
+    name = "ngc_ref_user_family_" + hashlib.sha256(full.encode()).hexdigest()[:16]
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, full)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except Exception as exc:  # noqa: BLE001 - the user's file: say which and why
+        del sys.modules[name]
+        raise ValueError(f"{what}: loading {path!r} failed: {type(exc).__name__}: "
+                         f"{exc}") from None
+    return mod
 
 
 def _import_here_too(module):

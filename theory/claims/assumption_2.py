@@ -43,7 +43,7 @@ STATEMENT = ("Assumption 2: lim_{n→∞} τ/n = 0 for the graphs considered, at
              "measured τ/n.")
 
 CLAIM = claim(ID, "Assumption 2 (with Def. 1, Eq. 5)", STATEMENT, order=80,
-              **THEORY_RW_SCOPES)
+              families=True, **THEORY_RW_SCOPES)
 CORRECTED = CLAIM.corrected(
     "With λ growing as √n and S = ⌈2λ⌉ (so that 1 − r^{S+1} stays ≈ 1 − e⁻²), τ/n decreases "
     "along n for every graph family that has no isolated node and whose largest degree share "
@@ -222,10 +222,12 @@ def check(ctx, norm):
                            "loglog_slope_tau_vs_n": loglog_slope([r["n"] for r in fixed],
                                                                  [r["tau"] for r in fixed]),
                            "series": fixed})
-        v2, slope, decreasing = judge_grown(grown)
-        grown_rows.append({"family": fam, "verdict": v2, "loglog_slope_tau_over_n": slope,
+        trend = judge_grown(grown)
+        grown_rows.append({"family": fam, "verdict": trend.verdict,
+                           "loglog_slope_tau_over_n": trend.slope,
                            "loglog_slope_ci95": slope_interval(grown, "tau_over_n"),
-                           "tau_over_n_decreasing": decreasing, "series": grown})
+                           "tau_over_n_decreasing": trend.decreasing,
+                           "to_decide": trend.to_decide, "series": grown})
         if ctx.thorough:
             grown_rows[-1]["loglog_slope_tau_upper_over_n"] = bracket_slope(grown)
     results = [_fixed_result(ctx, norm, fixed_rows, floor, sizes, figs),
@@ -320,10 +322,12 @@ def _grown_result(ctx, norm, all_rows, figs):
     rows = [r for r in all_rows if r["family"] not in outside]
     v = _worst_verdict(rows)
     ev = {"schedule": "λ = √n, S = ⌈2λ⌉",
-          "criterion": f"per family — holds: slope ≤ {SLOPE_DECAY} and τ/n decreasing; fails: "
-                       f"τ/n = 1 (isolated node) or slope > {SLOPE_FLAT} over ≥ 8× range in n; "
-                       "else inconclusive. A finite-range trend, not a limit proof. Overall: "
-                       "the worst verdict over the families inside the hypotheses.",
+          "criterion": f"per family — holds: the 95% interval of the log-log slope of τ/n ≤ "
+                       f"{SLOPE_DECAY} and τ/n decreasing; fails: τ/n = 1 (isolated node) or "
+                       f"the interval > {SLOPE_FLAT} over ≥ 8× range in n; else inconclusive, "
+                       "with the sizes that would decide it (to_decide). A finite-range "
+                       "trend, not a limit proof. Overall: the worst verdict over the "
+                       "families inside the hypotheses.",
           "hypotheses": f"no isolated node at any n; log-log slope of max_i d̃_i/Σ_j d̃_j ≤ "
                         f"{SHARE_DECAY}",
           "outside_the_hypotheses": outside,
@@ -355,7 +359,8 @@ def _grown_result(ctx, norm, all_rows, figs):
     if ctx.families:   # --family: each named family's verdict, slope and its 95% interval
         summ += " — " + family_verdicts(
             (r["family"], "outside the hypotheses" if r["family"] in outside else r["verdict"],
-             r["loglog_slope_tau_over_n"], r["loglog_slope_ci95"]) for r in all_rows)
+             r["loglog_slope_tau_over_n"], r["loglog_slope_ci95"], r["to_decide"])
+            for r in all_rows)
     return CORRECTED.result(norm, v, ev, summ, ce, figs)
 
 

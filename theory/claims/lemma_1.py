@@ -49,6 +49,8 @@ STATEMENT = ("Under Assumption 1 (i.i.d. zero-mean sub-Gaussian η ∈ R^{n×d},
              f"{CONFIDENCE:.0%} Clopper-Pearson interval, against 1/d.")
 
 CLAIM = claim(ID, "Lemma 1, Eq. 9 (proof: appendix 'Proof of Lemma 1')", STATEMENT, order=90,
+              # the Monte Carlo cases; the errata read the atlas
+              families=(ID, f"{ID}-corrected:max-entry", f"{ID}-corrected:frobenius"),
               **THEORY_RW_SCOPES)
 #: Per-entry Hoeffding bounds plus a union bound over the nd entries (what the proof's own
 #: argument gives), and their Frobenius consequence.

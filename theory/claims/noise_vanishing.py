@@ -44,7 +44,7 @@ STATEMENT = ("The aggregated noise diminishes as the graph grows: at the experim
              "the total ‖Ã_Sη‖_F² by a vanishing O(τ log n/n)). Checked exactly per graph family "
              "along n; the verdict rests on the floor Σ_iρ_i/n ≥ 1/(λ+1)², which holds for every "
              "graph.")
-CLAIM = claim(ID, "Sec. 1 (introduction); Lemma 1", STATEMENT, order=95,
+CLAIM = claim(ID, "Sec. 1 (introduction); Lemma 1", STATEMENT, order=95, families=True,
               **theory_rw(WORDS, "the noise and τ of the theory use D̃⁻¹Ã"))
 GROWN = CLAIM.corrected(
     "With λ = √n and S = ⌈2λ⌉ the per-node noise energy Σ_iρ_i/n decreases along n (log-log "
@@ -98,7 +98,7 @@ def _energies(A, deg, family, transitive, lam, S_, norm, gseed):
 
 
 def judge_grown(rows):
-    """:func:`decay_verdict` of the per-node noise energy along n."""
+    """:func:`decay_verdict` (a :class:`Trend`) of the per-node noise energy along n."""
     return decay_verdict([r["n"] for r in rows], [r["per_node_energy"] for r in rows])
 
 
@@ -184,10 +184,12 @@ def _fixed_result(ctx, norm, series, gap, figs):
 def _grown_result(ctx, norm, series, figs):
     fams, outside = {}, {}
     for fam, (_, grown) in series.items():
-        v, slope, dec = judge_grown(grown)
+        trend = judge_grown(grown)
+        v, slope = trend.verdict, trend.slope
         fams[fam] = {"verdict": v, "loglog_slope": slope,
                      "loglog_slope_ci95": slope_interval(grown, "per_node_energy"),
-                     "decreasing": dec, "series": [public(r) for r in grown]}
+                     "decreasing": trend.decreasing, "to_decide": trend.to_decide,
+                     "series": [public(r) for r in grown]}
         ok, why = inside_hypotheses(grown)
         if not ok:
             outside[fam] = f"{why}; its own trend: {v} (slope {rounded(slope)})"
@@ -197,10 +199,11 @@ def _grown_result(ctx, norm, series, figs):
                                               or not verdicts else "holds")
     ev = {"schedule": "λ = √n, S = ⌈2λ⌉", SQRT_N_KEY: SQRT_N_WHY, "families": fams,
           "outside_the_hypotheses": outside,
-          "criterion": f"per family — holds: log-log slope ≤ {SLOPE_DECAY} and decreasing; "
-                       f"fails: slope > {SLOPE_FLAT} over ≥ 8× in n; else inconclusive. The "
-                       "worst verdict over the families inside the hypotheses. A finite-range "
-                       "trend, not a limit proof."}
+          "criterion": f"per family — holds: the 95% interval of the log-log slope ≤ "
+                       f"{SLOPE_DECAY} and decreasing; fails: the interval > {SLOPE_FLAT} over "
+                       "≥ 8× in n; else inconclusive, with the sizes that would decide it "
+                       "(to_decide). The worst verdict over the families inside the "
+                       "hypotheses. A finite-range trend, not a limit proof."}
     ce = None
     if v == "fails":
         fam = next(f for f, r in judged.items() if r["verdict"] == "fails")
@@ -217,7 +220,7 @@ def _grown_result(ctx, norm, series, figs):
     if ctx.families:   # --family: each named family's verdict, slope and its 95% interval
         summ += " — " + family_verdicts(
             (f, "outside the hypotheses" if f in outside else r["verdict"], r["loglog_slope"],
-             r["loglog_slope_ci95"]) for f, r in fams.items())
+             r["loglog_slope_ci95"], r["to_decide"]) for f, r in fams.items())
     return GROWN.result(norm, v, ev, summ, ce, figs)
 
 

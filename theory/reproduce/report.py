@@ -618,12 +618,20 @@ def verdict_counts(report):
     return out
 
 
+def _noise_label(noise):
+    """The noise level's symbol as the paper writes it: ξ for Gaussian noise, p for flipping."""
+    return "ξ" if noise == "gaussian" else "p"
+
+
 def terminal_lines(report):
-    """Cell by cell: the paper's number beside ours, the interval and the verdict."""
+    """Cell by cell: the paper's number beside ours, the interval and the verdict; a
+    ``reproduced`` of a target whose run count makes it weak (:func:`strength`) says so, as
+    reproduce.md's ``✓ weak`` does."""
     lines = []
+    strengths = report.get("strength", {})
     for c in report["cells"]:
         where = (f"{c['target']:<22} {c['dataset']:<16} "
-                 f"{'ξ' if c['noise'] == 'gaussian' else 'p'}={_level(c['level']):<5} "
+                 f"{_noise_label(c['noise'])}={_level(c['level']):<5} "
                  f"{c['reading']:<5} {c['model']:<12}")
         ours = (f"ours {_pm(c['mean'], c['std'])} ({c['n_runs']} runs"
                 + (f", {c['failed_runs']} failed" if c["failed_runs"] else "") + ")")
@@ -634,11 +642,16 @@ def terminal_lines(report):
         iv = c["interval"]
         ivs = f" [{iv[0]:.1f}, {iv[1]:.1f}]" if iv else ""
         # no verdict where every run failed
-        judged = f"  {c['verdict']} ({c['gap']:+.1f})" if c["verdict"] is not None else ""
+        st = strengths.get(c["target"])
+        weak = (f"; weak: {strength_text(st)}" if c["verdict"] == "reproduced" and st
+                and st["weak"] else "")
+        judged = (f"  {c['verdict']} ({c['gap']:+.1f}{weak})" if c["verdict"] is not None
+                  else "")
         lines.append(f"{where} paper {_pm(c['paper']['mean'], c['paper']['std'])}  {ours}"
                      f"{ivs}{judged}{flag}")
     for c in report["not_run_rows"]:
-        lines.append(f"{c['target']:<22} {c['dataset']:<16} level={_level(c['level']):<5} "
+        lines.append(f"{c['target']:<22} {c['dataset']:<16} "
+                     f"{_noise_label(TARGETS[c['target']].noise)}={_level(c['level']):<5} "
                      f"{'':<5} {c['model']:<12} paper {_pm(c['paper']['mean'], c['paper']['std'])}"
                      f"  not run: {c['reason']}")
     return lines

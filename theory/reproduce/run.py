@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import datetime
 import json
+import sys
 import time
 from pathlib import Path
 
-from .._files import atomic_write_text, data_root, staged_output
+from .._files import atomic_write_text, data_origin_line, data_root, staged_output
 from .._provenance import machine, source, versions
 from ..sweep import make_cell, run_sweep
 from ..sweep.store import encode
@@ -57,6 +58,8 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
     scale = scale or "scale" in selection
     runnable = {k: v for k, v in selection.items() if k in TARGETS}
     root = data_root("ngc-ref reproduce" if runnable else None)
+    if data_origin_line(root):
+        print(data_origin_line(root), file=sys.stderr)
     pairs = cells_for(runnable, runs=runs, full=full, seed=seed)
     _check_data(sorted({c.dataset for c, _ in pairs}), root)
     out = Path(out)
@@ -107,7 +110,7 @@ def _check_data(names, root):
         try:
             dataset(name, 0)
         except (OSError, ValueError) as exc:
-            raise ValueError(f"cannot load {name!r} from NGC_REF_DATA={root!r}: "
+            raise ValueError(f"cannot load {name!r} from {root}: "
                              f"{exc}") from None
 
 

@@ -55,6 +55,7 @@ class LocalBackend:
     def __init__(self, n_jobs=-1):
         self.n_jobs = n_jobs
         self.description = f"joblib n_jobs={n_jobs}"
+        self._executor, self._pending = None, {}
 
     def open(self):
         return self
@@ -74,13 +75,28 @@ class LocalBackend:
         # workers leave after 10 s.
         ex = get_reusable_executor(max_workers=effective_n_jobs(self.n_jobs), timeout=10,
                                    initializer=exit_with_parent, initargs=(os.getpid(),))
+        self._executor = ex
         futures = [ex.submit(execute_cell, fn, cell) for fn, cell in jobs]
+        self._pending = dict.fromkeys(futures)
         try:
             for f in as_completed(futures):
+                self._pending.pop(f, None)
                 yield f.result()
         finally:
             for f in futures:
                 f.cancel()
+
+    def interrupted(self):
+        """After a Ctrl-C: the records of cells that finished but were not yet handed out (to
+        be stored), then the workers are stopped at once, so a cell running in a long C call
+        (which never sees the signal) does not hold the exit until it ends."""
+        done = [f.result() for f in self._pending if f.done() and not f.cancelled()
+                and f.exception() is None]
+        self._pending = {}
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, kill_workers=True)
+            self._executor = None
+        return done
 
     def close(self):
         pass
@@ -136,6 +152,10 @@ class DaskBackend:
                 yield rec
         finally:
             self.client.cancel([f for f in futures if not f.done()])
+
+    def interrupted(self):
+        """After a Ctrl-C: nothing to hand out (the futures are cancelled on the cluster)."""
+        return []
 
     def close(self):
         if self._own and self.client is not None:

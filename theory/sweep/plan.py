@@ -10,7 +10,7 @@ estimator where exact τ would exceed ``exact_max_seconds``).
 from __future__ import annotations
 
 from .._thorough import (avg_degree, cell_seconds, exact_tau_ok, exact_tau_seconds, format_seconds,
-                         registered_family, vary_lines)
+                         plural, registered_family, vary_lines)
 from .config import as_cells
 from .store import finished, read_records
 
@@ -46,7 +46,7 @@ def dry_run_lines(spec, store=None, workers=1):
     elif taus:
         lines.append(f"τ exact in all {len(taus)} tau cells")
     wall = max(total_left / max(workers, 1), longest)
-    lines.append(f"total: {len(cells)} cells ({len(cells) - len(left)} finished), "
+    lines.append(f"total: {plural(len(cells), 'cell')} ({len(cells) - len(left)} finished), "
                  f"~{format_seconds(total)} of compute; ~{format_seconds(wall)} left on "
                  f"{workers} worker(s) (cost model of check --thorough: one idle core; other "
                  "work on the machine stretches it)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .._provenance import source
+from .._thorough import plural
 from .backends import make_backend
 from .config import as_cells
 from .store import SCHEMA_VERSION, Store, check_writable, encode, finished, read_records
@@ -17,7 +18,7 @@ class SweepError(RuntimeError):
     def __init__(self, failures, total):
         self.failures = failures
         first = failures[0]
-        super().__init__(f"{len(failures)} of {total} cells failed (first: task "
+        super().__init__(f"{len(failures)} of {plural(total, 'cell')} failed (first: task "
                          f"{first['task']!r} {first['params']}: {first['error']})")
 
 
@@ -92,7 +93,9 @@ def run_sweep(spec, out=None, *, n_jobs=-1, scheduler=None, progress=False, seed
                        desc=desc or f"sweep {'/'.join(sorted(jobs_fn))}", smoothing=0.1)
         failures = {}
         commit = source()["commit"]
-        for rec in backend.run(todo):
+
+        def land(rec):
+            """Store one finished cell (or note its failure), advance the bar, report it."""
             if "error" in rec:
                 failures[rec["id"]] = rec
             else:
@@ -101,17 +104,27 @@ def run_sweep(spec, out=None, *, n_jobs=-1, scheduler=None, progress=False, seed
                 try:
                     encode(rec)
                 except (TypeError, ValueError) as exc:
-                    failures[rec["id"]] = dict(rec, error=f"result is not JSON: {exc}")
-                    continue
-                if store is not None:
-                    store.append(rec)
-                done[rec["id"]] = rec
+                    rec = dict(rec, error=f"result is not JSON: {exc}")
+                    failures[rec["id"]] = rec
+                else:
+                    if store is not None:
+                        store.append(rec)
+                    done[rec["id"]] = rec
             if bar is not None:
                 bar.update(1)
                 if failures:
                     bar.set_postfix(failed=len(failures))
             if on_record is not None:
                 on_record(rec)
+
+        try:
+            for rec in backend.run(todo):
+                land(rec)
+        except KeyboardInterrupt:
+            # Keep what finished meanwhile, then stop the workers and go (exit in seconds).
+            for rec in backend.interrupted():
+                land(rec)
+            raise
     finally:
         if bar is not None:
             bar.close()

@@ -30,7 +30,7 @@ import numpy as np
 from .._figures import legend_outside, save_figure, subplots, suptitle
 from .._stats import (clopper_pearson, loglog_slope, no_hub_hypotheses, slope_interval,
                       tau_decay_verdict)
-from .._thorough import with_expressions as params_with_expressions
+from .._thorough import plural, with_expressions as params_with_expressions
 from .store import read_records
 
 #: Parameters never shown as series (replicates are averaged; graph seeds follow from them).
@@ -165,11 +165,12 @@ def tau_verdicts(records):
             out.append((label, "fails", slope, ci, f"fixed λ, S: τ/n ≥ floor "
                                                    f"{rows[0]['floor']:.3g} at every n"))
             continue
-        verdict, slope, _ = tau_decay_verdict(rows)
+        trend = tau_decay_verdict(rows)
         inside, why = no_hub_hypotheses(rows, "their τ_i = n for every λ, S")
         note = ("" if inside else f"outside the hypotheses: {why}") + (
-            "; τ estimated (bracket)" if any(r["method"] == "estimate" for r in rows) else "")
-        out.append((label, verdict, slope, ci, note.strip("; ")))
+            "; τ estimated (bracket)" if any(r["method"] == "estimate" for r in rows) else "") + (
+            f"; to decide: {trend.to_decide}" if trend.to_decide else "")
+        out.append((label, trend.verdict, trend.slope, ci, note.strip("; ")))
     return out
 
 
@@ -193,7 +194,8 @@ def summarize_tau(records, plot_path=None):
     table = text_table(("series", "n", "reps", "tau", "tau/n", "sd", "tau*log(n)/n", "floor"), rows)
     estimated = sum(r["result"].get("method") == "estimate" for r in records)
     if estimated:
-        table += (f"\n{estimated} of {len(records)} cells estimated τ (the estimator's value is "
+        table += (f"\n{estimated} of {plural(len(records), 'cell')} estimated τ (the "
+                  "estimator's value is "
                   "the exact τ_i of its likeliest maximiser; tau_upper in the record bounds τ "
                   "with the record's confidence)")
     table += "\n\nverdict per series (criteria of ngc-ref check's assumption-2):\n" + \
@@ -536,7 +538,7 @@ def summarize(path, plots_dir=None, *, plots=True):
     parts, figs = [], []
     for task, recs in by_task.items():
         seconds = sum(r.get("seconds") or 0 for r in recs)
-        head = f"## {task}: {len(recs)} cells, {seconds:.1f} s of cell time"
+        head = f"## {task}: {plural(len(recs), 'cell')}, {seconds:.1f} s of cell time"
         fn = SUMMARIES.get(task)
         if fn is None:
             parts.append(f"{head}\n(no summary for this task)")

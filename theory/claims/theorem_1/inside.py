@@ -36,7 +36,7 @@ import math
 
 import numpy as np
 
-from ..._stats import CONFIDENCE, quantile_trend, seed_of
+from ..._stats import CONFIDENCE, interval_verdict, quantile_trend, seed_of
 from ..._thorough import scaled_count, scaled_sizes
 from ...sweep import run_planned
 from ...sweep.theorem1 import HYP_K, hyp_graph, hyp_run, hyp_tau
@@ -267,9 +267,9 @@ def hyp_family(ctx, family, norm):
 def judge_ratio(trends):
     """Verdict from the trends of the ratio's quantiles ({q: quantile_trend}): ``fails`` when
     the median's interval lies above 0, ``holds`` when every quantile's lies at or below 0."""
-    if trends[0.5]["ci"][0] > 0:
+    if interval_verdict(trends[0.5]["ci"], fails_above=0.0) == "fails":
         return "fails"
-    if all(t["ci"][1] <= 0 for t in trends.values()):
+    if all(interval_verdict(t["ci"], holds_at_most=0.0) == "holds" for t in trends.values()):
         return "holds"
     return "inconclusive"
 

@@ -19,7 +19,9 @@ STATEMENT = ("Theorem 1 (Eq. 10): with probability 1 − 1/d the k-th GD iterate
              "1/k (fitted exponent, 95% CI); (c), outside Assumption 2, the floor "
              "g(W_f*) − g(W_g*) is O(τ log n/n) (log-log slope of floor/(τ log n/n) ≤ 0).")
 CLAIM = claim(ID, "Theorem 1, Eq. 10 (proof: appendix 'Proof of the Main Theorem')", STATEMENT,
-              order=100, scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS)
+              order=100, scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS,
+              # the λ = √n half (its two readings) runs on --family's families
+              families=(f"{ID}:sum", f"{ID}:mean"))
 PART_A = CLAIM.part("a", "The proof's optimisation step: f(W^(k)) − f(W_g*) ≤ ‖W⁰ − W_g*‖²/(2kα) "
                          "for every k ≥ 1 (exact inequality of convex GD).")
 PART_B = CLAIM.part("b", "The optimisation part g(W^(k)) − g(W_f*) decays at least as 1/k "
