@@ -196,7 +196,7 @@ def test_filter_methods_equal_cpu(gpu, norm):
 
 def test_normalisation_on_the_device(gpu):
     A = graph()
-    looped = sp.csr_array(A + sp.diags_array(np.r_[2.0, np.ones(39)]))  # Ã drops the 2
+    looped = sp.csr_array(A + sp.diags(np.r_[2.0, np.ones(39)]))  # Ã drops the 2
     with pytest.warns(UserWarning, match=r"1 node\(s\): row 0 \(weight 2\)"):
         At = ngc_ref.add_self_loops(on_device(gpu, looped))
     assert _backend.is_cupy_sparse(At)
