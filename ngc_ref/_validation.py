@@ -125,13 +125,15 @@ def check_norm(norm):
     return check_option(norm, "norm", NORMS)
 
 
-def check_dense_size(n, max_nodes, what, *, arrays=1, itemsize=8):
+def check_dense_size(n, max_nodes, what, *, arrays=1, itemsize=8, gpu=False):
     """Refuse to form an n x n dense array when n exceeds ``max_nodes`` or it cannot fit.
 
     Two guards: ``max_nodes`` (a deliberate opt-in above 5000 nodes), and the memory budget of
-    :mod:`ngc_ref._memory` (free memory, or ``NGC_REF_MEMORY_BUDGET``): ``arrays`` n x n arrays
-    of ``itemsize`` bytes (the result and the temporaries alive with it) must fit, so a raised
-    ``max_nodes`` cannot make the operating system kill the process instead.
+    :mod:`ngc_ref._memory` (free memory, or ``NGC_REF_MEMORY_BUDGET``; with ``gpu``, the GPU's
+    free memory, or ``NGC_REF_GPU_MEMORY_BUDGET``): ``arrays`` n x n arrays of ``itemsize``
+    bytes (the result and the temporaries alive with it) must fit, so a raised ``max_nodes``
+    cannot make the operating system kill the process (or CuPy run out of device memory)
+    instead.
     """
     max_nodes = check_scalar(max_nodes, "max_nodes", min_val=1, integer=True)
     one = n * n * itemsize
@@ -146,7 +148,7 @@ def check_dense_size(n, max_nodes, what, *, arrays=1, itemsize=8):
     check_memory(arrays * one, what,
                  "use the sparse/blockwise functions instead (neumann_propagate, "
                  "gsd_solve(method='cg'), connectivity_factor(method='exact' or 'estimate'))",
-                 detail=detail)
+                 detail=detail, gpu=gpu)
 
 
 def as_generator(seed):
@@ -298,7 +300,9 @@ def _check_adjacency(A, *, symmetrize=False, name="A", weight="weight", nodelist
                              f"the normalisations need non-negative weights")
     A.eliminate_zeros()
     if symmetrize:
-        A = csr(A.maximum(A.T) if symmetrize in (True, "max") else (A + A.T) * 0.5)
+        # Aᵀ as CSR: CuPy's csr_matrix.maximum takes a CSR matrix only (NotImplementedError
+        # for the CSC matrix that .T is).
+        A = csr(A.maximum(A.T.tocsr()) if symmetrize in (True, "max") else (A + A.T) * 0.5)
     elif not is_symmetric(A):
         raise ValueError(f"{name} is not symmetric (the paper's graphs are undirected); pass "
                          f"symmetrize=True (max(A, A.T)) or symmetrize='mean' ((A + A.T)/2)")
@@ -512,8 +516,9 @@ def check_array(X, *, name="X", n_rows=None, accept_sparse=False, ensure_2d=True
     Notes
     -----
     Every n x d array made here (the densified sparse input, a dtype conversion) and the
-    ``work_arrays`` further ones must fit the memory budget of :mod:`ngc_ref._memory`, checked
-    before any of them is allocated (CPU input only); otherwise ValueError with the numbers.
+    ``work_arrays`` further ones must fit the memory budget of :mod:`ngc_ref._memory` (the
+    GPU's for CuPy input), checked before any of them is allocated; otherwise ValueError with
+    the numbers.
 
     Examples
     --------
@@ -534,9 +539,8 @@ def check_array(X, *, name="X", n_rows=None, accept_sparse=False, ensure_2d=True
         if len(X.shape) != 2:
             raise ValueError(f"{name} must be 2-D, got shape={X.shape}")
         _check_rows(X.shape, n_rows, name)
-        if not gpu:
-            _check_features_memory(X.shape, dtype, work_arrays + (not accept_sparse), name,
-                                   what, densified=not accept_sparse)
+        _check_features_memory(X.shape, dtype, work_arrays + (not accept_sparse), name, what,
+                               densified=not accept_sparse, gpu=gpu)
         Xc = _backend.csr_type(gpu)(X, dtype=dtype, copy=True)
         if Xc.nnz and not bool(xp.isfinite(Xc.data).all()):
             raise ValueError(f"{name} contains non-finite values (NaN or inf)")
@@ -552,9 +556,9 @@ def check_array(X, *, name="X", n_rows=None, accept_sparse=False, ensure_2d=True
         arr = arr[:, None]
     _check_rows(arr.shape, n_rows, name)
     dtype = float_dtype(arr.dtype)
-    if not gpu:
-        shape2 = arr.shape if arr.ndim == 2 else (arr.shape[0], 1)
-        _check_features_memory(shape2, dtype, work_arrays + (arr.dtype != dtype), name, what)
+    shape2 = arr.shape if arr.ndim == 2 else (arr.shape[0], 1)
+    _check_features_memory(shape2, dtype, work_arrays + (arr.dtype != dtype), name, what,
+                           gpu=gpu)
     arr = xp.asarray(arr, dtype=dtype)
     if not bool(xp.isfinite(arr).all()):
         raise ValueError(f"{name} contains non-finite values (NaN or inf)")
@@ -585,8 +589,9 @@ def check_features(X, n, *, name="X", allow_sparse=False, what=None, work_arrays
                        what=what, work_arrays=work_arrays)
 
 
-def _check_features_memory(shape, dtype, arrays, name, what, densified=False):
-    """The memory guard of :func:`check_array`: ``arrays`` n x d arrays of ``dtype``."""
+def _check_features_memory(shape, dtype, arrays, name, what, densified=False, gpu=False):
+    """The memory guard of :func:`check_array`: ``arrays`` n x d arrays of ``dtype`` (device
+    memory when ``gpu``)."""
     if not arrays:
         return
     from ._memory import check_dense_work
@@ -596,4 +601,4 @@ def _check_features_memory(shape, dtype, arrays, name, what, densified=False):
     elif arrays > densified:
         parts.append(f"{what}'s work arrays")
     check_dense_work(shape, np.dtype(dtype).itemsize, arrays, what, _FEATURES_MEMORY_HINT,
-                     detail=" and ".join(parts))
+                     detail=" and ".join(parts), gpu=gpu)

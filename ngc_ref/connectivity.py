@@ -207,7 +207,7 @@ def connectivity_factor(A, lam, S, *, norm="rw", method="exact", nodes=None, blo
     if block_size is not None:
         block_size = check_scalar(block_size, "block_size", min_val=1, integer=True)
     if method == "dense":
-        check_dense_size(n, max_nodes, "connectivity_factor(method='dense')", arrays=4)
+        check_dense_size(n, max_nodes, "connectivity_factor(method='dense')", arrays=4, gpu=gpu)
         M = filt.matrix(max_nodes=max_nodes)
         sq = (M[xp.asarray(nodes)] ** 2).sum(axis=1)
     elif method == "exact":
@@ -274,7 +274,8 @@ def _row_square_sums(filt, nodes, block_size, xp, workers=1, method="exact"):
     check_memory(need, f"connectivity_factor(method={method!r})",
                  "pass a smaller block_size (or fewer workers)"
                  + (", or use method='estimate'" if method == "exact" else ""),
-                 detail=f"{workers} worker(s) x 3 blocks of {n} x {block_size} float64")
+                 detail=f"{workers} worker(s) x 3 blocks of {n} x {block_size} float64",
+                 gpu=gpu)
     kernel = None if gpu else HornerKernel(AnT, filt.r, workers=1)
     # The same rÃᵀ (float64) the kernel multiplies by, for the sparse first steps.
     rAT = None if gpu else kernel._scaled_for(np.float64, filt.r)

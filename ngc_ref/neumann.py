@@ -299,7 +299,7 @@ class NeumannFilter(LinearOperator):
         """Ã_S as a dense array (refused above ``max_nodes`` nodes; raise it to insist)."""
         # The identity, the result and the Horner temporary are alive together.
         check_dense_size(self.n, max_nodes, "NeumannFilter.matrix", arrays=3,
-                         itemsize=np.dtype(self.A_norm.dtype).itemsize)
+                         itemsize=np.dtype(self.A_norm.dtype).itemsize, gpu=self._gpu)
         xp, _ = _backend.namespaces(self._gpu)
         return self.apply(xp.eye(self.n, dtype=self.A_norm.dtype))
 

@@ -346,11 +346,10 @@ def _validate(An, d, X, lam, norm, options, check_operator):
     X = X[:, None] if vector else X
     gpu = _backend.on_gpu(An, X)
     method = _resolve_method(method, n, An.nnz, gpu)
-    if not gpu:
-        # float64 n x d arrays alive at the peak: X, B⊥, F∞, the solution and the check's
-        # residual and product (the iterative solvers check for their buffers too).
-        _memory.check_dense_work(X.shape, 8, 6, f"gsd_solve(method={method!r})",
-                                 _COLUMNS_HINT, detail="the solution and the solver's buffers")
+    # float64 n x d arrays alive at the peak: X, B⊥, F∞, the solution and the check's residual
+    # and product (the iterative solvers check for their buffers too); on the device for CuPy.
+    _memory.check_dense_work(X.shape, 8, 6, f"gsd_solve(method={method!r})", _COLUMNS_HINT,
+                             detail="the solution and the solver's buffers", gpu=gpu)
     x0 = _check_x0(options["x0"], X.shape, vector, gpu)
     callback = options["callback"]
     if callback is not None and not callable(callback):
@@ -401,6 +400,7 @@ def _check_operator(An, d, norm):
     An = _backend.csr_type(gpu)(An)
     n = An.shape[0]
     d = check_array(d, name="degrees", n_rows=n, ensure_2d=False)
+    _backend.on_gpu(An, d)    # both on one device, or TypeError
     if d.ndim != 1 or not bool((d > 0).all()):
         raise ValueError(f"degrees must be the n = {n} positive degrees d̃ = Ã1; got shape "
                          f"{d.shape}" + ("" if d.ndim != 1 else ", not all positive"))
@@ -686,12 +686,12 @@ def _solve_chebyshev(system, problem):
 def _iterate(name, label, kernel, system, problem, Minv_diag, *interval):
     """Run an iterative ``kernel`` on M Z = B with the threaded sparse product; warn when it
     stops at ``maxiter``. Returns (Z, SolveInfo) with the iterations and residual history."""
-    if not _backend.on_gpu(system.M):
-        # float64 n x d arrays alive at the peak: X, B⊥, F∞, the solution and the
-        # iteration's recurrence buffers.
-        _memory.check_dense_work(problem.B.shape, 8, 10, f"gsd_solve(method={name!r})",
-                                 _COLUMNS_HINT, detail="the solution and the solver's buffers")
     gpu = _backend.on_gpu(system.M)
+    # float64 n x d arrays alive at the peak: X, B⊥, F∞, the solution and the iteration's
+    # recurrence buffers (on the device for CuPy).
+    _memory.check_dense_work(problem.B.shape, 8, 10, f"gsd_solve(method={name!r})",
+                             _COLUMNS_HINT, detail="the solution and the solver's buffers",
+                             gpu=gpu)
     xp, _ = _backend.namespaces(gpu)
     with _product(system.M, gpu, problem.workers) as mul:
         Z, it, history, converged = kernel(mul, problem, Minv_diag, *interval, xp=xp)
@@ -765,8 +765,9 @@ def _solve_dense(system, problem):
     n x n arrays cannot fit. Returns (Z, SolveInfo); ``callback`` is called once."""
     n = system.M.shape[0]
     # The matrix and the LU copy that solve makes of it.
-    check_dense_size(n, problem.max_nodes, "gsd_solve(method='dense')", arrays=2)
-    xp, _ = _backend.namespaces(_backend.on_gpu(system.M))
+    gpu = _backend.on_gpu(system.M)
+    check_dense_size(n, problem.max_nodes, "gsd_solve(method='dense')", arrays=2, gpu=gpu)
+    xp, _ = _backend.namespaces(gpu)
     Md = system.M.toarray()
     for idx, c in system.nontrivial_components():
         c = c / np.linalg.norm(c)

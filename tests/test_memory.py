@@ -34,6 +34,8 @@ def test_parse_and_format():
             _memory.parse_bytes(bad)
     assert _memory.format_bytes(12.3 * 2**30) == "12.3 GiB"
     assert _memory.format_bytes(100) == "100 B"
+    assert _memory.format_bytes(1000 * 1024) == "1000 KiB"     # not "1e+03 KiB"
+    assert _memory.format_bytes(2**50) == "1024 TiB"
 
 
 def test_available_bytes_is_positive_or_unknown(monkeypatch):

@@ -16,7 +16,8 @@ mutants / killed / equivalent / survivors per module, where a survivor listed in
 equivalent, and writes the table to ``build/mutation/summary.json``. It exits 1 if any
 survivor is not named there.
 
-After adding tests, ``--survivors`` reruns only the previous survivors of the named modules.
+After adding tests, ``--survivors`` reruns only the previous survivors of the named modules;
+``--names PATTERN...`` runs only the mutants whose names match (fnmatch).
 Inspect one survivor with
 ``cd build/mutation/<module> && ../../../.venv/bin/python -m mutmut show NAME``.
 A rerun of the same module resumes from mutmut's cache unless ``--fresh`` is given.
@@ -36,17 +37,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: module (under ngc_ref/) -> its own fast test files.
+#: tests/test_gpu.py runs the GPU branches on every machine (through the CuPy stand-in of
+#: tests/_fake_cupy.py), so the modules with CuPy branches run it too.
 MODULES = {
-    "normalize": ["tests/test_normalize.py", "tests/test_normalize_weights.py"],
-    "robust": ["tests/test_robust.py"],
+    "normalize": ["tests/test_normalize.py", "tests/test_normalize_weights.py",
+                  "tests/test_gpu.py"],
+    "robust": ["tests/test_robust.py", "tests/test_gpu.py"],
     "_spmm": ["tests/test_spmm.py", "tests/test_speed_paths.py", "tests/test_neumann.py"],
-    "connectivity": ["tests/test_connectivity.py"],
+    "connectivity": ["tests/test_connectivity.py", "tests/test_gpu.py"],
     # robust_propagate runs on NeumannFilter (its _columns check and, on the CPU too, the
     # per-dtype operator of _operator_for): its tests reach those methods.
-    "neumann": ["tests/test_neumann.py", "tests/test_robust.py"],
+    "neumann": ["tests/test_neumann.py", "tests/test_robust.py", "tests/test_gpu.py"],
     "noise": ["tests/test_noise.py"],
     "training/least_squares": ["tests/test_training_least_squares.py"],
-    "solve": ["tests/test_solve.py", "tests/test_solve_api.py"],
+    "solve": ["tests/test_solve.py", "tests/test_solve_api.py", "tests/test_gpu.py"],
 }
 
 #: mutmut through this interpreter: a venv that sees a system-wide mutmut has no script of its
@@ -150,6 +154,10 @@ def main(argv=None):
                         help="seconds allowed per module (default 3600)")
     parser.add_argument("--survivors", action="store_true",
                         help="rerun only the previous run's survivors (after adding tests)")
+    parser.add_argument("--names", nargs="+", metavar="PATTERN",
+                        help="run only the mutants matching these fnmatch patterns (e.g. "
+                             "'ngc_ref.connectivity.x__row_square_sums__mutmut_*'); the others "
+                             "keep their previous status or count as not run")
     parser.add_argument("--summary-only", action="store_true",
                         help="only summarise the runs already in build/mutation/")
     args = parser.parse_args(argv)
@@ -166,7 +174,7 @@ def main(argv=None):
     for module in args.modules or list(MODULES):
         work = ROOT / "build" / "mutation" / module.replace("/", ".")
         if not args.summary_only:
-            names = ()
+            names = tuple(args.names or ())
             if args.survivors:
                 names = [n for n, s in _merged_statuses(work).items()
                          if s not in ("killed", "timeout", "segfault") and n not in equivalent]
