@@ -752,7 +752,7 @@ def lemma_1_weights(n, edges, lam, S, norm):
         return sorted(v * v for v in nu), slack * (2 * big + slack), equal
 
 
-def certify_lemma_1_exact(n, edges, lam, S, d, norm):
+def certify_lemma_1_exact(n, edges, lam, S, d, norm, tol=None):
     """Lemma 1 (Eq. 9) for Gaussian η on one graph, by the exact probability:
     P(‖Ã_Sη‖_F² > 2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n) against 1/d (σ cancels).
 
@@ -760,7 +760,9 @@ def certify_lemma_1_exact(n, edges, lam, S, d, norm):
     bound/σ² = 2·max_i ρ_i·(4 log n + log 2d) is bracketed by :func:`_chisq.sf_interval`
     (closed form for equal weights, else Moschopoulos' series with its truncation bound), with
     the eigenvalues and the logarithms widened by their error bounds. ``fails`` is True
-    (P > 1/d), False (P ≤ 1/d) or None (undecided: the bracket straddles 1/d).
+    (P > 1/d), False (P ≤ 1/d) or None (undecided: the bracket straddles 1/d). ``tol``: the
+    series' truncation tolerance (default :data:`_chisq.TOL`); a looser one is cheaper and
+    still rigorous, the bracket only wider.
     """
     mp = _chisq.mp
     rho = row_square_sums(n, edges, lam, S, norm)
@@ -778,7 +780,8 @@ def certify_lemma_1_exact(n, edges, lam, S, d, norm):
         b_slack = bound * mp.mpf(10) ** (15 - _chisq.DPS)
         lo_w = [max(m - slack, mp.mpf(10) ** (-_chisq.DPS)) for m in mu]
         hi_w = [m + slack for m in mu]
-        br = _chisq.sf_interval(lo_w, hi_w, d, bound - b_slack, bound + b_slack)
+        br = _chisq.sf_interval(lo_w, hi_w, d, bound - b_slack, bound + b_slack,
+                                **({} if tol is None else {"tol": mp.mpf(tol)}))
         fails, margin = _chisq.decide(br, Fraction(1, d))
         method = br["method"]
         exact = {"E‖Ã_Sη‖_F² / σ² = d·‖Ã_S‖_F²": text(d * fro),
