@@ -23,12 +23,12 @@ from __future__ import annotations
 import math
 
 import mpmath as mp
-import networkx as nx
 import numpy as np
 from scipy import stats
 
-from .._atlas import S_MAX, graph, simplicity, stacks, NON_DEGENERATE
+from .._atlas import NON_DEGENERATE, S_MAX, adjacency, graph, simplicity, stacks
 from .._chisq import DPS, extremal_sf
+from .._common import dense_norm_adj
 from .._exact import certify_lemma_1_exact
 
 #: Largest n the front's lower end is searched to, and the margin of the float screen.
@@ -79,10 +79,7 @@ def candidates(n):
 
 def _screen(edges, n, lam, S, d, norm):
     """The case's own extremal bound in float64: max_{k ≤ nd} P(χ²_k > k·y), y = bound/E."""
-    A = nx.to_numpy_array(nx.Graph(edges), nodelist=range(n)) if edges else np.zeros((n, n))
-    At = A + np.eye(n)
-    deg = At.sum(axis=1)
-    An = At / deg[:, None] if norm == "rw" else At / np.sqrt(np.outer(deg, deg))
+    An = dense_norm_adj(adjacency(n, edges), norm)
     r = lam / (lam + 1.0)
     M = np.eye(n)
     for _ in range(S):

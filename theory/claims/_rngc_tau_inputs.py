@@ -81,7 +81,8 @@ def dense_filter(An, X, lam, S, eps, symmetric=False):
     measurement on graphs of a few thousand nodes. A symmetric T (sym) by its eigenvalues,
     Σ_s μ^s = (1 − μ^{S+1})/(1 − μ) summed term by term; otherwise by doubling,
     Σ_{s<2k} T^s = (I + T^k) Σ_{s<k} T^s (2 log₂ S products instead of S). ``symmetric``
-    (sym): T is symmetric in exact arithmetic, so its rounding asymmetry is averaged away."""
+    (sym): T is symmetric in exact arithmetic, so its rounding asymmetry is averaged away.
+    The obviously-correct Horner loop beside it is :func:`.rngc_tau.dense_rngc`."""
     An = An.toarray() if sp.issparse(An) else np.asarray(An, dtype=float)
     r = lam / (lam + 1.0)
     T = r * An

@@ -9,7 +9,7 @@ import ngc_ref
 from ngc_ref import graphs, series_mass
 from ngc_ref.graphs import figure1_graphs
 
-from .._common import counterexample
+from .._common import counterexample, dense_norm_adj
 from .._core import claim
 from .._paper import THEORY_RW_SCOPES
 from .._bounds import floor_tau_over_n
@@ -90,10 +90,7 @@ def _float_values(family, n, lam, norm):
     screen: ``(2, S_MAX + 1)``)."""
     out = []
     for k in (n, n + 1):
-        A = FAMILIES[family][0](k).toarray()
-        At = A + np.eye(k)
-        deg = At.sum(axis=1)
-        An = At / deg[:, None] if norm == "rw" else At / np.sqrt(np.outer(deg, deg))
+        An = dense_norm_adj(FAMILIES[family][0](k), norm)
         r = lam / (lam + 1.0)
         M, P, row = np.eye(k) / (lam + 1.0), np.eye(k), []
         for S in range(S_MAX + 1):
