@@ -256,8 +256,24 @@ def _as_stated(ctx, norm):
     d2 = dense[f"λ={lam2:g},S={S2}"]
     paper_txt = "; ".join(f"{r['graph']} (n={r['n']}) τ = {r['tau']:.4g} (floor {r['floor']:.3g})"
                           for r in paper if r["lam"] == 32.0)
-    best, per_setting = minimal_growth(settings)
+    per_setting, mc, ce, head = _headline(ctx, norm, settings)
     ev["minimal_tau_at_least_2"] = per_setting
+    summ = (f"{head}τ grows linearly with n even on complete graphs: τ(K_n) = 1 + (n−1)/"
+            f"{1 / floor_tau_over_n(lam, S):.0f} at λ=S=64 (τ = {big['tau']:.0f} at n = "
+            f"{big['n']:,}), "
+            f"1 + (n−1)/{1 / floor_tau_over_n(lam2, S2):.0f} at λ=32, S=16 (τ = "
+            f"{big2['tau']:.0f} at n = {big2['n']:,}); G(n, 1/2) at λ=32, S=16: τ ≥ "
+            + " → ".join(f"{r['tau_lower']:.3g}" for r in d2)
+            + f" (n {d2[0]['n']}→{d2[-1]['n']}, slope {dense_slopes[f'λ={lam2:g},S={S2}']:.2f})"
+            + (f"; {paper_txt}" if paper_txt else ""))
+    return CLAIM.result(norm, "fails", ev, summ, ce, minimal_counterexample=mc)
+
+
+def _headline(ctx, norm, settings):
+    """The headline counterexample: the first complete graph with τ ≥ 2 over the paper's
+    settings (:func:`minimal_growth`), as the per-setting rows, the minimal counterexample, the
+    counterexample record and the summary's first clause."""
+    best, per_setting = minimal_growth(settings)
     mc = {"case": f"K{best['n']} (complete graph): τ = {best['tau_float']:.6g} ≥ 2 "
                   f"(K{best['n'] - 1}: {best['tau_before']:.6g})",
           "n": best["n"], "lam": best["lam"], "S": best["S"], "norm": norm,
@@ -278,15 +294,7 @@ def _as_stated(ctx, norm):
             f"{best['tau_float']:.5f}, exact; K{best['n'] - 1}: {best['tau_before']:.5f}), the "
             "smallest over the paper's two settings (" + ", ".join(
                 f"K{r['n']} at λ = {r['lam']:g}, S = {r['S']}" for r in per_setting) + "); ")
-    summ = (f"{head}τ grows linearly with n even on complete graphs: τ(K_n) = 1 + (n−1)/"
-            f"{1 / floor_tau_over_n(lam, S):.0f} at λ=S=64 (τ = {big['tau']:.0f} at n = "
-            f"{big['n']:,}), "
-            f"1 + (n−1)/{1 / floor_tau_over_n(lam2, S2):.0f} at λ=32, S=16 (τ = "
-            f"{big2['tau']:.0f} at n = {big2['n']:,}); G(n, 1/2) at λ=32, S=16: τ ≥ "
-            + " → ".join(f"{r['tau_lower']:.3g}" for r in d2)
-            + f" (n {d2[0]['n']}→{d2[-1]['n']}, slope {dense_slopes[f'λ={lam2:g},S={S2}']:.2f})"
-            + (f"; {paper_txt}" if paper_txt else ""))
-    return CLAIM.result(norm, "fails", ev, summ, ce, minimal_counterexample=mc)
+    return per_setting, mc, ce, head
 
 
 def _lambda(ctx, norm):
