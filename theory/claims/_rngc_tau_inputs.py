@@ -37,6 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
 
 from ngc_ref import normalized_adjacency
 from ngc_ref.noise import corrupt
@@ -138,7 +139,14 @@ def noise_settings(name, thorough):
 
 
 def measure(ctx, norm):
-    """Every (data set, ξ, draw) of the run: NGC's and RNGC's τ and τ' on the same noisy X."""
+    """Every (data set, ξ, draw) of the run: NGC's and RNGC's τ and τ' on the same noisy X.
+    BLAS on one thread: the matrices are a few hundred rows (threads gain nothing there and
+    spin when the cores are shared)."""
+    with threadpool_limits(limits=1):
+        return _measure(ctx, norm)
+
+
+def _measure(ctx, norm):
     # Cora and Citeseer in sym only: there T is symmetric and R_S comes from one eigh; in rw
     # the non-symmetric T of 2,708 / 3,327 nodes costs ~10¹² operations per case.
     names = DEFAULT_SETS + (THOROUGH_SETS if ctx.thorough and norm == "sym" else ())
