@@ -190,7 +190,8 @@ def minimal_result(st, ctx, norm, words):
     lo, hi = ex.radius_bracket(m["T"])
     err = truncation_error(n, edges, X, lam, eps, S_REPORTED, norm)
     eig = eigenvector_case(n, edges, norm, lam, eps)
-    name = "P3 (path on 3 nodes, centre 0)" if (n, len(edges)) == (3, 2) else f"G{m['atlas_index']}"
+    name = ("P3 (path on 3 nodes, centre 0)" if (n, len(edges)) == (3, 2)
+            else f"atlas G{m['atlas_index']}")
     exact = {"ρ(r(Ã − εP))": f"in [{ex.down(lo, 13)}, {ex.up(hi, 13)}] (rational bracket)",
              f"relative error of the series at S = {S_REPORTED}": f"{err:.6g} (mpmath, 50 "
                                                                    "digits)",
@@ -200,8 +201,9 @@ def minimal_result(st, ctx, norm, words):
           "certified": "exact", "exact": exact, "norm": norm,
           "range": "n ≥ 2, no isolated node, the tables' (λ, ε)"}
     ev["minimal"] = mc
+    labels = sorted({t.split(" (")[0] for t in m["tables"]})
     summ = (f"smallest divergent input: {name}, d = {m['d']}, X = {_x_text(X)}, λ = {lam:g}, "
-            f"ε = {eps:g} ({'; '.join(m['tables'])}): ρ(r(Ã − εP)) = {float(lo):.10f} > 1 "
+            f"ε = {eps:g} ({', '.join(labels)}): ρ(r(Ã − εP)) = {float(lo):.10f} > 1 "
             f"(exact bracket); at S = {S_REPORTED} the truncated series is off by "
             f"{err:.3g} (relative) and the error grows like ρ^S; {w['converging_before']} "
             f"simpler inputs certified convergent before it; along Ã's eigenvalue −1/6 "
