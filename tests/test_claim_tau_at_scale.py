@@ -67,6 +67,19 @@ def test_tau_at_scale_verdicts_scopes_and_words():
         assert r["tau_lower"] >= r["floor"]
     rerun = rw.counterexample["rerun"]
     assert "--only tau-at-scale --seed 0 --out ngc_ref_rerun/tau-at-scale" in rerun
+    # the headline names its graph, minimal over the paper's (λ, S): K182 at λ = 32, S = 16
+    ce, mc = rw.counterexample, rw.minimal_counterexample
+    assert ce["graph"]["name"].startswith("K182") and (ce["n"], ce["lam"], ce["S"]) == (182,
+                                                                                     32.0, 16)
+    assert mc["case"].startswith("K182") and rw.summary.split(": ", 1)[1].startswith(
+        "complete graphs K_n")
+    taus = {}
+    for n in (181, 182):                # the reference: Def. 1 on a dense Ã_S of K_n
+        M = _dense_A_S(graphs.complete(n), 32.0, 16, "rw")
+        taus[n] = n * (M ** 2).sum(axis=1).max() / series_mass(32.0, 16) ** 2
+    assert taus[181] < 2 <= taus[182] and ce["tau"] == pytest.approx(taus[182], rel=1e-12)
+    firsts = {(r["lam"], r["S"]): r["n"] for r in ev["minimal_tau_at_least_2"]}
+    assert firsts == {(64.0, 64): 1705, (32.0, 16): 182}
     for norm in ("sym", "rw"):
         lam = res["tau-at-scale:lambda", norm]
         assert lam.verdict == "holds" and lam.scope == "extension"
@@ -86,11 +99,26 @@ def test_insight_5_at_scale():
     r = res["case-study:5-at-scale", "rw"]
     assert r.verdict == "fails" and r.scope == "as-stated"
     assert "the graph with a larger size has a better denoising effect" in r.evidence["words"]
-    ce = r.counterexample
-    assert ce["family"] == "star" and (ce["n_small"], ce["n_large"]) == (4, 8)
-    assert ce["tau_log_n_over_n_large"] > ce["tau_log_n_over_n_small"]
+    # the minimal counterexample, over n first, then λ, then S: K2 → K3 at λ = S = 1
+    ce, mc = r.counterexample, r.minimal_counterexample
+    assert ce["family"] == "complete" and (ce["n_small"], ce["n_large"]) == (2, 3)
+    assert (ce["lam"], ce["S"]) == (1.0, 1) and ce["graph"]["name"].startswith("K3")
+    assert r.summary.split(": ", 1)[1].startswith("K2 → K3 (complete graphs) at λ = 1, S = 1")
+    # the reference: Ã_S of K2 and K3 by the definition, τ and τ·log n/n in float64
+    ref = {}
+    for n in (2, 3):
+        M = _dense_A_S(graphs.complete(n), 1.0, 1, "rw")
+        tau = n * (M ** 2).sum(axis=1).max() / series_mass(1.0, 1) ** 2
+        ref[n] = tau * math.log(n) / n
+    assert (mc["tau_small"], mc["tau_large"]) == ("13/9", "17/9")     # 1 + (n−1)/(3/2)²
+    assert ce["tau_log_n_over_n_small"] == pytest.approx(ref[2], rel=1e-12)
+    assert ce["tau_log_n_over_n_large"] == pytest.approx(ref[3], rel=1e-12)
+    assert ref[3] > ref[2]
+    assert mc["degenerate_minimal"]["n_small"] == 1                  # K1 → K2: log 1 = 0
+    # at Figure 1's λ = S = 64 along n = 4, 8, …: the star's first rise is 4 → 8
     fams = r.evidence["families"]
     assert set(r.evidence["smallest_rise_per_family"]) == {"complete", "ring", "star"}
+    assert r.evidence["smallest_rise_per_family"]["star"]["from"]["n"] == 4
     floor = r.evidence["control_floor"]
     for rows in fams.values():          # the control never goes below its floor
         assert min(x["noise_per_node_over_no_aggregation"] for x in rows) >= floor * (1 - 1e-12)
@@ -98,9 +126,25 @@ def test_insight_5_at_scale():
     assert res["case-study:5", "rw"].verdict == "holds"
 
 
+def test_rise_certificate_against_the_definition():
+    """τ·log n/n of K2 → K3 (rises) and C8 → C9 (falls), against τ from a dense Ã_S."""
+    for fam, n, lam, S, rises in (("complete", 2, 1.0, 1, True), ("ring", 8, 64.0, 64, False)):
+        build = {"complete": graphs.complete, "ring": graphs.ring}[fam]
+        ref = []
+        for k in (n, n + 1):
+            M = _dense_A_S(build(k), lam, S, "sym")
+            ref.append(k * (M ** 2).sum(axis=1).max() / series_mass(lam, S) ** 2
+                       * math.log(k) / k)
+        c = case_study.rise_certificate(fam, n, lam, S, "sym")
+        assert c["rises"] is rises and bool(ref[1] > ref[0]) is rises
+        assert c["tau_log_n_over_n_small"] == pytest.approx(ref[0], rel=1e-12)
+        assert c["tau_log_n_over_n_large"] == pytest.approx(ref[1], rel=1e-12)
+
+
 def test_planted_decreasing_families_hold(monkeypatch):
     monkeypatch.setattr(case_study, "family_at_scale", lambda f, n, norm: {
         "n": n, "tau": 1.0, "tau_log_n_over_n": 1.0 / n,
         "noise_per_node_over_no_aggregation": 1.0})
+    monkeypatch.setattr(case_study, "minimal_rise", lambda norm, **kw: None)
     r = run_claims("case-study")["case-study:5-at-scale", "rw"]
     assert r.verdict == "holds"

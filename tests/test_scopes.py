@@ -35,7 +35,7 @@ DECISIONS = {
     # RNGC: the paper's own data at its own settings (experiments: sym) vs constructed cases
     # Eq. 11-12 are written with a generic Ã / L̃ (after Eq. 3): as stated in both norms
     **_in("as-stated", "rngc-convergence:paper-data", "rngc-approximation",
-          "rngc-tau:paper-data"),
+          "rngc-tau:paper-data", "rngc-tau:paper-inputs"),
     # '≈' has no tolerance: the 10% is ours; 'increase' read literally is a naming inversion
     **_in("extension", "rngc-approximation:tolerance"), **_in("erratum", "rngc-tau:literal"),
     # Eq. 8 writes a sum and the proof uses it; the per-node mean is our reading
@@ -47,8 +47,11 @@ DECISIONS = {
     # Remarks 1-2 and insight 5 at scale: the theory's (rw)
     **_rw_only("tau-at-scale", "case-study:5-at-scale"),
     ("tau-at-scale:lambda", "rw"): "extension",
-    **_in("extension", "rngc-convergence:planted", "rngc-convergence:heterophilous",
-          norms=("sym",)),
+    # Eq. 12 is derived for any graph and features (issue 33): constructed inputs are in the
+    # statement's scope (before: an extension), as is the minimal one; two nodes is our lemma
+    **_in("as-stated", "rngc-convergence:planted", "rngc-convergence:heterophilous",
+          "rngc-convergence:homophilous", "rngc-convergence:minimal"),
+    **_in("extension", "rngc-convergence:two-nodes"),
     ("row-normalization:table", "sym"): "as-stated",
     # Remark 1 sentence by sentence: its bounds are Eq. 7, built on Eq. 6's row sums (rw)
     **_rw_only("tau-range:reaches-lower", "tau-range:lower-limit", "tau-range:reaches-upper"),

@@ -345,6 +345,144 @@ def laplacian(n, edges, norm):
             for i, row in enumerate(An)]
 
 
+# --- RNGC (Eq. 12) on small graphs ------------------------------------------------------------
+#
+# T = r(Ã − εP), P = XXᵀ/‖XXᵀ‖_F. With rational X, ‖XXᵀ‖_F = √q (q rational), so P's entries are
+# rational multiples of one square root and T's are :class:`Surd` (rational in rw when q is a
+# square, e.g. one feature column: ‖xxᵀ‖_F = ‖x‖²). Its spectral radius is bracketed exactly
+# through the characteristic polynomial and the Schur–Cohn–Jury test (roots strictly inside the
+# unit disc), which decides ρ(T) < a for every rational a, complex roots included.
+
+def _zero_like(x):
+    return Surd() if isinstance(x, Surd) else ZERO
+
+
+def gram_normalised(X):
+    """P = XXᵀ/‖XXᵀ‖_F exactly, for X a list of rows.
+
+    Rational entries: ‖XXᵀ‖_F² = q is rational and 1/√q = √(ab)/a for q = a/b, so P is
+    rational or :class:`Surd`. :class:`Surd` entries (an exact irrational feature column) are
+    accepted when ‖XXᵀ‖_F is rational, which is always the case for one column (‖xxᵀ‖_F = ‖x‖²).
+
+    >>> [[str(v) for v in row] for row in gram_normalised([[Fraction(1)], [Fraction(-2)]])]
+    [['1/5', '-2/5'], ['-2/5', '4/5']]
+    """
+    n = len(X)
+    G = [[sum((X[i][k] * X[j][k] for k in range(len(X[i]))), _zero_like(X[i][0]))
+          for j in range(n)] for i in range(n)]
+    if len(X[0]) == 1:      # one column: ‖xxᵀ‖_F = Σ x_i² (rational for Surd x too, or fail)
+        norm = sum((G[i][i] for i in range(n)), _zero_like(G[0][0]))
+        norm = Surd.lift(norm).rational() if isinstance(norm, Surd) else norm
+        if norm is None:
+            raise ValueError("gram_normalised: ‖x‖² is irrational; give rational features or "
+                             "a column whose squared norm is rational")
+        if norm == 0:
+            raise ValueError("gram_normalised: X is zero (XXᵀ/‖XXᵀ‖_F is undefined)")
+        return [[g / norm for g in row] for row in G]
+    if any(isinstance(g, Surd) for row in G for g in row):
+        raise ValueError("gram_normalised: Surd features are supported for one column only")
+    q = fro2(G)
+    if q == 0:
+        raise ValueError("gram_normalised: X is zero (XXᵀ/‖XXᵀ‖_F is undefined)")
+    inv_root = Surd.sqrt(q.numerator * q.denominator, Fraction(1, q.numerator))
+    return [[g * inv_root for g in row] for row in G]
+
+
+def rngc_operator(n, edges, X, lam, eps, norm):
+    """T = r(Ã − εXXᵀ/‖XXᵀ‖_F) exactly (Eq. 12's ratio of the series): Fraction or
+    :class:`Surd` entries."""
+    lam, eps = frac(lam), frac(eps)
+    r = lam / (lam + 1)
+    An = rw_matrix(n, edges)
+    if norm == "sym":
+        An = sym_entries(An, degrees(n, edges))
+    P = gram_normalised(X)
+    return [[r * (An[i][j] - eps * P[i][j]) for j in range(n)] for i in range(n)]
+
+
+def det(M):
+    """Determinant by cofactor expansion (small matrices of Fractions or :class:`Surd`)."""
+    n = len(M)
+    if n == 1:
+        return M[0][0]
+    total = _zero_like(M[0][0])
+    for j in range(n):
+        minor = [row[:j] + row[j + 1:] for row in M[1:]]
+        term = M[0][j] * det(minor)
+        total = total + term if j % 2 == 0 else total - term
+    return total
+
+
+def charpoly(M):
+    """Coefficients [a_{n−1}, …, a_0] of the monic det(zI − M), for n ≤ 3: a_{n−1} = −tr M,
+    a_{n−2} = the sum of the principal 2 × 2 minors, a_0 = (−1)ⁿ det M."""
+    n = len(M)
+    if n > 3:
+        raise ValueError(f"charpoly: n ≤ 3 supported, got n={n}")
+    tr = sum((M[i][i] for i in range(n)), _zero_like(M[0][0]))
+    if n == 1:
+        return [-tr]
+    minors = sum((M[i][i] * M[j][j] - M[i][j] * M[j][i]
+                  for i in range(n) for j in range(i + 1, n)), _zero_like(M[0][0]))
+    if n == 2:
+        return [-tr, minors]
+    return [-tr, minors, -det(M)]
+
+
+def _sign(x):
+    return Surd.lift(x).sign() if isinstance(x, Surd) else (x > 0) - (x < 0)
+
+
+def _abs_less(a, b):
+    """|a| < |b| exactly."""
+    return _sign(Surd.lift(b) * b - Surd.lift(a) * a) > 0
+
+
+def schur_stable(coeffs):
+    """Whether every root of the monic z^k + a_{k−1}z^{k−1} + … + a_0 (k ≤ 3, ``coeffs`` =
+    [a_{k−1}, …, a_0]) lies strictly inside the unit disc: the Schur–Cohn–Jury conditions,
+    decided exactly (k = 1: |a_0| < 1; k = 2: |a_0| < 1, p(1) > 0, p(−1) > 0; k = 3: |a_0| < 1,
+    p(1) > 0, −p(−1) > 0, |a_0² − 1| > |a_0a_2 − a_1|).
+
+    >>> schur_stable([Fraction(-1, 2)]), schur_stable([Fraction(0), Fraction(-1)])
+    (True, False)
+    """
+    k = len(coeffs)
+    one = ONE
+    if k == 1:
+        return _abs_less(coeffs[0], one)
+    if k == 2:
+        a1, a0 = coeffs
+        return (_abs_less(a0, one) and _sign(one + a1 + a0) > 0 and _sign(one - a1 + a0) > 0)
+    if k == 3:
+        a2, a1, a0 = coeffs
+        return (_abs_less(a0, one) and _sign(one + a2 + a1 + a0) > 0
+                and _sign(one - a2 + a1 - a0) > 0
+                and _abs_less(a0 * a2 - a1, a0 * a0 - one))
+    raise ValueError(f"schur_stable: degree ≤ 3 supported, got {k}")
+
+
+def radius_below(M, a):
+    """ρ(M) < a, exactly (a > 0 rational): the roots of det(zI − M/a) inside the unit disc."""
+    a = frac(a)
+    c = charpoly(M)
+    return schur_stable([ci / a ** (k + 1) for k, ci in enumerate(c)])
+
+
+def radius_bracket(M, rel=Fraction(1, 10**12)):
+    """Rational (lo, hi) with lo ≤ ρ(M) < hi, by bisection on :func:`radius_below` (exact at
+    every step; ``hi − lo ≤ rel·max(hi, 1)``). The first ``hi`` is the ∞-norm bound rounded
+    up."""
+    bound = max(float(sum((abs(float(x)) for x in row), 0.0)) for row in M)
+    lo, hi = ZERO, Fraction(math.ceil(bound * 1024) + 1, 1024)
+    if not radius_below(M, hi):
+        raise ArithmeticError("radius_bracket: the ∞-norm bound did not bound ρ")
+    while hi - lo > rel * max(hi, ONE):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if radius_below(M, mid) else (mid, hi)
+    return lo, hi
+
+
 # --- interval bounds --------------------------------------------------------------------------
 
 _GRID = 1 << 96
@@ -682,7 +820,7 @@ def lemma_1_weights(n, edges, lam, S, norm):
         return sorted(v * v for v in nu), slack * (2 * big + slack), equal
 
 
-def certify_lemma_1_exact(n, edges, lam, S, d, norm):
+def certify_lemma_1_exact(n, edges, lam, S, d, norm, tol=None):
     """Lemma 1 (Eq. 9) for Gaussian η on one graph, by the exact probability:
     P(‖Ã_Sη‖_F² > 2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n) against 1/d (σ cancels).
 
@@ -690,7 +828,9 @@ def certify_lemma_1_exact(n, edges, lam, S, d, norm):
     bound/σ² = 2·max_i ρ_i·(4 log n + log 2d) is bracketed by :func:`_chisq.sf_interval`
     (closed form for equal weights, else Moschopoulos' series with its truncation bound), with
     the eigenvalues and the logarithms widened by their error bounds. ``fails`` is True
-    (P > 1/d), False (P ≤ 1/d) or None (undecided: the bracket straddles 1/d).
+    (P > 1/d), False (P ≤ 1/d) or None (undecided: the bracket straddles 1/d). ``tol``: the
+    series' truncation tolerance (default :data:`_chisq.TOL`); a looser one is cheaper and
+    still rigorous, the bracket only wider.
     """
     mp = _chisq.mp
     rho = row_square_sums(n, edges, lam, S, norm)
@@ -708,7 +848,8 @@ def certify_lemma_1_exact(n, edges, lam, S, d, norm):
         b_slack = bound * mp.mpf(10) ** (15 - _chisq.DPS)
         lo_w = [max(m - slack, mp.mpf(10) ** (-_chisq.DPS)) for m in mu]
         hi_w = [m + slack for m in mu]
-        br = _chisq.sf_interval(lo_w, hi_w, d, bound - b_slack, bound + b_slack)
+        br = _chisq.sf_interval(lo_w, hi_w, d, bound - b_slack, bound + b_slack,
+                                **({} if tol is None else {"tol": mp.mpf(tol)}))
         fails, margin = _chisq.decide(br, Fraction(1, d))
         method = br["method"]
         exact = {"E‖Ã_Sη‖_F² / σ² = d·‖Ã_S‖_F²": text(d * fro),

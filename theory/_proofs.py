@@ -11,6 +11,7 @@ instance), its worst ratio and where.
 
 Chains: :data:`NEUMANN_CHAIN` (appendix 'Additional Details on the Neumann Series'),
 :data:`ROW_SUM_CHAIN` (appendix 'The Row Summation of the Neumann Series', Eq. 6),
+:data:`TWO_NODE_CHAIN` (the checker's own lemma: Eq. 12's series converges on two nodes at ε ≤ 1),
 :data:`LEMMA_1_CHAIN` (appendix 'Proof of Lemma 1') and :data:`THEOREM_1_LAST` (the last display
 of the appendix 'Proof of the Main Theorem', with its Cauchy–Schwarz correction). A step judged on
 something other than instances (a trend over a claim's runs) makes its row with :func:`step_row`.
@@ -332,6 +333,81 @@ ROW_SUM_CHAIN = (
     Step("C.4 Eq. 6, second =",
          "= (1/(λ+1)) Σ_{s=0}^S (λ/(λ+1))^s", _row_powers_to_one),
     Step("C.5 Eq. 6, third =", "= 1 − (λ/(λ+1))^{S+1} (exact, rational λ)", _geometric),
+)
+
+
+# --- RNGC on two nodes: the series of Eq. 12 cannot diverge at ε ≤ 1 (our lemma) --------------
+#
+# Instances carry the features and ε in ``extra``: {"X": (2, d) array, "eps": ε in [0, 1]}.
+
+def _rngc_P(inst):
+    X = np.asarray(inst.extra["X"], dtype=float)
+    G = X @ X.T
+    return G / np.linalg.norm(G)
+
+
+def _two_symmetric(inst):
+    return _eq(inst.An, inst.An.T, 1.0)
+
+
+def _two_spectrum(inst):
+    """λ_min(Ã) ≥ 0 (ratio: 1 − λ_min, ≤ 1 when it holds); exact: the 2 × 2 Ã is J/2 or I."""
+    mu = np.linalg.eigvalsh((inst.An + inst.An.T) / 2)
+    exact = ex.rw_matrix(inst.n, inst.edges)
+    ok = inst.n == 2 and exact in ([[Fraction(1, 2)] * 2] * 2, ex.identity(2))
+    return 1.0 - float(mu.min()), ok and float(mu.min()) >= -EQ_RTOL
+
+
+def _p_psd(inst):
+    """P ⪰ 0 and ‖P‖₂ ≤ ‖P‖_F = 1 (ratio: ‖P‖₂ and −λ_min(P) against 1 and 0)."""
+    P = _rngc_P(inst)
+    mu = np.linalg.eigvalsh(P)
+    fro = float(np.linalg.norm(P))
+    ok = mu.min() >= -EQ_RTOL and mu.max() <= fro * (1 + EQ_RTOL) and abs(fro - 1) <= EQ_RTOL
+    return max(float(mu.max()), 1.0 - float(mu.min())), bool(ok)
+
+
+def _weyl(inst):
+    """λ_k(Ã) − ε‖P‖₂ ≤ λ_k(Ã − εP) ≤ λ_k(Ã) for each k (sorted eigenvalues)."""
+    P, eps = _rngc_P(inst), float(inst.extra["eps"])
+    a = np.linalg.eigvalsh(inst.An)
+    b = np.linalg.eigvalsh(inst.An - eps * P)
+    p2 = float(np.linalg.eigvalsh(P).max())
+    over = max(float((b - a).max()), float((a - eps * p2 - b).max()))
+    return 1.0 + max(over, 0.0), over <= EQ_RTOL
+
+
+def _two_interval(inst):
+    """spec(Ã − εP) ⊂ [−ε, 1] ⊂ [−1, 1] (ratio: the largest |eigenvalue|, ≤ 1)."""
+    eps = float(inst.extra["eps"])
+    b = np.linalg.eigvalsh(inst.An - eps * _rngc_P(inst))
+    ok = b.max() <= 1 + EQ_RTOL and b.min() >= -eps - EQ_RTOL and 0 <= eps <= 1
+    return float(np.abs(b).max()), bool(ok)
+
+
+def _two_radius(inst):
+    """ρ(r(Ã − εP)) ≤ r < 1 (ratio: ρ/r)."""
+    eps = float(inst.extra["eps"])
+    rho = float(np.abs(np.linalg.eigvals(inst.r * (inst.An - eps * _rngc_P(inst)))).max())
+    return rho / inst.r, rho <= inst.r * (1 + EQ_RTOL) and inst.r < 1
+
+
+TWO_NODE_CHAIN = (
+    Step("R2.1 symmetric Ã",
+         "on n = 2 nodes Ã is symmetric in both normalisations: K2 is regular (D̃⁻¹Ã = "
+         "D̃^{-1/2}ÃD̃^{-1/2} = J/2) and two isolated nodes give Ã = I", _two_symmetric),
+    Step("R2.2 spectrum of Ã",
+         "spec(Ã) = {1, 0} (K2) or {1, 1} (no edge): λ_min(Ã) ≥ 0 (exact 2 × 2 Ã_rw = J/2 or I)",
+         _two_spectrum),
+    Step("R2.3 P is PSD, ‖P‖₂ ≤ 1",
+         "P = XXᵀ/‖XXᵀ‖_F is symmetric positive semi-definite and ‖P‖₂ ≤ ‖P‖_F = 1",
+         _p_psd),
+    Step("R2.4 Weyl", "λ_k(Ã) − ε‖P‖₂ ≤ λ_k(Ã − εP) ≤ λ_k(Ã) for k = 1, 2 (Ã, P symmetric, "
+                      "εP ⪰ 0 with ‖εP‖₂ ≤ ε)", _weyl),
+    Step("R2.5 interval", "hence spec(Ã − εP) ⊂ [λ_min(Ã) − ε, 1] ⊂ [−ε, 1] ⊂ [−1, 1] for "
+                          "0 ≤ ε ≤ 1", _two_interval),
+    Step("R2.6 convergence", "ρ((λ/(λ+1))(Ã − εP)) ≤ λ/(λ+1) < 1: the series of Eq. 12 "
+                             "converges", _two_radius),
 )
 
 

@@ -51,10 +51,10 @@ CHECK_SECONDS = {
     "neumann-truncation": (1.6, 19.2), "row-sum": (0.6, 1.9), "row-square-bounds": (0.2, 1.7),
     "tau-range": (1.3, 2.6), "ngc-framework": (1.0, 5.5), "tau-headline": (0.8, 1.6),
     "case-study": (0.4, 0.3), "assumption-2": (1.9, 0.0),
-    "isolated-tau": (1.4, 132.0), "lemma-1": (3.2, 0.0), "noise-vanishing": (1.2, 49.0),
+    "isolated-tau": (1.4, 132.0), "lemma-1": (3.6, 0.0), "noise-vanishing": (1.2, 49.0),
     "theorem-1": (29.0, 0.0), "tau-linearity": (1.0, 5.7), "inner-max": (0.1, 10.8),
     "agsd-stationarity": (0.1, 1.6), "rngc-approximation": (1.2, 92.0),
-    "rngc-convergence": (10.0, 51.4), "rngc-tau": (0.9, 9.1), "rngc-edge-cost": (3.3, 14.8),
+    "rngc-convergence": (10.4, 51.8), "rngc-tau": (1.8, 70.0), "rngc-edge-cost": (3.3, 14.8),
     "depth-denoising": (1.7, 11.2), "row-normalization": (8.0, 45.6),
     "denoising-accuracy": (9.2, 45.1), "flip-noise": (1.4, 0.7),
 }

@@ -9,10 +9,12 @@ import ngc_ref
 from ngc_ref import graphs, series_mass
 from ngc_ref.graphs import figure1_graphs
 
-from .._common import counterexample
-from .._core import Violation, claim
+from .._common import counterexample, dense_norm_adj
+from .._core import claim
 from .._paper import THEORY_RW_SCOPES
 from .._bounds import floor_tau_over_n
+from .._atlas import LAMS, S_MAX, exact_lam, simplicity
+from .. import _exact as ex
 from .._figures import draws, figure, save_figure
 from .tau_at_scale import complete_row_energy, complete_tau
 
@@ -48,10 +50,79 @@ INSIGHT_5_SCALE = CLAIM.part(
     "5-at-scale",
     "Insight 5 beyond Figure 1's four graphs: within each of Figure 1's families — complete "
     "(G3), ring (G4), star (G2) — the larger graph has the smaller τ·log n/n (the quantity "
-    f"Figure 1 compares) at λ = S = {LAM_S}, for n = 4, 8, …, 65,536: the family fixed, so only "
-    "the size changes. Control, reported beside it: the noise left per node relative to no "
-    "aggregation (G1, isolated nodes: 1 at every n), Σ_iρ_i/(n m²), against its floor "
-    "1/((λ+1)m)².")
+    "Figure 1 compares), the family fixed so that only the size changes: at Figure 1's "
+    f"λ = S = {LAM_S} for n = 4, 8, …, 65,536, and for every n → n + 1 at every (λ, S) of the "
+    "atlas grid (the minimal counterexample: fewest nodes, then the simplest λ, then the "
+    "smallest S; τ exact, logarithms bracketed). Control, reported beside it: the noise left "
+    "per node relative to no aggregation (G1, isolated nodes: 1 at every n), Σ_iρ_i/(n m²), "
+    "against its floor 1/((λ+1)m)².")
+#: Figure 1's families at every size, and the smallest n each is built at (ring: C_3 = K_3).
+FAMILIES = {"complete": (graphs.complete, 1), "ring": (graphs.ring, 3), "star": (graphs.star, 1)}
+#: The walk for the minimal counterexample: n → n + 1 up to this n.
+WALK_MAX_N = 8
+
+
+def _edge_list(A):
+    A = sp.triu(sp.csr_array(A), k=1).tocoo()
+    return sorted([int(u), int(v)] for u, v in zip(A.row, A.col))
+
+
+def rise_certificate(family, n, lam, S, norm):
+    """Does τ·log n/n rise from the family's graph on n nodes to the one on n + 1? τ exact
+    (:func:`.._exact.tau`), log n bracketed (:func:`.._exact.log_bounds`): ``rises`` is True
+    only when the lower end of the larger graph's value exceeds the upper end of the
+    smaller's."""
+    build = FAMILIES[family][0]
+    out = {"family": family, "n_small": n, "n_large": n + 1, "lam": lam, "S": S}
+    vals = []
+    for k, which in ((n, "small"), (n + 1, "large")):
+        t = ex.tau(k, _edge_list(build(k)), lam, S, norm)
+        lo, hi = ex.log_bounds(k)
+        vals.append((t * lo / k, t * hi / k))
+        out[f"tau_{which}"] = ex.text(t)
+        out[f"tau_log_n_over_n_{which}"] = float(t * lo / k)
+    out["rises"] = vals[1][0] > vals[0][1]
+    return out
+
+
+def _float_values(family, n, lam, norm):
+    """τ·log k/k of the family's graphs on k = n and n + 1 nodes for S = 0..S_MAX (float64, a
+    screen: ``(2, S_MAX + 1)``)."""
+    out = []
+    for k in (n, n + 1):
+        An = dense_norm_adj(FAMILIES[family][0](k), norm)
+        r = lam / (lam + 1.0)
+        M, P, row = np.eye(k) / (lam + 1.0), np.eye(k), []
+        for S in range(S_MAX + 1):
+            if S:
+                P = r * An @ P
+                M = M + P / (lam + 1.0)
+            row.append(k * float((M ** 2).sum(axis=1).max()) / (1.0 - r ** (S + 1)) ** 2
+                       * math.log(k) / k)
+        out.append(row)
+    return np.array(out)
+
+
+def minimal_rise(norm, min_n=2, min_S=1, max_n=WALK_MAX_N):
+    """The first pair n → n + 1 (of any Figure 1 family) whose τ·log n/n rises, in the order
+    n first, then the simplest λ of the atlas grid, then the smallest S (then the family).
+    A float64 screen visits every case; a case it finds rising, or within 10⁻⁹ of equal, is
+    decided by :func:`rise_certificate` (exact τ), so the first certified rise is preceded
+    only by cases that fall (by more than 10⁻⁹ relative in float64, or exactly).
+    ``min_n = 1, min_S = 0`` walks the degenerate cases too (n = 1: log 1 = 0; S = 0:
+    Ã_0 = I/(λ+1), τ = n)."""
+    for n in range(min_n, max_n + 1):
+        for lam in sorted(LAMS, key=simplicity):
+            screen = {fam: _float_values(fam, n, float(lam), norm)
+                      for fam, (_build, first) in FAMILIES.items() if n >= first}
+            for S in range(min_S, S_MAX + 1):
+                for fam, v in screen.items():
+                    if v[1, S] < v[0, S] * (1 - 1e-9):
+                        continue
+                    c = rise_certificate(fam, n, exact_lam(lam), S, norm)
+                    if c["rises"]:
+                        return dict(c, lam=float(lam))
+    return None
 
 
 def family_at_scale(family, n, norm, lam=LAM_S, S=LAM_S):
@@ -76,44 +147,84 @@ def family_at_scale(family, n, norm, lam=LAM_S, S=LAM_S):
             "noise_per_node_over_no_aggregation": mean_rho / m2}
 
 
-def _insight_5_at_scale(ctx, norm):
-    fams = {f: [family_at_scale(f, n, norm) for n in AT_SCALE_SIZES]
-            for f in ("complete", "ring", "star")}
-    floor = floor_tau_over_n(LAM_S, LAM_S)
+def _at_scale_table(norm):
+    """Figure 1's families at λ = S = 64 along n = 4, 8, …: the table and the first rise of
+    each family."""
+    fams = {f: [family_at_scale(f, n, norm) for n in AT_SCALE_SIZES] for f in FAMILIES}
     rises = {}
     for f, rows in fams.items():
         up = [(a, b) for a, b in zip(rows, rows[1:])
               if b["tau_log_n_over_n"] > a["tau_log_n_over_n"] * (1 + 1e-12)]
         if up:
             rises[f] = up[0]
+    return fams, rises
+
+
+def _graph_name(family, n):
+    return {"complete": f"K{n}", "ring": f"C{n}", "star": f"star K1,{n - 1}"}[family]
+
+
+def _pair_name(c):
+    return (f"{_graph_name(c['family'], c['n_small'])} → {_graph_name(c['family'], c['n_large'])}"
+            f" ({c['family']} graphs)")
+
+
+def _insight_5_at_scale(ctx, norm):
+    fams, rises = _at_scale_table(norm)
+    floor = floor_tau_over_n(LAM_S, LAM_S)
+    mc, low = minimal_rise(norm), minimal_rise(norm, min_n=1, min_S=0)
+    at_fig1 = rise_certificate("complete", 2, LAM_S, LAM_S, norm)
     ev = {"words": INSIGHT_5_WORDS, "lam": LAM_S, "S": LAM_S, "sizes": list(AT_SCALE_SIZES),
           "families": fams, "control_floor": floor,
           "control": "Σ_iρ_i/(n m²): E‖Ã_Sη‖_F² per node over that of no aggregation (isolated "
                      "nodes, G1, where Ã_S = mI); the graph's share of the noise it removes. "
                      "It cannot fall below 1/((λ+1)m)² ([Ã_S]_ii ≥ 1/(λ+1)), so beyond "
                      "n ≈ ((λ+1)m)² a larger graph removes no more noise per node",
-          "smallest_rise_per_family": {f: {"from": a, "to": b} for f, (a, b) in rises.items()}}
-    ctrl = {f: rows[-1]["noise_per_node_over_no_aggregation"] for f, rows in fams.items()}
-    ctrl_txt = ", ".join(f"{f} {v:.3g}" for f, v in ctrl.items())
-    if not rises:
+          "smallest_rise_per_family": {f: {"from": a, "to": b} for f, (a, b) in rises.items()},
+          "minimal_order": "n first (pairs n → n + 1), then the simplest λ of the atlas grid "
+                           f"{sorted(LAMS, key=simplicity)}, then S = 1..{S_MAX}, then the "
+                           f"family ({', '.join(FAMILIES)})",
+          "at_figure_1_setting_K2_to_K3": at_fig1}
+    ctrl_txt = ", ".join(f"{f} {rows[-1]['noise_per_node_over_no_aggregation']:.3g}"
+                         for f, rows in fams.items())
+    if mc is None and not rises:
         return INSIGHT_5_SCALE.result(norm, "holds", ev, f"τ·log n/n decreases along n = 4…"
                                                          f"{AT_SCALE_SIZES[-1]:,} in every "
-                                                         f"family; control at the largest n: "
-                                                         f"{ctrl_txt} (floor {floor:.3g})")
-    f0, (a, b) = min(rises.items(), key=lambda kv: kv[1][1]["n"])
-    ce = counterexample(INSIGHT_5_SCALE.id, ctx, family=f0, n_small=a["n"], n_large=b["n"],
-                        lam=LAM_S, S=LAM_S, norm=norm,
-                        tau_log_n_over_n_small=a["tau_log_n_over_n"],
-                        tau_log_n_over_n_large=b["tau_log_n_over_n"])
+                                                         f"family and along every n → n + 1 ≤ "
+                                                         f"{WALK_MAX_N}; control {ctrl_txt}")
     rise_txt = "; ".join(f"{f}: {x['n']}→{y['n']} {x['tau_log_n_over_n']:.3g}→"
                          f"{y['tau_log_n_over_n']:.3g}" for f, (x, y) in rises.items())
+    mcr = None
+    if mc is not None:
+        mcr = dict(mc, case=_pair_name(mc), n=mc["n_small"], norm=norm,
+                   certified="exact τ (fractions); log n bracketed by a truncated atanh series",
+                   range="n ≥ 2, S ≥ 1")
+        if low is not None:
+            mcr["degenerate_minimal"] = dict(low, case=_pair_name(low), n=low["n_small"],
+                                             label="degenerate: n = 1 (log 1 = 0) or S = 0")
+    w = mc or {"family": min(rises, key=lambda f: rises[f][1]["n"])}
+    head = (f"{_pair_name(mc)} at λ = {mc['lam']:g}, S = {mc['S']}: τ·log n/n rises from "
+            f"{mc['tau_small']}·log {mc['n_small']}/{mc['n_small']} = "
+            f"{mc['tau_log_n_over_n_small']:.4f} to {mc['tau_large']}·log {mc['n_large']}/"
+            f"{mc['n_large']} = {mc['tau_log_n_over_n_large']:.4f} (τ exact; the smallest "
+            f"failure: n first, then λ, then S); at Figure 1's λ = S = {LAM_S} K2 → K3 rises too "
+            f"({at_fig1['tau_log_n_over_n_small']:.4f} → {at_fig1['tau_log_n_over_n_large']:.4f})"
+            if mc is not None else "the larger graph of the same family has the larger τ·log n/n")
+    ce = counterexample(
+        INSIGHT_5_SCALE.id, ctx, family=w["family"], norm=norm, **(
+            dict(graph=(f"{_graph_name(mc['family'], mc['n_large'])} (the larger graph; the "
+                        f"smaller is {_graph_name(mc['family'], mc['n_small'])})",
+                        FAMILIES[mc["family"]][0](mc["n_large"])),
+                 **{k: mc[k] for k in ("n_small", "n_large", "lam", "S", "tau_small",
+                                       "tau_large", "tau_log_n_over_n_small",
+                                       "tau_log_n_over_n_large")}) if mc is not None else
+            dict(n_small=rises[w["family"]][0]["n"], n_large=rises[w["family"]][1]["n"],
+                 lam=LAM_S, S=LAM_S)))
     return INSIGHT_5_SCALE.result(
-        norm, "fails", ev, f"the larger graph of the same family has the larger τ·log n/n "
-                           f"({rise_txt}, first rise in each family); control (noise per "
-                           f"node / no aggregation) at n = {AT_SCALE_SIZES[-1]:,}: {ctrl_txt}, "
-                           f"floor {floor:.3g}", ce,
-        violation=Violation(f"τ·log n/n at n={b['n']}", b["tau_log_n_over_n"], "<",
-                            a["tau_log_n_over_n"], f"its value at n={a['n']}", case=f0))
+        norm, "fails", ev, f"{head}; along n = 4, 8, … at λ = S = {LAM_S} the first rise in each "
+                           f"family: {rise_txt}; control (noise per node / no aggregation) at n = "
+                           f"{AT_SCALE_SIZES[-1]:,}: {ctrl_txt}, floor {floor:.3g}", ce,
+        minimal_counterexample=mcr)
 
 
 @CLAIM.checker
