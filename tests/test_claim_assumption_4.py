@@ -54,6 +54,7 @@ def test_k2_certificate_by_hand():
 
 
 def test_verdict_and_a_planted_missing_factor_two(monkeypatch):
+    monkeypatch.setattr(a4, "NODES", (2, 3))       # the atlas up to 3 nodes: a few seconds less
     res = run_claims("assumption-4")
     for norm in ("sym", "rw"):
         r = res["assumption-4", norm]
