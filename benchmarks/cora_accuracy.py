@@ -46,7 +46,7 @@ PAPER_ROW = {**_REPRODUCE_ROWS, "raw": "MLP"}
 MODEL_HELP = {
     "ngc": "NGC: Ã_S X (appendix S, λ; norm sym) + linear softmax, Adam lr 0.2, 100 epochs, "
            "wd 1e-5",
-    "rngc": "RNGC (Eq. 12, mode='full') with the appendix ε, same classifier",
+    "rngc": "RNGC (Eq. 17, mode='full') with the appendix ε, same classifier",
     "raw": "no graph: the same linear classifier on X (MLP without graph, hidden = 0)",
     "mlp": "no graph: 2-layer ReLU MLP on X, hidden 16, dropout 0.5, Adam lr 0.01, 200 epochs, "
            "wd 5e-4 (pygcn settings)",

@@ -3,7 +3,7 @@
 For each Gaussian noise level ξ, X* is Cora's row-normalised clean feature matrix, η = ξ·N(0,1),
 Y the one-hot labels of the labelled nodes; ``theory_trajectory`` runs GD on f(W) = ‖Ã_S(X*+η)W −
 Y‖² with α = 1/L (L = 2σ_max(Z)², computed) and reports g(W^(k)) − g(W_g*) beside the two terms
-of Eq. 10 (‖W⁰ − W_g*‖²/(2kα) and τ·log n / n, τ with norm "rw" as the paper defines it).
+of Eq. 13 (‖W⁰ − W_g*‖²/(2kα) and τ·log n / n, τ with norm "rw" as the paper defines it).
 
 Usage::
 

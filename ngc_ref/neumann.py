@@ -370,7 +370,7 @@ def neumann_propagate(A, X, lam, S, *, norm="sym", symmetrize=False, weight="wei
     References
     ----------
     .. [1] S. Liu et al., "How Powerful is Implicit Denoising in Graph Neural Networks",
-       Eq. (3)-(4).
+       Eq. (3)-(4) (the Neumann series and NGC).
 
     Examples
     --------

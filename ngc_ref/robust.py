@@ -1,4 +1,4 @@
-"""Robust Neumann Graph Convolution (RNGC, paper Eq. 12, without W).
+"""Robust Neumann Graph Convolution (RNGC, paper Eq. 17, without W).
 
 .. math::
 
@@ -77,7 +77,7 @@ class _PerturbedOperator:
 
 def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=False,
                      weight="weight", nodelist=None):
-    """RNGC propagation H of paper Eq. 12 (without the weight matrix W).
+    """RNGC propagation H of paper Eq. 17 (without the weight matrix W).
 
     Parameters
     ----------
@@ -91,7 +91,7 @@ def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=F
         ε >= 0; ε = 0 gives NGC exactly.
     %(norm)s
     mode : {"full", "edges"}
-        ``"full"``: the exact Eq. 12 with a low-rank XXᵀ. ``"edges"``: XXᵀ masked to the
+        ``"full"``: the exact Eq. 17 with a low-rank XXᵀ. ``"edges"``: XXᵀ masked to the
         pattern of Ã (the paper's scalable variant).
     %(graph_options)s
 

@@ -41,3 +41,17 @@ def test_remark_1_cites_eq_7_the_bounds(tex):
     assert len(numbered) == 7 and "seventh numbered display" in EQ_7
     for bound in ("lower", "upper"):
         assert f"Eq.~(\\ref{{range}}) reaches its {bound} bound" in tex
+
+
+def test_dataset_table_matches_the_paper(tex):
+    """Table 6 ('Datasets statistics'): every row's four counts, as DATASET_TABLE enters them."""
+    from ngc_ref_theory._paper import DATASET_TABLE
+    body = tex[tex.index(f"\\label{{{DATASET_TABLE['label']}}}"):]
+    body = body[body.index("\\midrule"):body.index("\\bottomrule")]
+    rows = {}
+    for line in body.splitlines():
+        cells = [c.strip() for c in line.strip().rstrip("\\").split("&")]
+        if len(cells) == 5:
+            rows[cells[0]] = tuple(int(c) for c in cells[1:])
+    want = {DATASET_TABLE["names"][k]: v for k, v in DATASET_TABLE["rows"].items()}
+    assert rows == want

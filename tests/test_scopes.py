@@ -62,6 +62,14 @@ DECISIONS = {
     # it means, as-stated; read with Def. 1's τ it is the naming inversion, an erratum (as
     # rngc-tau:literal)
     **_rw_only("tau-headline:meant"), **_in("erratum", "tau-headline"),
+    # issue 33's last sentences: RNGC's smoothness is about Eq. 17's filter (generic Ã), the
+    # SBMs are ours; Assumption 4's L is about Eq. 8's f (generic Ã_S); Table 6 and the mean
+    # degrees are counts of the data (no Ã); 'better connectivity' is τ/n, the theory's (rw)
+    **_in("as-stated", "rngc-smoothness", "assumption-4"),
+    **_in("extension", "rngc-smoothness:synthetic"),
+    **_in("as-stated", "dataset-statistics", "dataset-statistics:degree",
+          "rngc-edge-cost:sparse", norms=("sym",)),
+    ("degree-connectivity", "rw"): "as-stated",
 }
 
 

@@ -123,7 +123,7 @@ def judged(statement, ctx, norm, judgement, evidence, summary, failure=None, *, 
     Examples
     --------
     >>> from ngc_ref_theory._core import Claim, Context
-    >>> C = Claim("doc-judged", "Eq. 0", "x ≤ 1", norms=("sym",))
+    >>> C = Claim("doc-judged", "Sec. 0", "x ≤ 1", norms=("sym",))
     >>> rows = [{"case": "a", "x": 0.5}, {"case": "b", "x": 3.0}]
     >>> worst = max(rows, key=lambda r: r["x"])
     >>> res = judged(C, Context(), "sym", Judgement("fails", rows, worst),

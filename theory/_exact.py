@@ -345,7 +345,7 @@ def laplacian(n, edges, norm):
             for i, row in enumerate(An)]
 
 
-# --- RNGC (Eq. 12) on small graphs ------------------------------------------------------------
+# --- RNGC (Eq. 17) on small graphs ------------------------------------------------------------
 #
 # T = r(Ã − εP), P = XXᵀ/‖XXᵀ‖_F. With rational X, ‖XXᵀ‖_F = √q (q rational), so P's entries are
 # rational multiples of one square root and T's are :class:`Surd` (rational in rw when q is a
@@ -389,7 +389,7 @@ def gram_normalised(X):
 
 
 def rngc_operator(n, edges, X, lam, eps, norm):
-    """T = r(Ã − εXXᵀ/‖XXᵀ‖_F) exactly (Eq. 12's ratio of the series): Fraction or
+    """T = r(Ã − εXXᵀ/‖XXᵀ‖_F) exactly (Eq. 17's ratio of the series): Fraction or
     :class:`Surd` entries."""
     lam, eps = frac(lam), frac(eps)
     r = lam / (lam + 1)
@@ -756,7 +756,7 @@ def certify_indefinite(n, edges, lam, rel=Fraction(1, 10**9)):
 
 
 def certify_lemma_1(n, edges, lam, S, d, norm):
-    """Lemma 1 (Eq. 9) for Gaussian η on one graph: P(‖Ã_Sη‖_F² > bound) > 1/d by the
+    """Lemma 1 (Eq. 11) for Gaussian η on one graph: P(‖Ã_Sη‖_F² > bound) > 1/d by the
     Paley–Zygmund inequality, with exact moments and bracketed logarithms (σ cancels)."""
     rho = row_square_sums(n, edges, lam, S, norm)
     rmax, fro = max(rho), sum(rho, ZERO)
@@ -771,7 +771,7 @@ def certify_lemma_1(n, edges, lam, S, d, norm):
     exact = {"E‖Ã_Sη‖_F² / σ² = d·‖Ã_S‖_F²": text(E),
              "Var ‖Ã_Sη‖_F² / σ⁴ = 2d·‖Ã_SᵀÃ_S‖_F²": text(V),
              "max_i ρ_i = τ(1 − r^(S+1))²/n": text(rmax),
-             "Eq. 9 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)": f"in [{down(b_lo)}, {up(b_hi)}]",
+             "Eq. 11 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)": f"in [{down(b_lo)}, {up(b_hi)}]",
              "θ = bound / E (upper end)": up(theta),
              "Paley–Zygmund: P(‖Ã_Sη‖_F² > bound) ≥ (1 − θ)²E²/(Var + E²)": f"≥ {down(pz)}",
              "1/d": text(Fraction(1, d))}
@@ -821,7 +821,7 @@ def lemma_1_weights(n, edges, lam, S, norm):
 
 
 def certify_lemma_1_exact(n, edges, lam, S, d, norm, tol=None):
-    """Lemma 1 (Eq. 9) for Gaussian η on one graph, by the exact probability:
+    """Lemma 1 (Eq. 11) for Gaussian η on one graph, by the exact probability:
     P(‖Ã_Sη‖_F² > 2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n) against 1/d (σ cancels).
 
     ‖Ã_Sη‖_F²/σ² = Σ_k μ_k χ²_d with μ_k the eigenvalues of Ã_SᵀÃ_S; its survival at the
@@ -854,7 +854,7 @@ def certify_lemma_1_exact(n, edges, lam, S, d, norm, tol=None):
         method = br["method"]
         exact = {"E‖Ã_Sη‖_F² / σ² = d·‖Ã_S‖_F²": text(d * fro),
                  "max_i ρ_i = τ(1 − r^(S+1))²/n": text(rmax),
-                 "Eq. 9 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)": mp.nstr(bound, 15),
+                 "Eq. 11 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)": mp.nstr(bound, 15),
                  "weights μ_k (eigenvalues of Ã_SᵀÃ_S)": ", ".join(mp.nstr(m, 12) for m in mu),
                  "P(‖Ã_Sη‖_F² > bound)": _mp_bracket(br["lo"], br["hi"]),
                  "1/d": text(Fraction(1, d)),

@@ -11,7 +11,7 @@ instance), its worst ratio and where.
 
 Chains: :data:`NEUMANN_CHAIN` (appendix 'Additional Details on the Neumann Series'),
 :data:`ROW_SUM_CHAIN` (appendix 'The Row Summation of the Neumann Series', Eq. 6),
-:data:`TWO_NODE_CHAIN` (the checker's own lemma: Eq. 12's series converges on two nodes at ε ≤ 1),
+:data:`TWO_NODE_CHAIN` (the checker's own lemma: Eq. 17's series converges on two nodes at ε ≤ 1),
 :data:`LEMMA_1_CHAIN` (appendix 'Proof of Lemma 1') and :data:`THEOREM_1_LAST` (the last display
 of the appendix 'Proof of the Main Theorem', with its Cauchy–Schwarz correction). A step judged on
 something other than instances (a trend over a claim's runs) makes its row with :func:`step_row`.
@@ -38,8 +38,8 @@ LE_RTOL = 1e-9
 
 @dataclass(frozen=True)
 class Step:
-    """One displayed step: ``key`` (e.g. ``"Eq. 6, second ="``), ``text`` (the paper's line),
-    ``check(inst) -> (ratio, ok)``."""
+    """One displayed step: ``key`` (e.g. ``"C.4 Eq. 6, second ="``, the row sums' second
+    equality), ``text`` (the paper's line), ``check(inst) -> (ratio, ok)``."""
 
     key: str
     text: str
@@ -336,7 +336,7 @@ ROW_SUM_CHAIN = (
 )
 
 
-# --- RNGC on two nodes: the series of Eq. 12 cannot diverge at ε ≤ 1 (our lemma) --------------
+# --- RNGC on two nodes: the series of Eq. 17 cannot diverge at ε ≤ 1 (our lemma) --------------
 #
 # Instances carry the features and ε in ``extra``: {"X": (2, d) array, "eps": ε in [0, 1]}.
 
@@ -406,7 +406,7 @@ TWO_NODE_CHAIN = (
                       "εP ⪰ 0 with ‖εP‖₂ ≤ ε)", _weyl),
     Step("R2.5 interval", "hence spec(Ã − εP) ⊂ [λ_min(Ã) − ε, 1] ⊂ [−ε, 1] ⊂ [−1, 1] for "
                           "0 ≤ ε ≤ 1", _two_interval),
-    Step("R2.6 convergence", "ρ((λ/(λ+1))(Ã − εP)) ≤ λ/(λ+1) < 1: the series of Eq. 12 "
+    Step("R2.6 convergence", "ρ((λ/(λ+1))(Ã − εP)) ≤ λ/(λ+1) < 1: the series of Eq. 17 "
                              "converges", _two_radius),
 )
 
@@ -463,7 +463,7 @@ def _choice_of_t(inst):
 
 
 def _conclusion(inst):
-    """Eq. 9 for Gaussian η: Paley–Zygmund lower bound on P(‖Ã_Sη‖_F² > bound) against 1/d
+    """Eq. 11 for Gaussian η: Paley–Zygmund lower bound on P(‖Ã_Sη‖_F² > bound) against 1/d
     (float64 here; the minimal counterexample carries the interval certificate)."""
     fro2 = float((inst.M ** 2).sum())
     E = inst.d * fro2
@@ -493,7 +493,7 @@ LEMMA_1_CHAIN = (
          "Choose t = 2τ(1 − (λ/(λ+1))^{S+1})²(4 log n + log 2d)/n and with probability "
          "1 − 1/d ... (the t has no σ²: 2n⁴exp{−nt/(2τm²σ²)} = 1/d only for σ = 1)",
          _choice_of_t),
-    Step("D.6 conclusion (Eq. 9)",
+    Step("D.6 conclusion (Eq. 11)",
          "‖Ã_Sη‖_F² ≤ 2τ(1 − (λ/(λ+1))^{S+1})²σ²(4 log n + log 2d)/n with probability ≥ "
          "1 − 1/d (ratio = d × Paley–Zygmund lower bound on the exceedance probability, Gaussian "
          "η)", _conclusion),

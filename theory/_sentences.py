@@ -14,7 +14,8 @@ What a unit is:
   that contains it; a display whose text ends with a full stop ends its sentence. Sentences end
   at ``.``, ``?`` or ``!`` followed by white space and a capital letter, a digit, ``$``, or a
   command (``\\name``, ``\\textbf``); never after an abbreviation (:data:`ABBREVIATIONS`), nor
-  at a full stop followed by ``~`` (``Eq.~(3)``, ``Sec.~\\ref``, ``et al.~\\citep``) or ``,``;
+  at a full stop followed by ``~`` (``Eq.~(\\ref{…})``, ``Sec.~\\ref``, ``et al.~\\citep``) or
+  ``,``;
   math, footnotes and braces are opaque to the split;
 * a footnote, whole (kind ``footnote``), placed right after the sentence that carries it; that
   sentence keeps the mark ``\\footnotemark[N]`` in its place;

@@ -199,8 +199,7 @@ def _head(c, meta):
         f"`{REPORT}`), the normalisation, the scope (*as-stated*: the paper's statement under "
         "its own hypotheses; *extension*: ours; *erratum*: a clear typo) and the verdict. "
         "Equations are numbered as this LaTeX numbers them (every numbered display counts, "
-        "Assumptions 1 and 4's too), which can differ from the 'Eq.' numbers of the report's "
-        "paper references.",
+        "Assumptions 1 and 4's too), as the report's 'Eq.' numbers are.",
     ]
 
 
@@ -351,8 +350,8 @@ def latex_markdown(text, labels, equations=None):
     environment is numbered), references numbered from ``labels``, citations as ``(key)``,
     ``\\textbf``/``\\emph`` as ``**``/``*``, footnote marks as ``<sup>N</sup>``.
 
-    >>> latex_markdown(r"See Eq.~(\\ref{e}) of \\name~\\citep{a,b}: $x \\to 1$.", {"e": "3"})
-    'See Eq. (3) of NGC (a, b): $x \\\\to 1$.'
+    >>> latex_markdown(r"See Eq.~(\\ref{e}) of \\name~\\citep{a,b}: $x \\to 1$.", {"e": "4"})
+    'See Eq. (4) of NGC (a, b): $x \\\\to 1$.'
     >>> print(latex_markdown(r"We have \\begin{equation}\\label{e} x = 1. \\end{equation}",
     ...                      {}, iter([7])))
     We have

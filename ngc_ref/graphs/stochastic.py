@@ -283,7 +283,7 @@ class ContextualSBM:
     labels : numpy.ndarray of int64
         Class of each node (contiguous balanced blocks).
     Y : numpy.ndarray
-        n x k one-hot float64 label matrix (the regression target of the paper's Eq. (10)).
+        n x k one-hot float64 label matrix (the regression target of the paper's Eq. (8)).
     X_clean : numpy.ndarray
         n x d clean features X* = ``signal * class_means[labels]``.
     X : numpy.ndarray
@@ -382,7 +382,7 @@ def contextual_sbm(n, k, p_in, p_out, d, *, signal=1.0, noise_std=0.0, means="on
 
     References
     ----------
-    .. [1] Paper, Sec. 3: Eq. (10) (f(W) = ||Ã_S (X* + η) W - Y||_F²), Assumption 1 and
+    .. [1] Paper, Sec. 3: Eq. (8) (f(W) = ||Ã_S (X* + η) W - Y||_F²), Assumption 1 and
        Theorem 1.
     .. [2] Y. Deshpande, S. Sen, A. Montanari, E. Mossel, "Contextual stochastic block models",
        NeurIPS 2018.

@@ -1,6 +1,6 @@
 """Full-batch training of the linear / "+MLP" softmax classifier on propagated features.
 
-This is the second half of the paper's NGC/RNGC models (Eq. 4 and Eq. 12 with W): the features
+This is the second half of the paper's NGC/RNGC models (Eq. 4 and Eq. 17 with W): the features
 are propagated once, H = Ã_S X, and a classifier softmax(H W + b) (hidden = 0) or a ReLU MLP
 (hidden > 0, the appendix tables' "+MLP") is trained with softmax cross-entropy on the
 training nodes, full batch, by Adam (PyTorch semantics, L2-style ``weight_decay``) or plain

@@ -1,14 +1,14 @@
-"""The least-squares setting of the paper's main theory (Sec. 3, Eq. 8-10, Theorem 1).
+"""The least-squares setting of the paper's main theory (Sec. 3, Eq. 8-13, Theorem 1).
 
 With Z = Ã_S X on noisy features X = X* + η and Z* = Ã_S X* on clean ones,
 
 .. math::
 
     f(W) = \\|Z W - Y\\|_F^2 \\;(\\text{Eq. 8}),\\qquad
-    g(W) = \\|Z^* W - Y\\|_F^2 \\;(\\text{Eq. 9}),
+    g(W) = \\|Z^* W - Y\\|_F^2 \\;(\\text{Eq. 12}),
 
     g(W_f^{(k)}) - g(W_g^*) \\le \\mathcal{O}\\Big(\\frac{1}{2k\\alpha}\\Big)
-        + \\mathcal{O}\\Big(\\frac{\\tau\\log n}{n}\\Big) \\;(\\text{Eq. 10}),
+        + \\mathcal{O}\\Big(\\frac{\\tau\\log n}{n}\\Big) \\;(\\text{Eq. 13}),
 
 where W_f^{(k)} is the k-th gradient-descent iterate on f with step α ≤ 1/L and
 L = 2σ_max(Z)² is the smoothness constant of f (∇f(W) = 2Zᵀ(ZW − Y)). The proof (appendix,
@@ -16,7 +16,7 @@ L = 2σ_max(Z)² is the smoothness constant of f (∇f(W) = 2Zᵀ(ZW − Y)). Th
 
 .. math:: f(W_f^{(k)}) - f(W_g^*) \\le \\frac{\\|W^{(0)} - W_g^*\\|_F^2}{2k\\alpha},
 
-which :class:`TheoryTrajectory` records beside the two terms of Eq. 10; the constants hidden
+which :class:`TheoryTrajectory` records beside the two terms of Eq. 13; the constants hidden
 in the O(·) are not given by the paper, so the terms are reported, not summed into a bound.
 """
 
@@ -247,7 +247,7 @@ class TheoryTrajectory:
     objective : ndarray
         f(W^(k)) + l2‖W^(k)‖_F², the function GD minimises.
     g_gap : ndarray
-        g(W^(k)) − g(W_g*), the left side of Eq. 10.
+        g(W^(k)) − g(W_g*), the left side of Eq. 13.
     f_gap_at_Wg : ndarray
         f(W^(k)) − f(W_g*), bounded by ``opt_term`` in the proof (for l2 = 0).
     W_norm : ndarray
@@ -255,9 +255,9 @@ class TheoryTrajectory:
     grad_norm : ndarray
         ‖∇objective(W^(k))‖_F.
     opt_term : ndarray
-        ‖W⁰ − W_g*‖_F²/(2kα) (inf at k = 0), the first term of Eq. 10.
+        ‖W⁰ − W_g*‖_F²/(2kα) (inf at k = 0), the first term of Eq. 13.
     noise_term : float
-        τ·log n / n, the second term of Eq. 10.
+        τ·log n / n, the second term of Eq. 13.
     tau, tau_norm :
         τ and the normalisation it was computed with (the paper defines τ with "rw").
     noise_norm_sq : float
@@ -329,7 +329,7 @@ def _targets(Y, n):
 def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alpha=None, W0=None,
                       l2=0.0, tol=None, seed=None, tau=None, tau_norm=None,
                       lipschitz_method="auto", weight="weight", nodelist=None):
-    """Run gradient descent on f (Eq. 8) and record the terms of Theorem 1 (Eq. 10).
+    """Run gradient descent on f (Eq. 8) and record the terms of Theorem 1 (Eq. 13).
 
     .. math::
 
@@ -365,7 +365,8 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
     tau : float, optional
         τ if already known; computed otherwise with :func:`ngc_ref.connectivity_factor`.
     tau_norm : {"rw", "sym"}, optional
-        Normalisation for τ (default: ``"rw"``, as the paper defines τ (Eq. 5-6)).
+        Normalisation for τ (default: ``"rw"``, as the paper defines τ: Def. 1, Eq. 5, with
+        the row sums of Eq. 6).
     lipschitz_method : str
         Passed to :func:`lipschitz_constant`.
     %(weight)s

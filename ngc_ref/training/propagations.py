@@ -10,7 +10,7 @@ name        H                                                                 de
 ==========  ================================================================  ================
 ``raw``     X (MLP without graph)                                             —
 ``ngc``     Ã_S X = (λ+1)^{-1} Σ_{s=0}^{S} (r T̃)^s X, r = λ/(λ+1) (Eq. 4)     λ=32, S=16
-``rngc``    (λ+1)^{-1} Σ_s [r(T̃ − εXXᵀ/‖XXᵀ‖_F)]^s X (Eq. 12)                 λ=32, S=16, ε=1
+``rngc``    (λ+1)^{-1} Σ_s [r(T̃ − εXXᵀ/‖XXᵀ‖_F)]^s X (Eq. 17)                 λ=32, S=16, ε=1
 ``gsd``     (I + λL̃)⁻¹ X, NGC with S = ∞ (Eq. 2, via gsd_solve)                λ=32
 ``sgc``     T̃^K X (Wu et al. 2019)                                            K=2
 ``s2gc``    α X + (1−α)/K Σ_{k=1}^{K} T̃^k X (Zhu & Koniusz 2021, Eq. 8)       K=16, α=0.05
@@ -27,7 +27,7 @@ APPNP paper.
 References
 ----------
 .. [1] S. Liu et al., "How Powerful is Implicit Denoising in Graph Neural Networks", Eq. (2),
-   (4), (12).
+   (4), (17) (the GSD solution, NGC, RNGC).
 .. [2] F. Wu et al., "Simplifying Graph Convolutional Networks", ICML 2019.
 .. [3] H. Zhu and P. Koniusz, "Simple Spectral Graph Convolution", ICLR 2021, Eq. (8).
 .. [4] J. Gasteiger, A. Bojchevski, S. Günnemann, "Predict then Propagate", ICLR 2019.
@@ -142,7 +142,7 @@ PROPAGATIONS = {
     "raw": Propagation("raw", _raw, {}, "MLP without graph: H = X"),
     "ngc": Propagation("ngc", _ngc, {"lam": 32.0, "S": 16}, "paper Eq. 4"),
     "rngc": Propagation("rngc", _rngc, {"lam": 32.0, "S": 16, "eps": 1.0, "mode": "full"},
-                        "paper Eq. 12"),
+                        "paper Eq. 17"),
     "gsd": Propagation("gsd", _gsd, {"lam": 32.0, "method": "auto", "rtol": 1e-10},
                        "paper Eq. 2 (NGC with S = infinity)"),
     "sgc": Propagation("sgc", _sgc, {"K": 2}, "Wu et al. 2019"),

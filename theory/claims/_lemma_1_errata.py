@@ -1,7 +1,7 @@
 """Lemma 1's errata (issue 26): what is written, what is meant, and whether the meant statement
 holds. The statements are declared in :mod:`.lemma_1`; their results are built here.
 
-* ``lemma-1:t`` — the lemma's t carries (1 − r^S)² and no σ²; Eq. 9 (and, up to σ², the proof's
+* ``lemma-1:t`` — the lemma's t carries (1 − r^S)² and no σ²; Eq. 11 (and, up to σ², the proof's
   own "Choose t") has (1 − r^{S+1})²σ².
 * ``lemma-1:union-bound`` — the proof's union bound runs over i ∈ [n], j ∈ [n] (factor 2n²) for
   the n × d matrix Ã_Sη; meant: j ∈ [d] (factor 2nd).
@@ -27,7 +27,7 @@ from .._exact import mass, ratio_r, row_square_sums, text
 #: The paper's words (Lemma 1 and its proof, appendix 'Proof of Lemma 1').
 LEMMA_T = ("Lemma 1: 'Suppose we choose t=2τ(1−(λ/(λ+1))^S)²(4 log n + log 2d)/n. Then under "
            "Assumptions 1 and 2, with a high probability 1−1/d, we have ‖Ã_Sη‖_F² ≤ "
-           "2τ(1−(λ/(λ+1))^{S+1})²σ²(4 log n + log 2d)/n' (Eq. 9)")
+           "2τ(1−(λ/(λ+1))^{S+1})²σ²(4 log n + log 2d)/n' (Eq. 11)")
 PROOF_T = ("proof of Lemma 1: 'Choose t=2τ(1−(λ/(λ+1))^{S+1})²(4 log n + log 2d)/n and with "
            "probability 1−1/d, we have ‖Ã_Sη‖_F² ≤ 2τ(1−(λ/(λ+1))^{S+1})²σ²(4 log n + "
            "log 2d)/n'")
@@ -43,20 +43,20 @@ K2 = {"atlas_index": 3, "n": 2, "edges": [[0, 1]], "lam": 1.0, "S": 1}
 
 
 def t_ratio(lam, S, sigma2=1):
-    """Written t over Eq. 9's bound, exactly: ((1 − r^S)/(1 − r^{S+1}))²/σ² (τ, n, d and the
+    """Written t over Eq. 11's bound, exactly: ((1 − r^S)/(1 − r^{S+1}))²/σ² (τ, n, d and the
     logarithms cancel)."""
     r = ratio_r(lam)
     return ((1 - r ** S) / mass(lam, S)) ** 2 / Fraction(sigma2)
 
 
 def proof_tail_at(ratio, n, d):
-    """The proof's failure bound 2n⁴exp(−nt/(2τm²σ²)) at t = ratio × Eq. 9's bound:
+    """The proof's failure bound 2n⁴exp(−nt/(2τm²σ²)) at t = ratio × Eq. 11's bound:
     2n⁴(2d·n⁴)^{−ratio} (= 1/d exactly at ratio 1)."""
     return 2.0 * n ** 4 * (2.0 * d * n ** 4) ** (-float(ratio))
 
 
 def t_result(st, ctx, norm, mc):
-    """``lemma-1:t``: the lemma's t is not Eq. 9's right-hand side."""
+    """``lemma-1:t``: the lemma's t is not Eq. 11's right-hand side."""
     where = mc if mc is not None else K2
     lam, S, n = where["lam"], where["S"], where["n"]
     d = where.get("d", 4)
@@ -64,22 +64,22 @@ def t_result(st, ctx, norm, mc):
     tail = proof_tail_at(ratio, n, d)
     at_one = proof_tail_at(1, n, d)
     ev = {"written": f"{LEMMA_T}; {PROOF_T}",
-          "meant": "t = Eq. 9's right-hand side 2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n: with it "
+          "meant": "t = Eq. 11's right-hand side 2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n: with it "
                    "the proof's last display gives P(‖Ã_Sη‖_F² ≥ t) ≤ 2n⁴/(2d·n⁴) = 1/d",
           "setting": setting(where), "sigma": 1,
           "written_t_over_bound": text(ratio),
           "written_t_over_bound_at_S_0": "0 (1 − r⁰ = 0: the written t vanishes)",
           "proof_tail_at_written_t": tail, "proof_tail_at_meant_t": at_one,
           "one_over_d": 1.0 / d,
-          "meant_statement": "Eq. 9 itself: the result lemma-1, which fails (its minimal "
+          "meant_statement": "Eq. 11 itself: the result lemma-1, which fails (its minimal "
                              "counterexample, by the exact probability, is in its "
                              "minimal_counterexample)"}
     return judged(
         st, ctx, norm, Judgement("holds" if ratio == 1 else "fails", [where], where), ev,
-        f"written t = 2τ(1 − r^S)²(4 log n + log 2d)/n (no σ²), meant Eq. 9's 2τ(1 − r^{{S+1}})²"
+        f"written t = 2τ(1 − r^S)²(4 log n + log 2d)/n (no σ²), meant Eq. 11's 2τ(1 − r^{{S+1}})²"
         f"σ²(4 log n + log 2d)/n: on {setting(where)}, σ = 1 the written t is {text(ratio)} of "
         f"the bound (0 at S = 0), and the proof's tail at it is {tail:.3g} > 1/d = {1 / d:g} "
-        f"(at the meant t: {at_one:g} = 1/d); the meant statement is Eq. 9 itself, which "
+        f"(at the meant t: {at_one:g} = 1/d); the meant statement is Eq. 11 itself, which "
         "fails (see lemma-1)",
         dict(graph=(f"atlas-G{where['atlas_index']}", adjacency(n, where["edges"])), lam=lam,
              S=S, d=d, sigma=1, norm=norm, written_t_over_bound=text(ratio),

@@ -1,12 +1,12 @@
 """Lemma 1's Pareto front of minimal (n, d) (issue 33): for each feature dimension d, the fewest
-nodes on which Eq. 9 fails for Gaussian η, both ends certified.
+nodes on which Eq. 11 fails for Gaussian η, both ends certified.
 
 **Below the front: no graph fails, by a theorem.** With Gaussian η, ‖Ã_Sη‖_F²/σ² = Σ_k μ_k χ²_d
 (μ_k the eigenvalues of Ã_SᵀÃ_S), a Gaussian quadratic form of rank ≤ nd and mean dΣ_iρ_i.
-Eq. 9's bound over that mean is y = 2·max_iρ_i(4 log n + log 2d)/(dΣ_iρ_i) ≥ y_n =
+Eq. 11's bound over that mean is y = 2·max_iρ_i(4 log n + log 2d)/(dΣ_iρ_i) ≥ y_n =
 2(4 log n + log 2d)/(dn) (the largest row energy is at least the mean one). By Székely &
 Bakirov (2003) every such form has P(Q > y·EQ) ≤ max_{k ≤ nd} P(χ²_k > k·y)
-(:func:`.._chisq.extremal_sf`), so when that maximum at y_n is ≤ 1/d, Eq. 9 holds on every graph
+(:func:`.._chisq.extremal_sf`), so when that maximum at y_n is ≤ 1/d, Eq. 11 holds on every graph
 with n nodes, every λ, every S, both normalisations. The front's n for d is the first n where
 this bound exceeds 1/d — and a graph that fails there, found by a walk certified with the exact
 probability (:func:`.._exact.certify_lemma_1_exact`), makes it the minimum.
@@ -37,14 +37,14 @@ SCREEN_MARGIN = 1e-6
 
 
 def y_n(n, d):
-    """Eq. 9's bound over E‖Ã_Sη‖_F² at its smallest, 2(4 log n + log 2d)/(dn) (mpmath)."""
+    """Eq. 11's bound over E‖Ã_Sη‖_F² at its smallest, 2(4 log n + log 2d)/(dn) (mpmath)."""
     with mp.workdps(DPS):
         return 2 * (4 * mp.log(n) + mp.log(2 * d)) / (d * n)
 
 
 def lower_n(d, max_n=MAX_N):
     """The first n ≥ 2 where the extremal bound max_{k ≤ nd} P(χ²_k > k·y_n) exceeds 1/d, with
-    the bounds of every smaller n (each ≤ 1/d: Eq. 9 holds there on every graph)."""
+    the bounds of every smaller n (each ≤ 1/d: Eq. 11 holds there on every graph)."""
     below = []
     for n in range(2, max_n + 1):
         p, k = extremal_sf(y_n(n, d), n * d)
@@ -117,7 +117,7 @@ def witness(n, d, norm, lams, limit=200):
 
 
 def pareto_front(norm, lams, max_d=16):
-    """The minimal (n, d) pairs on which Eq. 9 fails: for d = 2, 3, … the fewest nodes (the
+    """The minimal (n, d) pairs on which Eq. 11 fails: for d = 2, 3, … the fewest nodes (the
     extremal bound below it, a certified witness at it), until a d reaches n = 2 (every larger
     d is then dominated); points dominated by a smaller d with no more nodes are dropped."""
     points = []

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import warnings
 
-from ngc_ref import datasets
+import numpy as np
+import scipy.sparse as sp
+
+from ngc_ref import connectivity_factor, datasets
 from ngc_ref.training import PAPER_HYPERPARAMS
 
 #: The paper's data sets with rows in the appendix tables (ogbn-products is not offline).
@@ -60,6 +63,47 @@ def rngc_settings(name):
             lv = "every ξ" if level is None else f"{'p' if noise == 'flip' else 'ξ'}={level:g}"
             out.add((row["lam"], row["S"], row["eps"], f"{row['table']} ({noise}, {lv})"))
     return sorted(out)
+
+
+def isolated(A):
+    """Nodes without a neighbour (a boolean mask)."""
+    return np.asarray(sp.csr_array(A).sum(axis=1)).ravel() == 0
+
+
+def tau_over_n(A, lam, S, norm, *, budget, samples, seed):
+    """τ/n of a data set's graph at (λ, S), as a bracket, without the n × n filter.
+
+    The isolated nodes' τ_i exactly (``nodes=``); the others' τ on the graph without them (τ_i/n
+    = Σ_j [Ã_S]_ij²/m² of a node with a neighbour does not change when other components are
+    dropped): exact when S·nnz·n ≤ ``budget``, else ``method="estimate"`` with ``samples`` =
+    (probes, candidates) and ``seed`` — its lower end the exact τ_i of a candidate maximiser
+    (a true lower bound), its upper end at the estimator's 99% confidence.
+
+    Returns a dict: ``isolated`` (count), ``isolated_tau_i_over_n`` ((min, max) or None),
+    ``non_isolated`` (the lower end over the others), ``upper`` (their upper end), ``method``,
+    ``argmax`` (the node, an index of ``A``, whose exact τ_i is the lower end).
+    """
+    n = A.shape[0]
+    iso = isolated(A)
+    if iso.any():
+        res = connectivity_factor(A, lam, S, norm=norm, nodes=np.flatnonzero(iso))
+        iso_ratio = (float(res.tau_i.min() / n), float(res.tau_i.max() / n))
+    else:
+        iso_ratio = None
+    keep = np.flatnonzero(~iso)
+    B = A[keep][:, keep] if iso.any() else A
+    if S * B.nnz * B.shape[0] <= budget:
+        res = connectivity_factor(B, lam, S, norm=norm)
+        low, up, method = res.tau / B.shape[0], res.tau / B.shape[0], "exact"
+    else:
+        res = connectivity_factor(B, lam, S, norm=norm, method="estimate", n_samples=samples[0],
+                                  max_candidates=samples[1], seed=seed)
+        low, up = res.tau_lower / B.shape[0], res.tau_upper / B.shape[0]
+        method = (f"estimate (exact τ_i of {res.n_exact} candidates; upper end at "
+                  f"confidence {res.confidence:g})")
+    return {"isolated": int(iso.sum()), "isolated_tau_i_over_n": iso_ratio,
+            "non_isolated": low, "upper": up, "method": method,
+            "argmax": int(keep[res.argmax])}
 
 
 def _pretty(name):

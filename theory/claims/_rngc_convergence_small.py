@@ -118,7 +118,7 @@ def _mp(v):
 
 def truncation_error(n, edges, X, lam, eps, S, norm):
     """‖R_SX − (I − T)⁻¹X‖_F / ‖(I − T)⁻¹X‖_F at 50 digits (mpmath), R_S = Σ_{s≤S} T^s: how
-    far Eq. 12's truncated series is from the inverse it expands (the factor 1/(λ+1)
+    far Eq. 17's truncated series is from the inverse it expands (the factor 1/(λ+1)
     cancels)."""
     with mp.workdps(50):
         T = ex.rngc_operator(n, edges, X, lam, eps, norm)

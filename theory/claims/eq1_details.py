@@ -1,5 +1,5 @@
 """The appendix "More Details on Equation (1)" (the edge-sum form of the GSD smoothness term) and
-the stationarity condition Eq. 11 of the adversarial problem, for both normalisations.
+the stationarity condition Eq. 16 of the adversarial problem, for both normalisations.
 
 **Trace identity** (``gsd-trace``). The appendix writes tr(FᵀL̃F) as a sum over edges for each
 L̃, with Ã = A + I and d̃_i = d_i + 1:
@@ -15,11 +15,11 @@ every column sum c_j = Σ_i Ã_ij/d̃_i of D̃⁻¹Ã to be 1 (a regular graph);
 and the last equality (½Σ_ij = Σ over edges) needs a summand symmetric in (i, j), which
 ‖F_i − F_j‖²/d̃_i is not: the edge sum depends on how each edge is oriented (both are reported).
 
-**Eq. 11** (``agsd-stationarity``). ρ(F) = ‖F − X‖_F² + λ tr(FᵀL̃F) + λε‖FFᵀ‖_F (the paper's
+**Eq. 16** (``agsd-stationarity``). ρ(F) = ‖F − X‖_F² + λ tr(FᵀL̃F) + λε‖FFᵀ‖_F (the paper's
 tr(FᵀFFᵀF)/‖FFᵀ‖_F equals ‖FFᵀ‖_F) has gradient 2(F − X) + λ(L̃ + L̃ᵀ)F + 2λεFFᵀF/‖FFᵀ‖_F.
-Eq. 11 sets 2(F − X) + 2λL̃F + 2λεFFᵀF/‖FFᵀ‖_F = 0, which is that gradient only when L̃ is
+Eq. 16 sets 2(F − X) + 2λL̃F + 2λεFFᵀF/‖FFᵀ‖_F = 0, which is that gradient only when L̃ is
 symmetric. Checked without iterating: for a random F, X := (I + λL̃ + λεP_F)F makes F satisfy
-Eq. 11 exactly, and ∇ρ(F) is evaluated there (= λ(L̃ᵀ − L̃)F; the analytic gradient is
+Eq. 16 exactly, and ∇ρ(F) is evaluated there (= λ(L̃ᵀ − L̃)F; the analytic gradient is
 cross-checked by central differences). Whether a stationary point is the minimum "of the outer
 optimization problem": for sym ρ is convex (L̃_sym ⪰ 0, and ‖FFᵀ‖_F is the squared Schatten-4
 norm); for rw the symmetric part L̃_s = (L̃ + L̃ᵀ)/2 can have eigenvalues near −1 (a star), and
@@ -147,28 +147,28 @@ def _trace_result(ctx, norm, rows, kept, worst, ev):
              appendix_half_double_sum=first["half_double_sum"], **extra))
 
 
-# ----------------------------------------------------------------------------- Eq. 11
+# ---------------------------------------------- Eq. 16, RNGC's fixed point: its stationarity
 
 STAT_ID = "agsd-stationarity"
 STAT_WORDS = ("Sec. 4.2: 'Taking the gradient of ρ(F) to zero, we get the solution of the outer "
-              "optimization problem as follows: F = (I + λL̃ + λεFFᵀ/‖FFᵀ‖_F)⁻¹X' (Eq. 11), "
+              "optimization problem as follows: F = (I + λL̃ + λεFFᵀ/‖FFᵀ‖_F)⁻¹X' (Eq. 16), "
               "with L̃ either normalisation (after Eq. 3)")
 STAT_STATEMENT = (
-    "Eq. 11, F = (I + λL̃ + λεFFᵀ/‖FFᵀ‖_F)⁻¹X, is the zero-gradient condition of ρ(F) = "
+    "Eq. 16, F = (I + λL̃ + λεFFᵀ/‖FFᵀ‖_F)⁻¹X, is the zero-gradient condition of ρ(F) = "
     "‖F − X‖_F² + λtr(FᵀL̃F) + λε·tr(FᵀFFᵀF)/‖FFᵀ‖_F: ∇ρ vanishes at every F satisfying it. "
     "Checked exactly: X := (I + λL̃ + λεP_F)F for random F on the small search graphs, "
     "λ ∈ {0.5, 32}, ε ∈ {1e-5, 0.1, 1}; ‖∇ρ‖ relative to its terms ≤ 1e-10.")
-STAT = claim(STAT_ID, "Sec. 4.2, Eq. 11", STAT_STATEMENT, order=115,
+STAT = claim(STAT_ID, "Sec. 4.2, Eq. 16", STAT_STATEMENT, order=115,
              scope=as_stated(STAT_WORDS))
 MINIMUM = STAT.part(
-    "minimum", "The stationary point of Eq. 11 is the minimiser of ρ ('the solution of the outer "
+    "minimum", "The stationary point of Eq. 16 is the minimiser of ρ ('the solution of the outer "
                "optimization problem'): ρ is bounded below and convex, so the zero of its "
                "gradient is its minimum. Checked: convexity through the smallest eigenvalue of "
                "I + λ(L̃ + L̃ᵀ)/2; a rank-one direction along which ρ → −∞ when "
                "(1 + λε)I + λ(L̃ + L̃ᵀ)/2 has a negative eigenvalue.")
 STAT_CORRECTED = STAT.corrected(
     "The zero-gradient condition of ρ is F = (I + λ(L̃ + L̃ᵀ)/2 + λεFFᵀ/‖FFᵀ‖_F)⁻¹X for either "
-    "normalisation; it is Eq. 11 when L̃ is symmetric (sym).")
+    "normalisation; it is Eq. 16 when L̃ is symmetric (sym).")
 LAMS, EPSILONS = (0.5, 32.0), (1e-5, 0.1, 1.0)
 
 
@@ -221,9 +221,9 @@ def check_stationarity(ctx, norm):
           "gradient_vs_central_differences_max_rel_error": fd,
           "why": "∇ρ = 2(F − X) + λ(L̃ + L̃ᵀ)F + 2λεFFᵀF/‖FFᵀ‖_F; at X = (I + λL̃ + λεP_F)F it "
                  "is λ(L̃ᵀ − L̃)F, zero iff L̃ is symmetric on the span of F"}
-    summ = (f"∇ρ = 0 at Eq. 11's solutions to {w:.1e} (relative) on {count} cases; analytic "
+    summ = (f"∇ρ = 0 at Eq. 16's solutions to {w:.1e} (relative) on {count} cases; analytic "
             f"gradient vs central differences {fd:.1e}" if w <= TOL else
-            f"L̃_rw is not symmetric: at F solving Eq. 11, ‖∇ρ‖ is {w:.2f} of its terms "
+            f"L̃_rw is not symmetric: at F solving Eq. 16, ‖∇ρ‖ is {w:.2f} of its terms "
             f"({name}, λ={lam:g}, ε={eps:g}); ∇ρ = λ(L̃ᵀ − L̃)F")
     results = [judged(STAT, ctx, norm, Judgement("holds" if w <= TOL else "fails", []), ev, summ,
                       dict(graph=(name, A), lam=lam, eps=eps, norm=norm, relative_gradient=w,

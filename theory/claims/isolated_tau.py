@@ -32,7 +32,7 @@ from .._core import as_stated, claim, extension
 from .._exact import certify_tau_only_if
 from .._graphs import lam_S_grid, small_graphs
 from .._paper import RW_FOOTNOTE
-from ._paper_data import PAPER_DATASETS, load, ngc_settings
+from ._paper_data import PAPER_DATASETS, isolated, load, ngc_settings, tau_over_n
 from .tau_range import all_isolated
 
 ID = "isolated-tau"
@@ -93,11 +93,6 @@ def only_if_test(c):
     return (c.tau >= c.n * (1 - 1e-12)) & ~all_isolated(c), c.tau / c.n
 
 
-def _isolated(A):
-    deg = np.asarray(sp.csr_array(A).sum(axis=1)).ravel()
-    return deg == 0
-
-
 def _atlas(ctx):
     top = 7 if ctx.thorough else 5
     for k, G in enumerate(nx.graph_atlas_g()):
@@ -113,7 +108,7 @@ def search(ctx, norm):
     graphs = list(_atlas(ctx)) + list(small_graphs(ctx).items())
     smalls = set(small_graphs(ctx))
     for name, A in graphs:
-        iso = _isolated(A)
+        iso = isolated(A)
         for lam, S in settings:
             ti = dense_tau_i(A, lam, S, norm)
             if name in smalls:   # the library's τ beside the reference
@@ -144,33 +139,17 @@ def data_rows(ctx, norm):
     for name, ds in load(ctx).items():
         A = ds.adjacency
         n = A.shape[0]
-        iso = _isolated(A)
         for lam, S in ngc_settings(name):
-            if iso.any():
-                res = connectivity_factor(A, lam, S, norm=norm, nodes=np.flatnonzero(iso))
-                iso_ratio = (float(res.tau_i.min() / n), float(res.tau_i.max() / n))
-            else:
-                iso_ratio = None
-            # τ_i/n = Σ_j [Ã_S]_ij²/m² of a node with a neighbour does not change when the
-            # isolated nodes (other components) are dropped: measure it on the rest.
-            keep = np.flatnonzero(~iso)
-            B = A[keep][:, keep] if iso.any() else A
-            if S * B.nnz * B.shape[0] <= budget:
-                other = connectivity_factor(B, lam, S, norm=norm)
-                non_max, upper, method = other.tau / B.shape[0], other.tau / B.shape[0], "exact"
-            else:
-                est = connectivity_factor(B, lam, S, norm=norm, method="estimate",
-                                          n_samples=samples[0], max_candidates=samples[1],
-                                          seed=ctx.rng(ID, norm, name, lam, S))
-                non_max, upper = est.tau_lower / B.shape[0], est.tau_upper / B.shape[0]
-                method = (f"estimate (exact τ_i of {est.n_exact} candidates; upper end at "
-                          f"confidence {est.confidence:g})")
-            tau = max(non_max, iso_ratio[1] if iso_ratio else 0.0)
+            t = tau_over_n(A, lam, S, norm, budget=budget, samples=samples,
+                           seed=ctx.rng(ID, norm, name, lam, S))
+            iso_ratio = t["isolated_tau_i_over_n"]
+            tau = max(t["non_isolated"], iso_ratio[1] if iso_ratio else 0.0)
             rows.append({"graph": name, "n": n, "lam": lam, "S": S,
-                         "isolated_nodes": int(iso.sum()), "all_isolated": bool(iso.all()),
+                         "isolated_nodes": t["isolated"], "all_isolated": t["isolated"] == n,
                          "tau": tau * n, "tau_over_n": tau, "isolated_tau_i_over_n": iso_ratio,
-                         "max_non_isolated_tau_i_over_n": non_max, "method": method,
-                         "tau_upper_over_n": max(upper, iso_ratio[1] if iso_ratio else 0.0),
+                         "max_non_isolated_tau_i_over_n": t["non_isolated"],
+                         "method": t["method"],
+                         "tau_upper_over_n": max(t["upper"], iso_ratio[1] if iso_ratio else 0.0),
                          "A": A})
     return rows
 
@@ -273,7 +252,7 @@ def _data_result(ctx, norm, data):
                     if r["isolated_nodes"]) or "no data set has an isolated node"
     if hits:
         h = hits[0]
-        iso = np.flatnonzero(_isolated(h["A"]))
+        iso = np.flatnonzero(isolated(h["A"]))
         ce = counterexample(PAPER_DATA.id, ctx, graph=(h["graph"], h["A"]), dataset=h["graph"],
                             lam=h["lam"], S=h["S"], norm=norm, n=h["n"], tau=h["tau"],
                             isolated_nodes=iso[:20].tolist(), isolated_count=int(iso.size))

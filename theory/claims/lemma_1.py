@@ -1,4 +1,4 @@
-"""Lemma 1 (Eq. 9): the tail of ‖Ã_S η‖_F² under sub-Gaussian noise.
+"""Lemma 1 (Eq. 11): the tail of ‖Ã_S η‖_F² under sub-Gaussian noise.
 
 Notation: m = 1 − r^{S+1}, ρ_i = Σ_p [Ã_S]_ip² (so τ = n·max_i ρ_i / m²), Z = Ã_S η (n × d).
 
@@ -49,7 +49,7 @@ STATEMENT = ("Under Assumption 1 (i.i.d. zero-mean sub-Gaussian η ∈ R^{n×d},
              "Checked by Monte Carlo: the frequency of exceeding the bound, with a "
              f"{CONFIDENCE:.0%} Clopper-Pearson interval, against 1/d.")
 
-CLAIM = claim(ID, "Lemma 1, Eq. 9 (proof: appendix 'Proof of Lemma 1')", STATEMENT, order=90,
+CLAIM = claim(ID, "Lemma 1, Eq. 11 (proof: appendix 'Proof of Lemma 1')", STATEMENT, order=90,
               # the Monte Carlo cases; the errata read the atlas
               families=(ID, f"{ID}-corrected:max-entry", f"{ID}-corrected:frobenius"),
               **THEORY_RW_SCOPES)
@@ -66,10 +66,10 @@ FROBENIUS = CLAIM.corrected(
 
 #: Errata of the lemma and its proof (what is written, what is meant, whether that holds).
 T_ERRATUM = CLAIM.erratum(
-    "t", "The lemma's t = 2τ(1 − r^S)²(4 log n + log 2d)/n is Eq. 9's right-hand side "
+    "t", "The lemma's t = 2τ(1 − r^S)²(4 log n + log 2d)/n is Eq. 11's right-hand side "
          "2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n (as written it has (1 − r^S)² and no σ²).",
     f"{errata.LEMMA_T}; {errata.PROOF_T}: the t that makes the proof's last "
-    "display equal 1/d is Eq. 9's right-hand side")
+    "display equal 1/d is Eq. 11's right-hand side")
 UNION_ERRATUM = CLAIM.erratum(
     "union-bound", "The proof's union bound P(‖Ã_Sη‖_{∞,∞} ≥ t) ≤ 2n²exp{−nt²/(2τ(1 − "
                    "r^{S+1})²σ²)} over i ∈ [n], j ∈ [n] (as written; Ã_Sη is n × d, so the "
@@ -92,7 +92,7 @@ PROOF_INSTANCES = 30
 
 
 def _moments(c, d):
-    """E‖Ã_Sη‖_F²/σ², Var/σ⁴ (Gaussian η) and Eq. 9's bound/σ², each ``(S+1, G)``."""
+    """E‖Ã_Sη‖_F²/σ², Var/σ⁴ (Gaussian η) and Eq. 11's bound/σ², each ``(S+1, G)``."""
     E = d * c.fro2
     V = 2.0 * d * c.gram_fro2
     B = 2.0 * c.rho.max(axis=2) * (4.0 * math.log(c.n) + math.log(2.0 * d))
@@ -100,7 +100,7 @@ def _moments(c, d):
 
 
 def _pz_test(c, d):
-    """Atlas test of Eq. 9 for Gaussian η: the Paley–Zygmund lower bound on
+    """Atlas test of Eq. 11 for Gaussian η: the Paley–Zygmund lower bound on
     P(‖Ã_Sη‖_F² > bound), (1 − θ)²E²/(Var + E²) with θ = bound/E, exceeds 1/d (ratio: d × it)."""
     E, V, B = _moments(c, d)
     theta = B / E
@@ -109,13 +109,13 @@ def _pz_test(c, d):
 
 
 def _mean_test(c, d):
-    """Where the mean E‖Ã_Sη‖_F² itself lies above Eq. 9's bound."""
+    """Where the mean E‖Ã_Sη‖_F² itself lies above Eq. 11's bound."""
     E, _, B = _moments(c, d)
     return E > B, E / B
 
 
 def exact_minimal(norm, lams, within=NON_DEGENERATE):
-    """The minimal counterexample of Eq. 9 (Gaussian η) by the exact probability: the atlas
+    """The minimal counterexample of Eq. 11 (Gaussian η) by the exact probability: the atlas
     walked in minimal order over ``within`` × λ × S × every d of :data:`WALK_D`, each case
     certified by :func:`certify_lemma_1_exact` until one fails (every case before it is
     certified to hold)."""
@@ -125,8 +125,8 @@ def exact_minimal(norm, lams, within=NON_DEGENERATE):
 
 
 def _atlas_part(ctx, norm):
-    """Eq. 9 on every graph ≤ 7 nodes × λ × S × d inside the statement's range (S ≥ 1, n ≥ 2,
-    no isolated node, d ≥ 2): the cases the Paley–Zygmund lower bound shows failing, the
+    """Lemma 1's Eq. 11 on every graph ≤ 7 nodes × λ × S × d inside the statement's range (S ≥ 1,
+    n ≥ 2, no isolated node, d ≥ 2): the cases the Paley–Zygmund lower bound shows failing, the
     cases with mean > bound, and the minimal counterexample by the exact probability (the
     degenerate minimum beside it)."""
     grid = dict(lams=lam_grid(ctx), extra=("d", ATLAS_D), within=NON_DEGENERATE)
@@ -188,7 +188,7 @@ def _cases(ctx):
 
 #: ``--thorough``: (n, trials, d values) of each size (n × ``--scale``, trials × min(1, scale)).
 #: Draws go through Ã_S as columns (trials·d per (graph, d, noise)); at large n fewer draws
-#: still decide (all exceed Eq. 9's bound; a corrected bound's 0 exceedances out of ≥ 150
+#: still decide (all exceed Eq. 11's bound; a corrected bound's 0 exceedances out of ≥ 150
 #: put the 95% interval below 1/d for d ≤ 32), and the large d are dropped where a column
 #: costs most.
 THOROUGH_GRID = ((100, 2000, (2, 8, 32)), (300, 2000, (2, 8, 32)), (1000, 1000, (2, 8, 32)),
@@ -370,7 +370,7 @@ def _figure(path, norm, rows):
         axes[0].plot(ns, [r["paper_bound"] for r in sel], "x--", color=colour)
         axes[1].plot(ns, [r["mean_max2"] for r in sel], "o-", color=colour)
         axes[1].plot(ns, [r["max_entry_bound"] for r in sel], "x--", color=colour)
-    axes[0].set_title("‖Ã_Sη‖_F²: measured mean vs the paper's Eq. 9 bound", fontsize=10)
+    axes[0].set_title("‖Ã_Sη‖_F²: measured mean vs the paper's Eq. 11 bound", fontsize=10)
     axes[1].set_title("max_ij [Ã_Sη]_ij²: measured mean vs the corrected bound", fontsize=10)
     axes[0].set_ylabel("‖Ã_Sη‖_F²")
     axes[1].set_ylabel("max_ij [Ã_Sη]_ij²")
@@ -389,9 +389,9 @@ def _minimal_figures(ctx, norm, mc):
         "Paley–Zygmund: P(‖Ã_Sη‖_F² > bound) ≥ (1 − θ)²E²/(Var + E²)")
     return minimal_figure(
         ctx, f"lemma-1-minimal-{norm}.png", mc,
-        f"Eq. 9 fails ({norm}, Gaussian η): atlas G{mc['atlas_index']}, λ = {mc['lam']:g}, "
+        f"Eq. 11 fails ({norm}, Gaussian η): atlas G{mc['atlas_index']}, λ = {mc['lam']:g}, "
         f"S = {mc['S']}, d = {mc['d']}\nE‖Ã_Sη‖²/σ² = {ex[next(iter(ex))]}, bound/σ² "
-        f"{ex['Eq. 9 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)']}",
+        f"{ex['Eq. 11 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)']}",
         caption=f"certified {mc['certified']}: P(‖Ã_Sη‖_F² > bound) {prob} > 1/d = "
                 f"{ex['1/d']}; smallest case with S ≥ 1, n ≥ 2, no isolated node, d ≥ 2")
 
@@ -468,7 +468,7 @@ def _front(ctx, norm):
           "method": "below each point no graph fails, for every λ and S: max_{k ≤ nd} "
                     "P(χ²_k > k·y_n) ≤ 1/d with y_n = 2(4 log n + log 2d)/(dn) (Székely & "
                     "Bakirov 2003: the largest tail of a Gaussian quadratic form of rank ≤ nd "
-                    "and mean 1; Eq. 9's bound over the mean is ≥ y_n); at the point a graph "
+                    "and mean 1; Eq. 11's bound over the mean is ≥ y_n); at the point a graph "
                     "fails, found by a walk (graphs by fewest edges — the atlas up to 7 nodes, "
                     "then a matching, C_n, K_n —, S, λ) and certified by the exact probability",
           "dominated": "a point with more nodes and a larger d than another is dropped; every "
@@ -477,12 +477,12 @@ def _front(ctx, norm):
 
 
 def _paper_result(ctx, norm, rows, common, figs):
-    """Eq. 9 as stated: the Monte Carlo cases, the atlas's exact minimum and the proof.
-    Returns ``(minimal counterexample or None, result)``."""
+    """Lemma 1's bound (Eq. 11) as stated: the Monte Carlo cases, the atlas's exact minimum and
+    the proof. Returns ``(minimal counterexample or None, result)``."""
     verdict, w, ci = judge(rows, "exceed_paper")
     ev = dict(common, cases=[public(r) for r in rows], worst_case=public(w),
               proof_notes=PROOF_NOTES)
-    summ = (f"P(‖Ã_Sη‖_F² > Eq. 9's bound) exceeds 1/d: worst {w['family']} n={w['n']} "
+    summ = (f"P(‖Ã_Sη‖_F² > Eq. 11's bound) exceeds 1/d: worst {w['family']} n={w['n']} "
             f"{w['noise']} d={w['d']}: P(exceed) = "
             f"{w['exceed_paper']}/{w['trials']}, CI [{ci[0]:.3f}, {ci[1]:.3f}] vs 1/d = "
             f"{1 / w['d']:.3f}; E‖Z‖²={w['expected_fro2']:.3g} vs bound {w['paper_bound']:.3g}")
@@ -493,10 +493,10 @@ def _paper_result(ctx, norm, rows, common, figs):
     broken = first_failure(steps)
     ev["proof_first_false_step"] = broken["step"] if broken else None
     ev["atlas_mean_above_bound"] = (
-        f"E‖Ã_Sη‖_F² = σ²d‖Ã_S‖_F² > Eq. 9's bound on {mean.failing_cases:,} of {mean.cases:,} "
+        f"E‖Ã_Sη‖_F² = σ²d‖Ã_S‖_F² > Eq. 11's bound on {mean.failing_cases:,} of {mean.cases:,} "
         f"atlas cases (graph × λ × S × d); first: {setting(mean.minimal)}; largest "
         f"mean/bound {mean.worst_ratio:.4g} at {setting(mean.worst)}" if mean.minimal else
-        "E‖Ã_Sη‖_F² ≤ Eq. 9's bound on every atlas case")
+        "E‖Ã_Sη‖_F² ≤ Eq. 11's bound on every atlas case")
     search = combine_search(atlas, {"families_and_sizes": common["families_and_sizes"],
                                     "lam": LAM, "S": S, "d": common["d"],
                                     "noises": list(NOISES), "trials": common["trials_per_case"]})

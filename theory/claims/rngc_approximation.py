@@ -1,11 +1,11 @@
-"""Eq. 11 → Eq. 12: replacing F by X inside the RNGC inverse.
+"""Eq. 16 → Eq. 17: replacing F by X inside the RNGC inverse.
 
-Eq. 11 is the fixed point F = G(F), G(F) = (I + λL̃ + λε FFᵀ/‖FFᵀ‖_F)⁻¹X. Eq. 12 is G(X) (then
+Eq. 16 is the fixed point F = G(F), G(F) = (I + λL̃ + λε FFᵀ/‖FFᵀ‖_F)⁻¹X. Eq. 17 is G(X) (then
 expanded in a Neumann series; with the exact inverse, i.e. S → ∞, it is G(X) itself, since
 ((λ+1)I − λ(Ã − εP))/(λ+1)·(λ+1) = I + λL̃ + λεP).
 
 The fixed point is computed densely by the damped iteration F_{k+1} = (1−β)F_k + βG(F_k) from
-F_0 = X (so the first iterate is Eq. 12), stopping when ‖G(F_k) − F_k‖_F ≤ 1e-10‖F_k‖_F; β = 1
+F_0 = X (so the first iterate is Eq. 17), stopping when ‖G(F_k) − F_k‖_F ≤ 1e-10‖F_k‖_F; β = 1
 first (60 iterations), then 0.5 (400) and 0.25 (800) if the previous one did not converge. A
 case whose iteration never converges has no reference and counts as inconclusive.
 """
@@ -25,30 +25,31 @@ from .._stats import class_bag_of_words, loglog_slope, pyg_row_normalize, seed_o
 
 ID = "rngc-approximation"
 WORDS = ("Sec. 4.2: 'Note that in Eq. [AGSD, Sec. 4.1] we also require F to be close to X, we can "
-         "approximate Eq. (11) by replacing the F with X in the inverse matrix on the right hand "
-         "side', and Eq. 12 writes 'H ≈ ...' with no tolerance")
-#: Our criterion for the thresholded reading (the paper gives none): relative error of Eq. 12
+         "approximate Eq. (16) by replacing the F with X in the inverse matrix on the right hand "
+         "side', and Eq. 17 writes 'H ≈ ...' with no tolerance")
+#: Our criterion for the thresholded reading (the paper gives none): relative error of Eq. 17
 #: ≤ 10% for ε ≤ 1.
 REL_ERR_MAX = 0.10
 EPS_MAX = 1.0
 #: ε range over which the growth exponent of the error is fitted (the small-ε end, where both
-#: Eq. 11 and Eq. 12 tend to NGC's solution).
+#: Eq. 16 and Eq. 17 tend to NGC's solution).
 GROWTH_EPS = (1e-5, 1e-2)
-STATEMENT = ("Eq. 12 approximates Eq. 11: F ≈ X inside (I + λL̃ + λεFFᵀ/‖FFᵀ‖_F)⁻¹. The paper "
+STATEMENT = ("Eq. 17 approximates Eq. 16: F ≈ X inside (I + λL̃ + λεFFᵀ/‖FFᵀ‖_F)⁻¹. The paper "
              "writes '≈' and states no tolerance, so the as-stated result reports the measured "
-             "relative error ‖G(X) − F*‖_F/‖F*‖_F (F* the fixed point of Eq. 11, G(X) Eq. 12 with "
+             "relative error ‖G(X) − F*‖_F/‖F*‖_F (F* the fixed point of Eq. 16, G(X) Eq. 17 with "
              "the exact inverse, S → ∞) over ε ∈ [1e-5, 10] at λ = 32, its growth in ε (log-log "
              "slope over ε ∈ [1e-5, 1e-2]) and its size against the effect of ε itself "
              "‖F* − F_NGC‖/‖F*‖; no verdict rests on a threshold: inconclusive unless the error "
              "is at rounding level (holds).")
-CLAIM = claim(ID, "Sec. 4.2, Eq. 11 → Eq. 12", STATEMENT, order=120, **generic(WORDS))
+CLAIM = claim(ID, "Sec. 4.2, Eq. 16 → Eq. 17 (F ≈ X in RNGC)", STATEMENT, order=120,
+              **generic(WORDS))
 TOLERANCE = CLAIM.part(
-    "tolerance", f"Eq. 12 is within {REL_ERR_MAX:.0%} of Eq. 11's fixed point: "
+    "tolerance", f"Eq. 17 is within {REL_ERR_MAX:.0%} of Eq. 16's fixed point: "
                  f"‖G(X) − F*‖_F/‖F*‖_F ≤ {REL_ERR_MAX:.0%} for every ε ≤ {EPS_MAX:g} (λ = 32).",
     scope=extension(f"the {REL_ERR_MAX:.0%} tolerance at ε ≤ {EPS_MAX:g} is ours: {WORDS}"),
     norm_scopes={})
-#: Below this relative error Eq. 12 is Eq. 11's solution up to rounding: the only threshold-free
-#: 'holds' of '≈'.
+#: Below this relative error RNGC's Eq. 17 is Eq. 16's solution up to rounding: the only
+#: threshold-free 'holds' of '≈'.
 ROUNDING = 1e-8
 
 LAM = 32.0
@@ -65,7 +66,7 @@ def _G(K, lam, eps, F, X):
 
 
 def fixed_point(L, X, lam, eps):
-    """F* of Eq. 11 by damped iteration; returns (F, info dict)."""
+    """F* of Eq. 16 by damped iteration; returns (F, info dict)."""
     K = np.eye(L.shape[0]) + lam * L
     total = 0
     for beta, maxiter in SCHEDULE:
@@ -83,7 +84,7 @@ def fixed_point(L, X, lam, eps):
 
 
 def approximation(L, X, lam, eps):
-    """Eq. 12 with the exact inverse: G(X)."""
+    """Eq. 17 with the exact inverse: G(X)."""
     return _G(np.eye(L.shape[0]) + lam * L, lam, eps, X, X)
 
 
@@ -98,7 +99,7 @@ def error_curve(A, X, lam, norm, eps_grid):
         H16 = robust_propagate(A, X, lam, 16, eps, norm=norm)
         rows.append({"eps": float(eps), "rel_error": float(np.linalg.norm(Fa - Fs) / nF),
                      "effect_of_eps": float(np.linalg.norm(Fs - F0) / nF),
-                     "eq12_S16_rel_error": float(np.linalg.norm(H16 - Fs) / nF), **info})
+                     "rngc_S16_rel_error": float(np.linalg.norm(H16 - Fs) / nF), **info})
     return rows
 
 
@@ -150,7 +151,8 @@ def _figure(path, norm, curves):
         handles.append(Line2D([], [], color=col, lw=2, label=case))
     ax.axhline(REL_ERR_MAX, color="k", ls="--")
     ax.axvline(EPS_MAX, color="grey", lw=0.8)
-    handles += [Line2D([], [], color="k", marker="o", label="rel. error of Eq. 12 vs Eq. 11"),
+    handles += [Line2D([], [], color="k", marker="o",
+                       label="rel. error of RNGC (Eq. 17) vs Eq. 16"),
                 Line2D([], [], color="k", ls=":", label="‖F* − F_NGC‖ / ‖F*‖ (effect of ε)"),
                 Line2D([], [], color="k", ls="--", label=f"criterion {REL_ERR_MAX:.0%}"),
                 Line2D([], [], color="grey", lw=0.8, label=f"ε = {EPS_MAX:g} (end of the judged "
@@ -158,7 +160,7 @@ def _figure(path, norm, curves):
     log_axes([ax], "ε")
     ax.set_ylabel("relative error")
     legend_outside(fig, ax, handles, [h.get_label() for h in handles])
-    ax.set_title(f"RNGC: the F ≈ X approximation (Eq. 12 vs Eq. 11), λ={LAM:g}, norm={norm}",
+    ax.set_title(f"RNGC: the F ≈ X approximation (Eq. 17 vs Eq. 16), λ={LAM:g}, norm={norm}",
                  fontsize=11)
     return save_figure(fig, path)
 
@@ -179,8 +181,9 @@ def growth(curves, eps_range=GROWTH_EPS):
 
 
 def judge_as_stated(curves):
-    """'≈' without a tolerance: holds only at rounding level (Eq. 12 is then Eq. 11's solution),
-    else inconclusive; the measured size and growth are the result. Returns (verdict, worst)."""
+    """'≈' without a tolerance: holds only at rounding level (RNGC's Eq. 17 is then Eq. 16's
+    solution), else inconclusive; the measured size and growth are the result. Returns
+    (verdict, worst)."""
     conv = [(case, r) for case, rows in curves.items() for r in rows
             if r["converged"] and r["eps"] <= EPS_MAX]
     worst = max(conv, key=lambda cr: cr[1]["rel_error"]) if conv else None
@@ -204,7 +207,7 @@ def check(ctx, norm):
             "features": "row-normalised class bag-of-words (3 classes, d = 60, 8 words/node); "
                         "'noisy' adds 0.1·N(0,1)",
             "curves": curves, "growth": grow,
-            "note": "eq12_S16_rel_error is Eq. 12 truncated at S = 16 (robust_propagate): its "
+            "note": "rngc_S16_rel_error is Eq. 17 truncated at S = 16 (robust_propagate): its "
                     "error is dominated by the truncation (mass 1 − r^17 ≈ 0.41 at λ = 32), not "
                     "by F ≈ X."}
     return [_as_stated(ctx, norm, curves, grow, base, figs),

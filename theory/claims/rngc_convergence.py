@@ -1,6 +1,6 @@
-"""Does the RNGC series (Eq. 12) converge at the paper's hyper-parameters?
+"""Does the RNGC series (Eq. 17) converge at the paper's hyper-parameters?
 
-Eq. 12 sums powers of T = r(Ã − εP), P = XXᵀ/‖XXᵀ‖_F; it converges (as S → ∞) iff ρ(T) < 1, and
+Eq. 17 sums powers of T = r(Ã − εP), P = XXᵀ/‖XXᵀ‖_F; it converges (as S → ∞) iff ρ(T) < 1, and
 for ρ(T) > 1 its terms grow like ρ(T)^s. ρ(T) does not depend on S. P is PSD with ‖P‖₂ ≤ ‖P‖_F
 = 1, so for sym (Ã − εP symmetric, spectrum in [λ_min(Ã) − ε‖P‖₂, 1]):
 
@@ -33,7 +33,7 @@ from . import _rngc_convergence_small as small
 from ._paper_data import PAPER_DATASETS, load, note, rngc_settings
 
 ID = "rngc-convergence"
-STATEMENT = ("The RNGC series of Eq. 12 converges at the hyper-parameters the paper uses: "
+STATEMENT = ("The RNGC series of Eq. 17 converges at the hyper-parameters the paper uses: "
              "ρ(r(Ã − εXXᵀ/‖XXᵀ‖_F)) < 1. Checked for every (λ, ε) of the appendix tables on "
              "synthetic graphs with row-normalised class bag-of-words features (homophilous graphs "
              "with the citation/co-author/products/flip settings, heterophilous graphs with the "
@@ -41,22 +41,23 @@ STATEMENT = ("The RNGC series of Eq. 12 converges at the hyper-parameters the pa
              "planted K_{50,50} (do the settings alone guarantee convergence?); ρ by ARPACK to "
              "tolerance 1e-8, or a certified bracket when ARPACK needs over 100 restarts; the "
              "bound r(1 + ε‖P‖) and the sufficient condition ε‖P‖₂ < 1/λ are reported.")
-#: Eq. 12 is a Neumann series of a generic Ã; its convergence is a property of that formula.
+#: Eq. 17 is a Neumann series of a generic Ã; its convergence is a property of that formula.
 WORDS = ("Sec. 4.2: 'With the Neumann series expansion of the inverse matrix, we get the final "
-         "approximate solution as' Eq. 12, H ≈ (1/(λ+1))Σ_s[(λ/(λ+1))(Ã − εXXᵀ/‖XXᵀ‖_F)]^s XW")
+         "approximate solution as' Eq. 17, H ≈ (1/(λ+1))Σ_s[(λ/(λ+1))(Ã − εXXᵀ/‖XXᵀ‖_F)]^s XW")
 #: Why any graph and any features are in the statement's scope (issue 33: the constructed
 #: inputs were an extension before; the derivation's words make them as stated).
 GENERIC_INPUTS = (
     "the derivation is written for any graph and features: Sec. 4.2 opens 'we propose a new "
     "graph signal denoising problem - adversarial graph signal denoising (AGSD) problem to "
-    "improve the denoising performance by deriving a robust graph convolution model', Eq. 10 "
-    "poses it for the graph's L̃ and the features X with no hypothesis on either, and Eq. 12 "
+    "improve the denoising performance by deriving a robust graph convolution model', Eq. 14 "
+    "poses it for the graph's L̃ and the features X with no hypothesis on either, and Eq. 17 "
     "follows 'With the Neumann series expansion of the inverse matrix' with no condition; the "
     "condition the expansion needs is the paper's own (appendix B: 'Lemma ... describes the "
     "convergence of Neumann Series and the condition to get the convergence'), verified there "
     "for NGC on every graph (Gerschgorin) and never for RNGC. So a graph or features the "
     "checker constructs are inputs the statement covers, at the (λ, ε) of the paper's tables")
-CLAIM = claim(ID, "Sec. 4.2, Eq. 12; appendix hyper-parameter tables", STATEMENT, order=130,
+CLAIM = claim(ID, "Sec. 4.2, Eq. 17 (the RNGC series); appendix hyper-parameter tables",
+              STATEMENT, order=130,
               **generic(f"{WORDS}; {GENERIC_INPUTS}"), data_sets=PAPER_DATASETS)
 GROUPS = {
     "paper-data": CLAIM.part(
@@ -80,13 +81,13 @@ GROUPS = {
 }
 #: The smallest inputs (issue 33; results built in :mod:`._rngc_convergence_small`).
 MINIMAL = CLAIM.part(
-    "minimal", "Eq. 12's series converges (ρ(r(Ã − εXXᵀ/‖XXᵀ‖_F)) < 1) on every small input at "
+    "minimal", "Eq. 17's series converges (ρ(r(Ã − εXXᵀ/‖XXᵀ‖_F)) < 1) on every small input at "
                "the (λ, ε) of the appendix tables: walked in minimal order — fewest nodes, fewest "
                "edges, fewest feature columns, the simplest integer features, the simplest "
                "(λ, ε) — each input decided exactly (Schur–Cohn on the characteristic "
                "polynomial); the first divergent one is the minimal counterexample.")
 TWO_NODES = CLAIM.part(
-    "two-nodes", "On two nodes Eq. 12's series converges for every X ∈ R^{2×d}, every "
+    "two-nodes", "On two nodes Eq. 17's series converges for every X ∈ R^{2×d}, every "
                  "0 ≤ ε ≤ 1 and every λ > 0, in both normalisations: ρ(r(Ã − εXXᵀ/‖XXᵀ‖_F)) "
                  "≤ λ/(λ+1) < 1 (Weyl's inequality; a proof, its displayed steps checked on "
                  "seeded instances) — the lower end of rngc-convergence:minimal.",
@@ -397,7 +398,7 @@ def _figure(path, norm, graphs, rows, rng):
                 Line2D([], [], color="grey", ls="--", lw=0.8, label="ε = 1/λ"),
                 Patch(color="C3", alpha=0.1, label="ρ > 1: the series diverges")]
     legend_outside(fig, axd["rows"], handles, [h.get_label() for h in handles])
-    fig.suptitle(f"RNGC series (Eq. 12) convergence: ρ(r(Ã − εXXᵀ/‖XXᵀ‖_F)) against 1, "
+    fig.suptitle(f"RNGC series (Eq. 17) convergence: ρ(r(Ã − εXXᵀ/‖XXᵀ‖_F)) against 1, "
                  f"norm={norm}", fontsize=11)
     return save_figure(fig, path)
 

@@ -93,7 +93,8 @@ def _exact_row_text(mc, key="row"):
 
 
 def _sampled_row_sums(ctx, norm):
-    """Measure Eq. 6 on the sampled cases: ``(worst deviation, its case, smallest entry)``."""
+    """Measure Eq. 6 (the row sums) on the sampled cases: ``(worst deviation, its case,
+    smallest entry)``."""
     worst = (0.0, None)
     neg = 0.0
     for name, A, lam, S, M, mass in _cases(ctx, norm):
@@ -212,7 +213,7 @@ def _sampled_row_squares(ctx, norm):
 
 
 def _row_square_minimal_text(mc):
-    """The summary's words on the atlas's minimal counterexample of Eq. 7."""
+    """The summary's words on the minimal counterexample of Eq. 7 (the row square bounds)."""
     nums = mc["numbers"]
     i, which = mc["bad_rows"][0]
     if which == "lower":
@@ -223,7 +224,8 @@ def _row_square_minimal_text(mc):
 
 
 def _row_square_violations(ctx, low, high):
-    """The sampled violations of Eq. 7: the counterexample and the summary's words."""
+    """The sampled violations of Eq. 7 (the bounds on the row square sums): the counterexample
+    and the summary's words."""
     bad, which = [], []
     ok_low = low[0] >= 1 - EXACT_RTOL
     for bound, ok_bound, (_ratio, where) in (("lower", ok_low, low),
@@ -260,8 +262,9 @@ def check_row_square(ctx, norm):
                                     f"{count} rows: Σ sq / lower ≥ {low[0]:.4f}, Σ sq / upper ≤ "
                                     f"{high[0]:.4f}; {atlas.describe()}", search=search),
                 *extra]
-    ev["note"] = ("Eq. 7 follows from Eq. 6 and non-negativity (Cauchy–Schwarz and Σx² ≤ (Σx)²), "
-                  "so it inherits Eq. 6's restriction to rw")
+    ev["note"] = ("Eq. 7 (the bounds on ρ_i) follows from the row sums of Eq. 6 and "
+                  "non-negativity (Cauchy–Schwarz and Σx² ≤ (Σx)²), so it inherits the row "
+                  "sums' (Eq. 6) restriction to rw")
     figs = _row_square_figure(ctx, norm, mc)
     atlas_text = _row_square_minimal_text(mc) if mc else ""
     if sampled_ok:

@@ -1,7 +1,7 @@
-"""Remark 2: "the second term in Eq. (10) suggests that the denoising effect is linear with respect
+"""Remark 2: "the second term in Eq. (13) suggests that the denoising effect is linear with respect
 to τ".
 
-**As stated** (``tau-linearity``): the remark speaks of the *bound*: Eq. 10's second term
+**As stated** (``tau-linearity``): the remark speaks of the *bound*: Eq. 13's second term
 O(τ log n/n), and Lemma 1's bound 2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n behind it, are linear
 in τ at fixed n, λ, S, σ, d. True by construction; checked as such: the two formulas
 (:func:`ngc_ref_theory._bounds.paper_bound`, and τ log n/n) are evaluated on a symbolic τ
@@ -47,7 +47,7 @@ from .._paper import EXPERIMENTS_LAM_S, theory_rw
 from .._stats import CONFIDENCE, seed_of
 
 ID = "tau-linearity"
-WORDS = ("Remark 2: 'the second term in Eq. (10) suggests that the denoising effect is linear "
+WORDS = ("Remark 2: 'the second term in Eq. (13) suggests that the denoising effect is linear "
          "with respect to τ'")
 LAM, S = EXPERIMENTS_LAM_S
 RATIO_HOLDS, RATIO_FAILS = 1.5, 2.0
@@ -55,7 +55,7 @@ RATIO_HOLDS, RATIO_FAILS = 1.5, 2.0
 LINEAR_RTOL = 1e-12
 #: Lemma 1's d and σ at which the bound is evaluated on the measured τ (any would do: linear).
 BOUND_D, BOUND_SIGMA = 8, 1.0
-STATEMENT = ("Remark 2: the second term of Eq. 10, O(τ log n/n), and Lemma 1's bound "
+STATEMENT = ("Remark 2: the second term of Eq. 13, O(τ log n/n), and Lemma 1's bound "
              "2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n it comes from are linear in τ at fixed n, "
              "λ, S, σ, d. Checked on a symbolic τ (the formulas must return a·τ, no intercept, "
              "no non-linear operation on τ) and on the measured τ of every graph searched "
@@ -123,11 +123,11 @@ class Linear:
 
 
 def symbolic_slopes(n, lam=LAM, S=S, sigma=BOUND_SIGMA, d=BOUND_D):
-    """Lemma 1's bound and Eq. 10's second term on a symbolic τ: {name: (slope, intercept)};
+    """Lemma 1's bound and Eq. 13's second term on a symbolic τ: {name: (slope, intercept)};
     raises TypeError if a formula is not affine in τ."""
     tau = Linear(1.0, 0.0)
     out = {"lemma_1_bound": paper_bound(tau, lam, S, sigma, n, d),
-           "eq10_second_term": tau * math.log(n) / n}
+           "theorem_1_second_term": tau * math.log(n) / n}
     return {k: (v.a, v.b) for k, v in out.items()}
 
 
@@ -136,7 +136,7 @@ def linearity_on_graphs(rows, lam=LAM, S=S, sigma=BOUND_SIGMA, d=BOUND_D):
     n = rows[0]["n"]
     spread = {}
     for name, f in (("lemma_1_bound", lambda t: paper_bound(t, lam, S, sigma, n, d)),
-                    ("eq10_second_term", lambda t: t * math.log(n) / n)):
+                    ("theorem_1_second_term", lambda t: t * math.log(n) / n)):
         q = np.array([f(r["tau"]) / r["tau"] for r in rows])
         spread[name] = float(np.abs(q / q[0] - 1).max())
     return spread
@@ -278,8 +278,8 @@ def _as_stated(ctx, norm, rows):
     if ok:
         return CLAIM.result(norm, "holds", ev,
                             f"the bound is linear in τ by construction: Lemma 1's bound = "
-                            f"{sym['lemma_1_bound'][0]:.4g}·τ, Eq. 10's term = "
-                            f"{sym['eq10_second_term'][0]:.4g}·τ at n={n} (symbolic τ, no "
+                            f"{sym['lemma_1_bound'][0]:.4g}·τ, Eq. 13's term = "
+                            f"{sym['theorem_1_second_term'][0]:.4g}·τ at n={n} (symbolic τ, no "
                             f"intercept); bound/τ equal across {len(rows)} graphs to "
                             f"{max(spread.values()):.1e}")
     ce = counterexample(ID, ctx, n=n, lam=LAM, S=S, symbolic=sym, spread=spread)

@@ -7,7 +7,7 @@ series at S = 1, 2, 4, ..., S_max; summed forward, the partial sums are all of t
 
     V_0 = X,\\quad V_{s+1} = M V_s,\\quad H_S = \\frac{1}{\\lambda+1}\\sum_{s=0}^{S} V_s,
 
-with M = rÃ (NGC, Eq. 4) or M = r(Ã − εXXᵀ/‖XXᵀ‖_F) (RNGC, Eq. 12, the exact 'full' mode:
+with M = rÃ (NGC, Eq. 4) or M = r(Ã − εXXᵀ/‖XXᵀ‖_F) (RNGC, Eq. 17, the exact 'full' mode:
 the XXᵀ term applied at its cheapest, :func:`xxt_product`, and X scaled by a power of two to
 max|X| ≈ 1 as :func:`ngc_ref.robust_propagate` does). One pass to S_max costs S_max products
 instead of ΣS. ``ngc-ref reproduce`` also evaluates every exact-mode RNGC with it

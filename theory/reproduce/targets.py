@@ -24,7 +24,7 @@ from .._core import match_id
 #: Models: our key -> what it is (the report's legend).
 MODEL_HELP = {
     "ngc": "NGC: Ã_S X (appendix S, λ; Ã_sym) + the appendix classifier (linear, or '+MLP')",
-    "rngc": "RNGC (Eq. 12) with the appendix ε, same classifier; mode 'full' (exact XXᵀ term) "
+    "rngc": "RNGC (Eq. 17) with the appendix ε, same classifier; mode 'full' (exact XXᵀ term) "
             "except where noted",
     "ngc-rw": "NGC with Ã = D̃⁻¹Ã (rw) instead of the experiments' D̃^{-1/2}ÃD̃^{-1/2}",
     "rngc-rw": "RNGC with Ã = D̃⁻¹Ã (rw)",

@@ -325,7 +325,7 @@ def summarize_lemma1(records, plot_path=None):
                      f"{entry[0][0]:.3f} [{entry[0][1]:.3f}, {entry[0][2]:.3f}]", verdict,
                      f"{entry[1][0]:.3f} [{entry[1][1]:.3f}, {entry[1][2]:.3f}]",
                      f"{_mean_std(r['mean_fro2'] / r['paper_bound'] for r in res)[0]:.3g}"))
-    table = text_table(("series", "n", "trials", "1/d", "P(exceed Eq.9) [95% CP]", "Eq.9",
+    table = text_table(("series", "n", "trials", "1/d", "P(exceed Eq.11) [95% CP]", "Eq.11",
                         "P(exceed max-entry) [95% CP]", "mean/bound"), rows)
     figs = []
     if plot_path is not None:
@@ -334,7 +334,7 @@ def summarize_lemma1(records, plot_path=None):
 
 
 def _plot_lemma1(records, path):
-    """Top: measured mean / bound on a log axis (1 = the bound; the paper's Eq. 9 solid, the
+    """Top: measured mean / bound on a log axis (1 = the bound; the paper's Eq. 11 solid, the
     corrected max-entry bound dashed), one line per family. Bottom: exceedance probability
     with 95% Clopper–Pearson intervals on a logit axis, which spreads out both ends, so an
     interval such as [0.982, 1] or [0, 0.018] stays visible; families are dodged along n."""
@@ -371,7 +371,7 @@ def _plot_lemma1(records, path):
         for p_max in sorted({r["result"]["p_max"] for r in recs}):
             ax.axhline(p_max, color="k", ls=":", lw=1.2)
 
-    extra = [Line2D([], [], color="k", marker="o", label="paper's Eq. 9 bound (‖·‖_F²)"),
+    extra = [Line2D([], [], color="k", marker="o", label="paper's Eq. 11 bound (‖·‖_F²)"),
              Line2D([], [], color="k", marker="x", ls="--",
                     label="corrected max-entry bound\n(bottom: squares)"),
              Line2D([], [], color="k", lw=0.8, label="mean = bound"),

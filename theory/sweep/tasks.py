@@ -10,7 +10,7 @@ Built-in tasks (see :func:`describe` for their parameters):
 
 ``tau``                 τ and τ/n of Ã_S for a graph family at n (Assumption 2, Eq. 5): exact
                         or the estimator's bracket by the cost model (:mod:`.thorough_tasks`).
-``lemma1``              one Monte-Carlo exceedance trial batch of Lemma 1 (Eq. 9)
+``lemma1``              one Monte-Carlo exceedance trial batch of Lemma 1 (Eq. 11)
                         (:mod:`.thorough_tasks`; ``lemma1_trials`` is its draws-only alias).
 ``theorem1``            Theorem 1's gradient descent on one graph: a contextual SBM at fixed λ,
                         or a λ = √n family with its τ and a batch of noise draws

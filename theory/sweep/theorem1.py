@@ -261,7 +261,7 @@ def _resolve(params):
 
 @register_task("theorem1", PARAMS, validate=_validate, resolve=_resolve)
 def theorem1_task(params, seeds):
-    """Theorem 1 (Eq. 10): GD on ‖Ã_S(X*+η)W − Y‖² of one graph: the excess clean loss
+    """Theorem 1 (Eq. 13): GD on ‖Ã_S(X*+η)W − Y‖² of one graph: the excess clean loss
     g(W_k) − g(W_g*) of a contextual SBM at fixed λ (``family="csbm"``), or a λ = √n graph's
     record (τ exact or bracketed) and one run per noise draw."""
     if "family" in params:

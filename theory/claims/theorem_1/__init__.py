@@ -1,4 +1,4 @@
-"""Theorem 1 (Eq. 10): gradient descent on noisy features nearly minimises the clean loss.
+"""Theorem 1 (Eq. 13): gradient descent on noisy features nearly minimises the clean loss.
 
 Notation: Z* = Ã_S X*, Z_η = Ã_S η, Z = Z* + Z_η, f(W) = ‖ZW − Y‖_F², g(W) = ‖Z*W − Y‖_F²,
 W^(k) the k-th GD iterate on f from W⁰ = 0 with α = 1/L, L = 2σ_max(Z)², W_g* = argmin g,

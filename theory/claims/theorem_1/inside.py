@@ -227,7 +227,7 @@ def _searched_thorough(ctx, norm):
 
 
 def bound_term(tau, n):
-    """τ log n / n, the second term of Eq. 10 (the reference of the ratio)."""
+    """τ log n / n, the second term of Eq. 13 (the reference of the ratio)."""
     return tau * math.log(n) / n
 
 

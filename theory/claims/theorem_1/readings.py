@@ -201,7 +201,7 @@ def reading_result(ctx, norm, fams, reading, figs):
     verdicts = {f: fams[f][reading][0] for f in inside}
     v = combined_verdict(verdicts)
     ev = {"reading": reading,
-          "loss": ("f(W) = ‖Ã_S X W − Y‖_F², g(W) = ‖Ã_S X* W − Y‖_F² (Eq. 8, 9 as written)"
+          "loss": ("f(W) = ‖Ã_S X W − Y‖_F², g(W) = ‖Ã_S X* W − Y‖_F² (Eq. 8, 12 as written)"
                    if reading == "sum" else
                    "f(W) = ‖Ã_S X W − Y‖_F²/n, g(W) = ‖Ã_S X* W − Y‖_F²/n (per-node mean)"),
           "which_reading_the_proof_uses": f"sum: {PROOF_WORDS}; {EQ8_WORDS}; the text says "
