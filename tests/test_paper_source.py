@@ -3,6 +3,7 @@ and the version check: another version is refused naming both checksums, a missi
 only "not available"."""
 
 import hashlib
+from pathlib import Path
 
 import pytest
 
@@ -61,10 +62,25 @@ def test_an_empty_variable_counts_as_unset(pinned):
     assert paper_source({PAPER_ENV: ""}, default=pinned).available
 
 
-def test_the_default_is_beside_the_checkout():
-    path = _paper_source.default_path()
-    root = _paper_source.Path(_paper_source.__file__).resolve().parents[1]
-    assert path == root.parent / "shared" / "paper" / "implicit-denoising-gnn.tex"
+def test_the_default_is_beside_the_checkout(tmp_path, monkeypatch):
+    """Beside the checkout the module is imported from (editable install), else beside the
+    current directory when it is a checkout (``pip install .`` copies the module away from
+    it, as CI does), else None."""
+    here = Path(__file__).resolve().parents[1]          # this test's checkout
+    paper = ("shared", "paper", "implicit-denoising-gnn.tex")
+    clone = tmp_path / "clone"
+    clone.mkdir()
+    (clone / "setup.cfg").write_text("[metadata]\nname = ngc_ref\n", encoding="utf-8")
+    # imported from a checkout: that checkout, wherever the current directory is
+    monkeypatch.setattr(_paper_source, "__file__", str(clone / "theory" / "_paper_source.py"))
+    assert _paper_source.default_path(cwd=here) == tmp_path.joinpath(*paper)
+    # installed (site-packages has no setup.cfg): the current directory's checkout
+    site = tmp_path / "site-packages" / "ngc_ref_theory" / "_paper_source.py"
+    monkeypatch.setattr(_paper_source, "__file__", str(site))
+    assert _paper_source.default_path(cwd=here) == here.parent.joinpath(*paper)
+    assert _paper_source.default_path(cwd=tmp_path) is None          # not a checkout
+    (clone / "setup.cfg").write_text("[metadata]\nname = other\n", encoding="utf-8")
+    assert _paper_source.default_path(cwd=clone) is None             # another project's
 
 
 def test_the_pinned_checksum_is_the_shared_papers(tex):

@@ -28,7 +28,8 @@ from ngc_ref_theory.runner import data_notice, resolve_ids, select
 DATA = os.environ.get("NGC_REF_DATA")
 needs_data = pytest.mark.skipif(not DATA, reason="NGC_REF_DATA is not set")
 #: The claims whose check reads the paper's data sets (they skip them without NGC_REF_DATA).
-DATA_CLAIMS = {"denoising-accuracy", "flip-noise", "isolated-tau", "rngc-convergence",
+DATA_CLAIMS = {"dataset-statistics", "degree-connectivity", "denoising-accuracy", "flip-noise",
+               "isolated-tau", "rngc-convergence", "rngc-edge-cost", "rngc-smoothness",
                "rngc-tau", "row-normalization", "tau-at-scale"}
 
 

@@ -3,7 +3,7 @@ against. A leaf module: the one home of the paper's path and checksum.
 
 The paper is not part of the repository. :func:`paper_source` finds it in the environment
 variable ``NGC_REF_PAPER`` (a path to the ``.tex``), else at ``../shared/paper/`` beside the
-checkout (as in CI), and checks its sha256 against :data:`PAPER_SHA256`: a sentence map and
+checkout (the one the module is imported from, else the current directory: :func:`default_path`), and checks its sha256 against :data:`PAPER_SHA256`: a sentence map and
 quoted words written for one version must not be read against another, so a different file is
 refused (``ValueError`` naming ``NGC_REF_PAPER`` and both checksums), while a missing one is
 only *not available* (the tests that read it skip, ``ngc-ref check`` writes no ``paper.md``).
@@ -40,13 +40,32 @@ class PaperSource:
         return self.text is not None
 
 
-def default_path():
-    """``../shared/paper/implicit-denoising-gnn.tex`` beside the checkout this module is in,
-    or None when it is not imported from a checkout (an installed copy has no "beside")."""
-    root = Path(__file__).resolve().parents[1]
-    if not (root / "setup.cfg").is_file():
+def _checkout_of(folder):
+    """``folder`` if it is the root of an ngc_ref checkout (its ``setup.cfg`` names the
+    project), else None."""
+    cfg = Path(folder) / "setup.cfg"
+    try:
+        named = "name = ngc_ref" in cfg.read_text(encoding="utf-8")
+    except OSError:
         return None
-    return root.parent / "shared" / "paper" / PAPER_FILENAME
+    return Path(folder).resolve() if named else None
+
+
+def default_path(cwd=None):
+    """``../shared/paper/implicit-denoising-gnn.tex`` beside the checkout: the one this module
+    is imported from (an editable install), else the current directory when it is a checkout
+    (``pip install .`` copies the modules away from it, as CI does); None when neither is.
+
+    Parameters
+    ----------
+    cwd : path, optional
+        The directory to try second (default the current working directory).
+    """
+    for folder in (Path(__file__).resolve().parents[1], Path.cwd() if cwd is None else cwd):
+        root = _checkout_of(folder)
+        if root is not None:
+            return root.parent / "shared" / "paper" / PAPER_FILENAME
+    return None
 
 
 def sha256_of(data):
