@@ -9,7 +9,11 @@ A developer command, not part of CI (see ``docs/contributing-mutation.md``)::
 For each module it copies ``ngc_ref/``, ``tests/``, ``setup.cfg`` and ``pyproject.toml`` into
 ``build/mutation/<module>/``, appends to that copy's ``[mutmut]`` section (shared options live
 in the repository's ``setup.cfg``) the one file to mutate and the module's own test files, and
-runs ``nice -n 10 mutmut run --max-children 1`` there. mutmut (3.x) runs each mutant only
+runs ``nice -n 10 mutmut run --max-children 1`` there. A checker module (``theory/...``) is
+mutated in a copy of ``theory/`` laid out under its import name, ``ngc_ref_theory/``: mutmut
+puts its ``mutants/`` folder first on ``sys.path``, so the tests' ``import ngc_ref_theory``
+finds the mutated copy before the editable install's finder (which maps the name to
+``theory/``). mutmut (3.x) runs each mutant only
 against the tests that reach the mutated function, so a module takes minutes. Then it prints
 mutants / killed / equivalent / survivors per module, where a survivor listed in
 ``tools/mutation_equivalent.toml`` (with the reason it cannot change any result) counts as
@@ -36,7 +40,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: module (under ngc_ref/) -> its own fast test files.
+#: repository folder -> the package it installs as (setup.cfg's package_dir): the checker lives
+#: in theory/ but is imported as ngc_ref_theory.
+PACKAGES = {"ngc_ref": "ngc_ref", "theory": "ngc_ref_theory"}
+
+#: module -> its own fast test files. A library module is named by its path under ngc_ref/
+#: ("normalize"), a checker module by its path from the repository root ("theory/_stats").
 #: tests/test_gpu.py runs the GPU branches on every machine (through the CuPy stand-in of
 #: tests/_fake_cupy.py), so the modules with CuPy branches run it too.
 MODULES = {
@@ -51,6 +60,8 @@ MODULES = {
     "noise": ["tests/test_noise.py"],
     "training/least_squares": ["tests/test_training_least_squares.py"],
     "solve": ["tests/test_solve.py", "tests/test_solve_api.py", "tests/test_gpu.py"],
+    # The checker (theory/, imported as ngc_ref_theory).
+    "theory/_text": ["tests/test_summary_text.py"],
 }
 
 #: mutmut through this interpreter: a venv that sees a system-wide mutmut has no script of its
@@ -61,14 +72,31 @@ _MUTMUT = [sys.executable, "-m", "mutmut"]
 EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.toml"
 
 
+def _source(module):
+    """(repository folder, import package, file path in the work copy) of a MODULES key:
+    "normalize" -> ("ngc_ref", "ngc_ref", "ngc_ref/normalize.py"), "theory/_stats" ->
+    ("theory", "ngc_ref_theory", "ngc_ref_theory/_stats.py")."""
+    folder, sep, rest = module.partition("/")
+    if not (sep and folder in PACKAGES and folder != "ngc_ref"):
+        folder, rest = "ngc_ref", module
+    return folder, PACKAGES[folder], f"{PACKAGES[folder]}/{rest}.py"
+
+
 def _workdir(module, fresh):
     """build/mutation/<module>/ with the sources, the tests and a per-module [mutmut] config."""
+    folder, package, target = _source(module)
     work = ROOT / "build" / "mutation" / module.replace("/", ".")
     if fresh and work.exists():
         shutil.rmtree(work)    # statuses.json too
     work.mkdir(parents=True, exist_ok=True)
-    for name in ("ngc_ref", "tests"):
-        shutil.copytree(ROOT / name, work / name, dirs_exist_ok=True,
+    copies = [("ngc_ref", "ngc_ref"), ("tests", "tests")]
+    if package != "ngc_ref":
+        # The mutated copy under the import name (mutants/ngc_ref_theory shadows the editable
+        # install), and the folder itself under its own name for the tests that read its
+        # files by path (tests/test_layers.py); copied into mutants/ unmutated (also_copy).
+        copies += [(folder, package), (folder, folder)]
+    for src, dest in copies:
+        shutil.copytree(ROOT / src, work / dest, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     shutil.copy2(ROOT / "pyproject.toml", work / "pyproject.toml")
     cfg = (ROOT / "setup.cfg").read_text(encoding="utf-8")
@@ -78,8 +106,16 @@ def _workdir(module, fresh):
     assert cfg.rstrip().rsplit("\n[", 1)[-1].startswith("mutmut]"), \
         "keep [mutmut] the last section of setup.cfg"
     tests = "\n    ".join(MODULES[module])
-    cfg = (cfg.rstrip() + f"\nonly_mutate = ngc_ref/{module}.py\n"
-           f"pytest_add_cli_args_test_selection =\n    {tests}\n")
+    extra = ""
+    if package != "ngc_ref":
+        # configparser refuses a repeated key: widen the shared source_paths in place.
+        assert cfg.count("\nsource_paths = ngc_ref\n") == 1, \
+            "setup.cfg's [mutmut] source_paths changed: update tools/mutation.py"
+        cfg = cfg.replace("\nsource_paths = ngc_ref\n",
+                          f"\nsource_paths =\n    ngc_ref\n    {package}\n")
+        extra = f"also_copy =\n    {folder}\n"
+    cfg = (cfg.rstrip() + f"\nonly_mutate = {target}\n"
+           f"pytest_add_cli_args_test_selection =\n    {tests}\n" + extra)
     (work / "setup.cfg").write_text(cfg, encoding="utf-8")
     return work
 
@@ -110,7 +146,7 @@ def _statuses(work):
     status = {}
     for line in out.splitlines():
         name, sep, state = line.strip().rpartition(": ")
-        if sep and name.startswith("ngc_ref."):
+        if sep and name.startswith(tuple(f"{p}." for p in PACKAGES.values())):
             status[name] = state.strip()
     return status
 
@@ -163,7 +199,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.list:
         for module, tests in MODULES.items():
-            print(f"ngc_ref/{module}.py: {' '.join(tests)}")
+            folder, _, target = _source(module)
+            print(f"{folder}/{target.split('/', 1)[1]}: {' '.join(tests)}")
         return 0
     unknown = [m for m in args.modules if m not in MODULES]
     if unknown:
