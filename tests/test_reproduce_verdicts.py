@@ -43,3 +43,239 @@ def test_depth_means_keep_their_S_when_one_S_never_ran():
     [rec] = V._depth(only_shallow, [c])
     assert rec["evidence"][0]["range_from_S4"] is None
     assert rec["summary"] == "ngc cora: range 1.0 (expected barely)"
+
+
+# --- the comparisons "ours beat the baselines" ----------------------------------------------
+
+def _acc(columns, **means):
+    return {c: {m: runs(v[k] if isinstance(v, tuple) else v) for m, v in means.items()}
+            for k, c in enumerate(columns)}
+
+
+CORA = [("cora", 0.1, "paper"), ("cora", 0.5, "paper")]
+TWO = [("cora", 0.5, "paper"), ("citeseer", 0.5, "paper")]
+
+
+def test_mlp_weak_reads_only_the_highest_level_of_each_data_set():
+    """NGC − MLP > 0 at the highest ξ of each data set; lower levels are not its business."""
+    acc = _acc(CORA, ngc=(60.0, 70.0), mlp=(65.0, 50.0))      # NGC behind at ξ = 0.1 only
+    rec = V.mlp_weak(acc, CORA)
+    assert rec["verdict"] == "holds" and len(rec["evidence"]) == 1
+    assert rec["evidence"][0]["column"] == ["cora", 0.5, "paper"]
+    assert rec["summary"].startswith("1 paired comparisons; weakest: ngc − mlp on cora 0.5 "
+                                     "paper: +20.0")
+    assert rec["quote"] == "This implies the weak denoising effect of MLP"
+    acc = _acc(CORA, ngc=(70.0, 50.0), mlp=(50.0, 65.0))
+    rec = V.mlp_weak(acc, CORA)
+    assert rec["verdict"] == "fails"
+    assert rec["summary"].startswith("1 of 1 paired comparisons on the other side "
+                                     "(Bonferroni); most: ngc − mlp on cora 0.5 paper: -15.0")
+    assert V._highest([("cora", 0.1, "r"), ("pubmed", 0.02, "r"), ("cora", 0.3, "r"),
+                       ("pubmed", 0.01, "r")]) == [("cora", 0.3, "r"), ("pubmed", 0.02, "r")]
+
+
+def test_beats_names_the_comparison_furthest_on_the_other_side():
+    cols = [("cornell", 1.0, "paper"), ("texas", 1.0, "paper"), ("actor", 1.0, "paper")]
+    acc = _acc(cols, rngc=(50.0, 50.0, 50.0), gcn=(60.0, 70.0, 40.0))
+    rec = V._beats("k", "q", acc, cols, ("rngc",), ("gcn",), "rule")
+    assert rec["verdict"] == "fails" and rec["rule"] == "rule" and rec["quote"] == "q"
+    assert "2 of 3 paired comparisons" in rec["summary"]
+    assert "most: rngc − gcn on texas 1 paper: -20.0" in rec["summary"]   # lowest upper end
+    acc = _acc(cols, rngc=(50.0, 50.0, 50.0), gcn=(49.0, 45.0, 40.0))
+    rec = V._beats("k", "q", acc, cols, ("rngc",), ("gcn",), "rule")
+    assert rec["verdict"] == "holds"
+    assert rec["summary"].startswith("3 paired comparisons; weakest: rngc − gcn on cornell 1 "
+                                     "paper: +1.0")
+    # "better or matches" at −MATCH_MARGIN: RNGC one point behind still holds there
+    acc = _acc(cols, rngc=(50.0, 50.0, 50.0), gcn=(51.0, 51.0, 51.0))
+    assert V._beats("k", "q", acc, cols, ("rngc",), ("gcn",), "r")["verdict"] == "fails"
+    assert V._beats("k", "q", acc, cols, ("rngc",), ("gcn",), "r",
+                    threshold=-MATCH_MARGIN)["verdict"] == "holds"
+
+
+def test_rngc_over_ngc_pools_every_run_of_every_column():
+    """'in general': the pooled paired mean over all columns' runs; one column behind does
+    not fail it when the pool is ahead, the per-column rows are the evidence."""
+    cols = [("cora", 0.1, "paper"), ("cora", 0.2, "paper"), ("texas", 1.0, "paper")]
+    acc = {cols[0]: {"ngc": runs(70.0), "rngc": runs(72.0)},
+           cols[1]: {"ngc": runs(70.0), "rngc": runs(71.0)},
+           cols[2]: {"ngc": runs(60.0), "rngc": runs(59.5)},
+           ("x", 0.0, "paper"): {"ngc": runs(1.0)}}
+    rec = V.rngc_over_ngc(acc, list(acc))
+    pooled = compare(np.array([2.0] * 5 + [1.0] * 5 + [-0.5] * 5), 1)
+    assert rec["verdict"] == pooled["reading"] == "holds"
+    assert [r["column"] for r in rec["evidence"]] == [list(c) for c in cols]
+    assert rec["summary"].startswith("RNGC − NGC pooled over 3 columns (15 paired runs): +0.83 [")
+    assert rec["quote"] == QUOTES["rngc-over-ngc"] and rec["claim"] == "rngc-over-ngc"
+    acc[cols[0]]["rngc"] = runs(66.0)
+    acc[cols[1]]["rngc"] = runs(66.0)
+    assert V.rngc_over_ngc(acc, list(acc), key="mine")["verdict"] == "fails"
+    assert V.rngc_over_ngc(acc, list(acc), key="mine")["claim"] == "mine"
+
+
+def test_bold_first_or_second_by_means_and_its_summary():
+    col = ("texas", 1.0, "paper")
+    acc = _acc([col], ngc=70.0, rngc=69.0, mlp=71.0, gcn=72.0, s2gc=60.0)
+    rec = V.bold(acc, [col], ("mlp", "gcn", "s2gc"))
+    assert rec["verdict"] == "fails"          # both ahead in every run (paired, no spread)
+    assert rec["summary"] == ("best of NGC/RNGC first or second (by means) in 0 of 1 columns: "
+                              "not in texas 1 (rank 3, behind gcn, mlp)")
+    acc = _acc([col], ngc=70.0, rngc=69.0, mlp=71.0, gcn=60.0, s2gc=60.0)
+    rec = V.bold(acc, [col], ("mlp", "gcn", "s2gc"))
+    assert rec["verdict"] == "holds"
+    assert rec["summary"] == "best of NGC/RNGC first or second (by means) in 1 of 1 columns"
+    assert "(ngc, rngc, mlp, gcn, s2gc)" in rec["rule"]
+
+
+# --- chance, Pubmed, heterophily ------------------------------------------------------------
+
+def test_mlp_near_chance_at_its_threshold():
+    """Within CHANCE_MARGIN points of chance (100/C): holds when MLP's whole interval is at or
+    below chance + margin, fails when it lies above; one run: its value as the interval."""
+    col = [("cora", 0.5, "paper")]
+    C = lambda d: 4                                      # noqa: E731  chance 25 %
+    edge = 25.0 + CHANCE_MARGIN
+    at = V._chance({col[0]: {"mlp": [edge] * 3}}, col, C)
+    assert at["verdict"] == "holds" and at["evidence"][0]["ci"] == [edge, edge]
+    assert at["evidence"][0]["chance"] == 25.0
+    above = V._chance({col[0]: {"mlp": [edge + 1e-9] * 3}}, col, C)
+    assert above["verdict"] == "fails"
+    straddle = V._chance({col[0]: {"mlp": runs(edge, 5.0)}}, col, C)
+    assert straddle["verdict"] == "inconclusive"
+    one = V._chance({col[0]: {"mlp": [20.0]}}, col, C)
+    assert one["verdict"] == "holds" and one["evidence"][0]["ci"] == [20.0, 20.0]
+    assert one["summary"] == "cora ξ=0.5: MLP 20.0 (chance 25.0)"
+    assert V._chance({col[0]: {"ngc": [1.0]}}, col, C)["evidence"] == []
+
+
+def test_gcn_pubmed_needs_the_largest_gap_on_pubmed():
+    cols = [("cora", 0.5, "paper"), ("pubmed", 0.05, "paper")]
+    acc = _acc(cols, ngc=(70.0, 80.0), gcn=(68.0, 70.0))
+    rec = V._gcn_pubmed(acc, cols)
+    assert rec["verdict"] == "holds" and rec["claim"] == "gcn-pubmed"
+    assert rec["summary"].startswith("NGC − GCN at the highest level: cora +2.0 [")
+    acc = _acc(cols, ngc=(80.0, 72.0), gcn=(68.0, 70.0))     # Pubmed ahead, Cora more so
+    assert V._gcn_pubmed(acc, cols)["verdict"] == "fails"
+    acc = _acc(cols, ngc=(70.0, 70.0), gcn=(68.0, 75.0))     # behind on Pubmed
+    assert V._gcn_pubmed(acc, cols)["verdict"] == "fails"
+    assert V._gcn_pubmed(_acc(cols[:1], ngc=70.0, gcn=60.0), cols[:1]) is None
+
+
+def test_heterophily_mlp_most_gnns_in_most_columns():
+    """A column holds when MLP's mean is above more than half of the GNNs present; the claim
+    holds in more than half of the columns. Exactly half is not 'most'."""
+    cols = [("cornell", 1.0, "paper"), ("texas", 1.0, "paper"), ("actor", 1.0, "paper")]
+    three = dict(mlp=60.0, gcn=50.0, s2gc=50.0, ngc=50.0, rngc=70.0)   # beats 3 of 4
+    two = dict(mlp=60.0, gcn=50.0, s2gc=50.0, ngc=70.0, rngc=70.0)     # beats 2 of 4
+    acc = {cols[0]: _acc([cols[0]], **three)[cols[0]], cols[1]: _acc([cols[1]], **three)[cols[1]],
+           cols[2]: _acc([cols[2]], **two)[cols[2]]}
+    rec = V._heterophily_mlp(acc, cols)
+    assert [r["reading"] for r in rec["evidence"]] == ["holds", "holds", "fails"]
+    assert rec["evidence"][0]["mlp_beats"] == ["gcn", "s2gc", "ngc"]
+    assert rec["verdict"] == "holds" and rec["summary"].startswith(
+        "MLP beats most GNNs (by means) in 2 of 3 columns")
+    acc[cols[1]] = _acc([cols[1]], **two)[cols[1]]
+    assert V._heterophily_mlp(acc, cols)["verdict"] == "fails"          # 1 of 3
+    half = {cols[0]: acc[cols[0]], cols[2]: acc[cols[2]]}
+    assert V._heterophily_mlp(half, [cols[0], cols[2]])["verdict"] == "fails"   # 1 of 2
+    tied = {cols[0]: _acc([cols[0]], mlp=60.0, gcn=60.0, ngc=50.0)[cols[0]]}
+    assert V._heterophily_mlp(tied, cols[:1])["evidence"][0]["mlp_beats"] == ["ngc"]
+    assert V._heterophily_mlp({cols[0]: {"gcn": [1.0]}}, cols[:1])["verdict"] == "inconclusive"
+
+
+# --- depth and row normalisation ------------------------------------------------------------
+
+def _depth_acc(dataset, level, spreads):
+    """NGC and RNGC at each S of DEPTH_S, with means spread over `spreads[model]` points."""
+    from ngc_ref_theory.reproduce.targets import DEPTH_S
+    c = (dataset, level, "paper")
+    out = {}
+    for m, spread in spreads.items():
+        for k, s in enumerate(DEPTH_S):
+            out[f"{m}@S={s}"] = [70.0 + spread * k / (len(DEPTH_S) - 1)]
+    return c, out
+
+
+@pytest.mark.parametrize("spread, barely, greatly", [
+    (BARELY, "holds", "fails"), (BARELY + 1e-9, "inconclusive", "inconclusive"),
+    (GREATLY - 1e-9, "inconclusive", "inconclusive"), (GREATLY, "fails", "holds")])
+def test_depth_clean_barely_on_cora_greatly_on_citeseer(spread, barely, greatly):
+    cora, a = _depth_acc("cora", 0.0, {"ngc": spread})
+    cite, b = _depth_acc("citeseer", 0.0, {"rngc": spread})
+    [rec] = V._depth({cora: a, cite: b}, [cora, cite])
+    got = {r["column"][0]: (r["reading"], r["expected"], r["model"]) for r in rec["evidence"]}
+    assert got == {"cora": (barely, "barely", "ngc"), "citeseer": (greatly, "greatly", "rngc")}
+    assert rec["claim"] == "depth-clean" and rec["evidence"][0]["range"] == pytest.approx(spread)
+
+
+def test_depth_noisy_deeper_rngc_is_better_and_most_on_pubmed():
+    cols = [("cora", 1.0, "paper"), ("pubmed", 1.0, "paper"), ("cora", 0.0, "paper")]
+    acc = {cols[0]: {"rngc@S=1": runs(60.0), "rngc@S=16": runs(63.0)},
+           cols[1]: {"rngc@S=1": runs(60.0), "rngc@S=16": runs(65.0)},
+           cols[2]: {"rngc@S=1": runs(60.0), "rngc@S=16": runs(50.0)}}   # clean: not read
+    recs = V._depth(acc, cols)
+    [noisy] = [r for r in recs if r["claim"] == "depth-noisy"]
+    assert noisy["verdict"] == "holds" and len(noisy["evidence"]) == 2
+    assert noisy["summary"].startswith("RNGC S=16 − S=1 at ξ = 1: cora +3.0 [")
+    acc[cols[0]]["rngc@S=16"] = runs(66.0)                  # Cora gains more: not 'especially'
+    assert _by_claim(V._depth(acc, cols))["depth-noisy"]["verdict"] == "fails"
+    acc[cols[0]]["rngc@S=16"] = runs(55.0)                  # Cora loses depth
+    assert _by_claim(V._depth(acc, cols))["depth-noisy"]["verdict"] == "fails"
+    assert V._depth({cols[0]: {"rngc@S=1": runs(1.0)}}, cols[:1]) == []
+
+
+def test_row_norm_compares_with_and_without_on_the_same_draws_bonferroni_over_the_pairs():
+    acc = {("cora", 1.0, "rn"): {"ngc": runs(70.0)}, ("cora", 1.0, "raw"): {"ngc": runs(65.0)},
+           ("cora", 10.0, "rn"): {"ngc": runs(50.0)}, ("cora", 10.0, "raw"): {"ngc": runs(49.0, 0.0)},
+           ("pubmed", 1.0, "rn"): {"ngc": runs(1.0)}}        # no raw reading: not compared
+    rec = V._row_norm(acc, list(acc))
+    assert [r["column"] for r in rec["evidence"]] == [["cora", 1.0], ["cora", 10.0]]
+    ref = compare(1.0 + JITTER, 2)                           # m = 2 pairs with both readings
+    assert rec["evidence"][1]["ci_bonferroni"] == pytest.approx(ref["ci_bonferroni"])
+    assert rec["verdict"] == "holds" and rec["claim"] == "row-norm"
+    assert rec["summary"].startswith("NGC with − without RN, ours: cora ξ=1 +5.0 [")
+    # the paper's own difference, w RN − w/o RN, from its table (66.1 − 68.3 on Cora ξ = 1)
+    assert "The paper's own table: cora ξ=1 -2.2; cora ξ=10 " in rec["summary"]
+    acc[("cora", 10.0, "rn")] = {"ngc": runs(40.0)}
+    assert V._row_norm(acc, list(acc))["verdict"] == "fails"
+
+
+# --- judge_target: which claims each target gets --------------------------------------------
+
+def _table_acc(columns, models, base=60.0):
+    return {c: {m: runs(base + 5.0 * (m in ("ngc", "rngc"))) for m in models} for c in columns}
+
+
+@pytest.mark.parametrize("key, columns, claims", [
+    ("fig:noise", [("cora", 0.5, "paper"), ("pubmed", 0.05, "paper")],
+     ["mlp-random-guess", "ngc-best-fig", "gcn-pubmed", "rngc-over-ngc"]),
+    ("tab:heterophily", [("texas", 1.0, "paper")],
+     ["bold", "heterophily-rngc", "heterophily-mlp", "rngc-over-ngc", "ngc-beats-mlp"]),
+    ("tab:coauthor", [("coauthor-cs", 1.0, "paper")],
+     ["bold", "coauthor-mlp", "coauthor-gcn", "rngc-over-ngc", "ngc-beats-mlp"]),
+    ("tab:flip", [("cora", 0.4, "raw"), ("cora", 0.1, "rn")],
+     ["bold", "flip-rngc", "rngc-over-ngc", "ngc-beats-mlp"] * 2),
+])
+def test_each_target_gets_its_claims_per_reading(key, columns, claims):
+    from ngc_ref_theory.reproduce.targets import TARGETS
+    acc = _table_acc(columns, TARGETS[key].models)
+    recs = V.judge_target(key, acc, lambda d: 7)
+    assert [r["claim"] for r in recs] == claims
+    readings = [r["reading"] for r in recs]
+    assert readings == sorted(readings, key=list(TARGETS[key].readings).index)
+    assert set(readings) == {c[2] for c in columns}
+    if key == "tab:flip":   # at p = 0.4 only: the rn reading has no p = 0.4 column
+        flip = [r for r in recs if r["claim"] == "flip-rngc"]
+        assert [len(r["evidence"]) for r in flip] == [3, 0]
+        assert [r["verdict"] for r in flip] == ["holds", "inconclusive"]
+    if key == "tab:heterophily":   # 'better or matches' at −MATCH_MARGIN
+        assert "−2 points" in _by_claim(recs)["heterophily-rngc"]["rule"]
+
+
+def test_judge_target_row_normalization_and_depth_and_nothing():
+    assert V.judge_target("tab:row normalization", {}, None) == []
+    acc = {("cora", 1.0, "rn"): {"ngc": runs(70.0)}, ("cora", 1.0, "raw"): {"ngc": runs(65.0)}}
+    assert [r["claim"] for r in V.judge_target("tab:row normalization", acc, None)] == ["row-norm"]
+    c, a = _depth_acc("cora", 0.0, {"ngc": 1.0})
+    assert [r["claim"] for r in V.judge_target("fig:depth", {c: a}, None)] == ["depth-clean"]
+    assert V.judge_target("tab:coauthor", {("coauthor-cs", 1.0, "other"): {}}, None) == []
