@@ -553,3 +553,98 @@ def test_an_inconclusive_trend_says_what_would_decide_it():
     assert at.to_decide == "no grid up to n = 1,000,000,000 at the present scatter"
     none, _ = trend(-0.1001, 1.2)
     assert none.to_decide == "no grid up to n = 1,000,000,000 at the present scatter"
+
+
+def test_to_decide_at_the_thresholds_themselves():
+    """The phrase's branches at their boundaries (the interval and the slope exactly at
+    SLOPE_DECAY or SLOPE_FLAT): a slope at SLOPE_DECAY is sized against it, one at SLOPE_FLAT
+    lies in the undecidable band; an interval ending at SLOPE_DECAY is a 'holds' interval, one
+    starting at SLOPE_FLAT is not a 'fails' one."""
+    ns = [100, 200, 400, 800]
+    v = [n ** -0.16 * g for n, g in zip(ns, (1, 1.1, 1.1, 1))]   # sized: 6,400 vs -0.1
+    wide = (-0.9, 0.4)
+    assert _stats._to_decide(ns, v, SLOPE_DECAY, wide).startswith("n up to ≈ 6,400 (7 sizes")
+    assert _stats._to_decide(ns, v, SLOPE_FLAT, wide).startswith("none: the slope -0.05 lies")
+    assert _stats._to_decide(ns, v, -0.3, (-0.5, SLOPE_DECAY)) == (
+        "the values do not decrease at every step: more sizes or draws per size")
+    assert _stats._to_decide(ns, v, 0.1, (SLOPE_FLAT, 0.3)).startswith("n up to ≈ ")
+    assert decay_verdict(ns, v, conf=0.5).ci == pytest.approx(loglog_slope_ci(ns, v, 0.5)[1])
+
+
+def test_class_bag_of_words_one_word_per_node_lands_in_its_block_at_the_stated_rate():
+    """One word per node: P(block) = topic_share + (1 − topic_share)·block/d exactly (0.75 at
+    topic_share 0.5, two classes of d = 200); the share of 2000 nodes within 4 binomial
+    standard errors."""
+    labels = np.repeat([0, 1], 1000)
+    X = _stats.class_bag_of_words(np.random.default_rng(2), labels, words_per_node=1,
+                                  topic_share=0.5)
+    share = np.mean([X[i, y * 100:(y + 1) * 100].sum() for i, y in enumerate(labels)])
+    assert abs(share - 0.75) < 4 * math.sqrt(0.75 * 0.25 / 2000), share
+
+
+def test_the_no_hub_hypothesis_at_a_share_slope_of_exactly_its_threshold():
+    """n = 8·1024^k with shares 2^−k: the log-log slope is −0.1 to the last bit (the grid is
+    chosen so); ≤ SHARE_DECAY is inside."""
+    rows = [{"n": 8.0 * 1024.0 ** k, "isolated_nodes": 0, "max_degree_share": 0.5 ** k}
+            for k in range(3)]
+    assert _stats.loglog_slope([r["n"] for r in rows],
+                               [r["max_degree_share"] for r in rows]) == _stats.SHARE_DECAY
+    assert _stats.no_hub_hypotheses(rows, "x") == (True, "")
+
+
+def test_the_bootstrap_resamples_whole_clusters_within_each_x():
+    """At the last x two clusters, one of values a, one of b = 2c − a (three each), so the
+    median of a resample of two clusters is a (AA), c (AB, BA) or b (BB) with probabilities
+    1/4, 1/2, 1/4; the other x have identical clusters. The median of all six values is c on
+    the power law c = x^−0.5, so the OLS interval is the point −0.5 and the hull is the
+    bootstrap interval: at 95 % its ends are the slopes through a and through b, at 40 % (the
+    30 % and 70 % percentiles, both inside the middle atom) the slope through c."""
+    xs = [100.0, 200.0, 400.0]
+    c = 400.0 ** -0.5
+    a, b = 0.8 * c, 1.2 * c
+    groups = [(x, np.full((2, 3), x ** -0.5)) for x in xs[:2]]
+    groups.append((xs[2], np.array([[a] * 3, [b] * 3])))
+    lx = np.log(xs) - np.mean(np.log(xs))
+
+    def slope_through(y3):
+        ly = np.log([100.0 ** -0.5, 200.0 ** -0.5, y3])
+        return float((ly - ly.mean()) @ lx / (lx @ lx))
+    out = _stats.quantile_trend(groups, 0.5, n_boot=400, rng=0)
+    assert out["slope"] == pytest.approx(-0.5) and out["ols_ci"] == pytest.approx((-0.5, -0.5))
+    assert out["bootstrap_ci"] == pytest.approx((slope_through(a), slope_through(b)))
+    assert out["ci"] == pytest.approx((slope_through(a), slope_through(b)))
+    mid = _stats.quantile_trend(groups, 0.5, n_boot=400, rng=0, conf=0.4)["bootstrap_ci"]
+    assert mid == pytest.approx((-0.5, -0.5))
+    assert _stats.quantile_trend(groups, 0.5, rng=0)["n_boot"] == 2000   # the default
+
+
+def test_sizes_to_decide_on_three_sizes_odd_grids_and_at_its_half_width():
+    """Three sizes are enough (df = 1); a grid that does not grow has no continuation; the
+    first K whose half-width t·s/√Σ(x − x̄)² (summed over the grid, the reference) is below the
+    gap: a gap a hair above half(5) gives K = 5, a hair below gives 6."""
+    from scipy.stats import linregress
+    ns = np.array([100.0, 200.0, 400.0])
+    y = ns ** -0.3 * np.exp([0.05, -0.1, 0.05])
+    assert sizes_to_decide(ns, y, SLOPE_DECAY) is not None
+    assert sizes_to_decide(ns[::-1], y[::-1], SLOPE_DECAY) is None      # decreasing n
+    assert sizes_to_decide([100.0, 200.0, 100.0], [1.0, 0.5, 0.9], SLOPE_DECAY) is None
+    ns = np.array([100.0, 200.0, 400.0, 800.0])
+    y = ns ** -0.3 * np.exp([0.1, -0.1, -0.1, 0.1])
+    fit = linregress(np.log(ns), np.log(y))
+    r = np.log(y) - fit.intercept - fit.slope * np.log(ns)
+    s = math.sqrt(r @ r / 2)
+
+    def half(K):
+        x = np.log(100.0 * 2.0 ** np.arange(K))
+        return t_dist.ppf(0.975, K - 2) * s / math.sqrt(((x - x.mean()) ** 2).sum())
+    for gap, K in ((half(5) * (1 + 1e-6), 5), (half(5) * (1 - 1e-6), 6)):
+        assert sizes_to_decide(ns, y, fit.slope + gap) == (100 * 2 ** (K - 1), K)
+    thr = fit.slope - 1.0                                   # a gap of 1 exactly is a gap
+    assert abs(fit.slope - thr) == 1.0 and sizes_to_decide(ns, y, thr) == (800, 4)
+
+
+def test_an_estimated_row_without_an_upper_end_reads_its_lower_one():
+    rows = _rows([0.4, 0.2, 0.1, 0.05], method="estimate")
+    for r, up in zip(rows[:2], (0.5, 0.25)):
+        r["tau_upper_over_n"] = up                        # the last two: no bracket recorded
+    assert _stats.tau_decay_verdict(rows).verdict == "holds"
