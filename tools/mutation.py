@@ -64,15 +64,17 @@ MODULES = {
     "theory/_text": ["tests/test_summary_text.py", "tests/test_text.py"],
     "theory/_stats": ["tests/test_stats.py", "tests/test_interval_verdicts.py",
                       "tests/test_summary_text.py"],
-    "theory/_common": ["tests/test_claim_kit.py", "tests/test_report_findings.py"],
+    "theory/_common": ["tests/test_common.py", "tests/test_claim_kit.py",
+                       "tests/test_report_findings.py"],
+    "theory/_bounds": ["tests/test_bounds.py"],
     "theory/report": ["tests/test_report_findings.py", "tests/test_paper_md.py"],
     "theory/annotated": ["tests/test_paper_md.py"],
     "theory/reproduce/judge": ["tests/test_reproduce_judge.py", "tests/test_stats.py",
                                "tests/test_reproduce.py"],
     "theory/reproduce/verdicts": ["tests/test_reproduce_verdicts.py", "tests/test_reproduce.py"],
     "theory/reproduce/report": ["tests/test_reproduce.py"],
-    "theory/sweep/summary": ["tests/test_interval_verdicts.py", "tests/test_sweep_theorem1.py",
-                             "tests/test_user_families.py"],
+    "theory/sweep/summary": ["tests/test_sweep_summary.py", "tests/test_interval_verdicts.py",
+                             "tests/test_sweep_theorem1.py", "tests/test_user_families.py"],
 }
 
 #: Code left unmutated, per module: a regular expression matching the first line of each
