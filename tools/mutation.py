@@ -72,7 +72,7 @@ MODULES = {
     "theory/reproduce/judge": ["tests/test_reproduce_judge.py", "tests/test_stats.py",
                                "tests/test_reproduce.py"],
     "theory/reproduce/verdicts": ["tests/test_reproduce_verdicts.py", "tests/test_reproduce.py"],
-    "theory/reproduce/report": ["tests/test_reproduce.py"],
+    "theory/reproduce/report": ["tests/test_reproduce_report.py", "tests/test_reproduce.py"],
     "theory/sweep/summary": ["tests/test_sweep_summary.py", "tests/test_interval_verdicts.py",
                              "tests/test_sweep_theorem1.py", "tests/test_user_families.py"],
 }
