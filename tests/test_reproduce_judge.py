@@ -183,3 +183,66 @@ def test_top_two_ranks_by_means_and_fails_only_on_two_significantly_ahead():
     # a tie with ours is not ahead
     r = row(ngc=70.0, rngc=60.0, mlp=70.0, gcn=50.0)
     assert r["ahead"] == [] and r["rank_of_best_ours"] == 1 and r["reading"] == "holds"
+
+
+def _between(m_low, m_high, runs=5):
+    """Paired differences whose Bonferroni interval at m_low comparisons lies above 0 and at
+    m_high does not: shift = the mean of the two lower ends' half-widths (t formula)."""
+    base = np.array([-1.0, 0.0, 1.0, 0.5, -0.5])[:runs]
+    se = base.std(ddof=1) / math.sqrt(runs)
+    t = [t_dist.ppf(1 - 0.025 / m, runs - 1) for m in (m_low, m_high)]
+    return base + (t[0] + t[1]) / 2 * se
+
+
+def test_the_number_of_comparisons_sets_the_bonferroni_level_of_each():
+    d = _between(1, 4)
+    assert compare(d, 1)["ci_bonferroni"][0] > 0 > compare(d, 4)["ci_bonferroni"][0]
+    col = ("texas", 1.0, "paper")
+    runs = [50.0] * 5
+    # top_two: m = columns × others × ours = 1 × 2 × 2 = 4; gcn ahead of both of ours by d
+    acc = {col: {"ngc": runs, "rngc": list(np.array(runs) - 1.0),
+                 "gcn": list(np.array(runs) + d), "mlp": list(np.array(runs) + 10.0)}}
+    r = top_two(acc, [col], ("ngc", "rngc"), ("mlp", "gcn"))[0]
+    assert r["ahead"] == ["gcn", "mlp"] and r["significantly_ahead"] == ["mlp"]
+    assert r["reading"] == "inconclusive"
+    # beats_all: m = the comparisons made (4 here) for 'fails', and its threshold passed on
+    acc = {col: {"ngc": list(np.array(runs) - d), "a": runs, "b": runs,
+                 "c": runs, "e": runs}}
+    rows = beats_all(acc, [col], ("ngc",), ("a", "b", "c", "e"))
+    assert [row["reading"] for row in rows] == ["inconclusive"] * 4
+    assert rows[0]["ci_bonferroni"] == pytest.approx(compare(-d, 4)["ci_bonferroni"])
+    assert compare(-d, 1)["reading"] == "fails"
+    rows = beats_all({col: {"ngc": [49.5] * 3, "a": [50.0] * 3}}, [col], ("ngc",), ("a",),
+                     threshold=-1.0)
+    assert rows[0]["reading"] == "holds"            # −0.5 in every run: above −1, not above 0
+
+
+def test_versus_control_reads_below_on_the_95_interval_of_one_comparison():
+    d = _between(1, 2)
+    vs = versus_control(list(50.0 - d), [50.0] * 5)
+    assert vs["reading"] == "below"
+
+
+def test_compare_at_another_level_and_a_column_formatted_as_numbers():
+    d = np.array([1.0, 2.0, 4.0])
+    assert compare(d, 1, conf=0.5)["ci"] == pytest.approx(_t_interval(d, 0.5))
+    row = {"mean": 1.0, "ci": [0.5, 1.5], "runs": 3, "column": ["cora", 1.0, 0.25],
+           "model": "m", "baseline": "b"}
+    assert describe(row).startswith("m − b on cora 1 0.25: ")
+
+
+def test_judge_cell_with_two_paper_runs_uses_t_with_one_degree_of_freedom():
+    ours = [70.0, 71.0, 72.0]
+    lo, hi = _t_interval(ours)
+    widen = t_dist.ppf(0.975, 1) * 2.0 / math.sqrt(2)
+    assert judge_cell(ours, 80.0, 2.0, 2)["interval"] == pytest.approx([lo - widen, hi + widen])
+    half = t_dist.ppf(0.975, 1) * 2.0 * math.sqrt(1.5)
+    assert judge_cell([70.0], 80.0, 2.0, 2)["interval"] == pytest.approx([70 - half, 70 + half])
+
+
+def test_top_two_goes_on_past_a_column_without_ours_and_rounds_means_to_two_places():
+    a, b = ("texas", 1.0, "paper"), ("cornell", 1.0, "paper")
+    acc = {a: {"mlp": [70.0]}, b: {"ngc": [70.123, 70.123], "mlp": [60.0, 60.0]}}
+    rows = top_two(acc, [a, b], ("ngc", "rngc"), ("mlp",))
+    assert [r["column"] for r in rows] == [list(b)]
+    assert rows[0]["means"] == {"ngc": 70.12, "mlp": 60.0}
