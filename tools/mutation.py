@@ -69,7 +69,7 @@ MODULES = {
     "theory/_bounds": ["tests/test_bounds.py"],
     "theory/report": ["tests/test_report_render.py", "tests/test_report_findings.py",
                       "tests/test_paper_md.py"],
-    "theory/annotated": ["tests/test_paper_md.py"],
+    "theory/annotated": ["tests/test_annotated.py", "tests/test_paper_md.py"],
     "theory/reproduce/judge": ["tests/test_reproduce_judge.py", "tests/test_stats.py",
                                "tests/test_reproduce.py"],
     "theory/reproduce/verdicts": ["tests/test_reproduce_verdicts.py", "tests/test_reproduce.py"],
