@@ -13,7 +13,7 @@ Clopper–Pearson, a widened interval). A correct implementation fails with prob
 2·10⁻⁴ at any seed; the seed is fixed, so the test is deterministic. N is set so that each test
 takes about a second at most. The two-sided coverage counts (all misses, rate α) see a
 doubled error rate (a 90 % interval for a 95 % one, the wrong degrees of freedom at small n):
-at N = 1000 the band is [26, 77] misses, a doubled rate expects 100. The one-sided rates
+at N = 500 the band is [9, 45] misses, a doubled rate expects 50. The one-sided rates
 (α/2 at a threshold, α/(2m) for Bonferroni) see a gross error (no correction, a one-sided rule
 read from the wrong end); their levels are pinned exactly by the reference tests beside them
 (intervals by hand, the normal equations, binomial tails)
@@ -64,7 +64,7 @@ def _assert_misses(cis, value, N):
 def test_the_mean_interval_misses_the_mean_at_its_stated_rate_on_each_side(n):
     """Gaussian samples: the t-interval is exact, so each side misses at α/2 — two runs
     (n = 2: t = 12.7) included."""
-    N, mu = 1000, 1.5
+    N, mu = 600, 1.5
     x = np.random.default_rng(n).normal(mu, 2.0, (N, n))
     cis = np.array([mean_ci(row)[1] for row in x])
     _assert_misses(cis, mu, N)
@@ -265,7 +265,7 @@ def test_a_claim_of_several_comparisons_fails_at_most_at_alpha_over_2_overall():
     """The family of m = 6 comparisons all exactly at the claimed side's edge (mean Δ = 0):
     ``fails`` needs one Bonferroni interval below 0, so the claim is wrongly failed with
     probability at most α/2 (the union bound); without the correction it would be ≈ 14 %."""
-    N, runs = 200, 4
+    N, runs = 150, 4
     rng = np.random.default_rng(7)
     columns = [("cora", 0.0, "raw"), ("citeseer", 0.0, "raw")]
     failed = 0
@@ -304,7 +304,7 @@ def test_a_cell_reproduces_at_its_stated_rate():
     sample std (ddof = 1) over n_p runs; widening by the paper's own half-width misses at most
     α (it is conservative)."""
     rng = np.random.default_rng(8)
-    N, mu, sd = 600, 70.0, 3.0
+    N, mu, sd = 400, 70.0, 3.0
     ours = rng.normal(mu, sd, (N, 4))
     miss = sum(judge_cell(list(v), mu)["verdict"] != "reproduced" for v in ours)
     assert_binomial(miss, N, ALPHA)
@@ -334,7 +334,7 @@ def test_a_cell_at_ties_with_its_interval_and_with_one_run():
 def test_a_model_against_its_control_is_above_at_its_stated_rate():
     """Model and control differ by N(0, 1) per run: ``above`` at α/2, ``below`` at α/2."""
     rng = np.random.default_rng(9)
-    N = 800
+    N = 600
     ctrl = rng.normal(60.0, 5.0, (N, 5))
     model = ctrl + rng.normal(0.0, 1.0, (N, 5))
     readings = [versus_control(list(a), list(b))["reading"] for a, b in zip(model, ctrl)]
@@ -439,11 +439,11 @@ def test_quantile_trend_covers_the_exponent_of_a_power_law_quantile():
     """Clusters of log-normal values whose q-quantile is c·x^b exactly: the hull ``ci`` misses
     b at most at α (each of its two intervals alone aims at α; the hull is wider)."""
     rng = np.random.default_rng(11)
-    xs, b, N = [100.0, 200.0, 400.0, 800.0, 1600.0], -0.4, 100
+    xs, b, N = [100.0, 200.0, 400.0, 800.0, 1600.0], -0.4, 60
     missed = 0
     for _ in range(N):
         groups = [(x, rng.lognormal(math.log(x ** b), 0.25, (8, 4))) for x in xs]
-        lo, hi = _stats.quantile_trend(groups, 0.5, n_boot=150, rng=rng)["ci"]
+        lo, hi = _stats.quantile_trend(groups, 0.5, n_boot=100, rng=rng)["ci"]
         missed += not lo <= b <= hi
     assert_binomial(missed, N, ALPHA, at_most=True)
 
