@@ -7,7 +7,6 @@ tests/test_report_findings.py."""
 
 import json
 
-import pytest
 
 from ngc_ref_theory import registry
 from ngc_ref_theory._core import Result

@@ -6,7 +6,6 @@ numbers written out, the paper's own entries read from ``reproduce.paper``."""
 
 import math
 
-import numpy as np
 import pytest
 
 from ngc_ref_theory.reproduce import report as R
@@ -179,7 +178,8 @@ def test_control_words_on_the_terminal():
     below = {"reading": "below", "mean": -3.0, "ci": [-4.25, -1.75]}
     assert R._control_words(below) == "  below the control (model − control -3.0 [-4.2, -1.8])"
     one = {"reading": "indistinguishable", "mean": 0.4, "ci": None}
-    assert R._control_words(one) == "  indistinguishable from the control (model − control +0.4, one run)"
+    assert R._control_words(one) == ("  indistinguishable from the control (model − control "
+                                     "+0.4, one run)")
 
 
 def test_the_scale_table():

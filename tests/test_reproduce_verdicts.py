@@ -4,7 +4,6 @@ quoted in each record), so a flipped comparison or a shifted threshold fails her
 The references are the rules' words: a mean and an interval written out in the test, the
 paper's own table difference read from ``reproduce.paper``."""
 
-import math
 
 import numpy as np
 import pytest
@@ -226,7 +225,8 @@ def test_depth_noisy_deeper_rngc_is_better_and_most_on_pubmed():
 
 def test_row_norm_compares_with_and_without_on_the_same_draws_bonferroni_over_the_pairs():
     acc = {("cora", 1.0, "rn"): {"ngc": runs(70.0)}, ("cora", 1.0, "raw"): {"ngc": runs(65.0)},
-           ("cora", 10.0, "rn"): {"ngc": runs(50.0)}, ("cora", 10.0, "raw"): {"ngc": runs(49.0, 0.0)},
+           ("cora", 10.0, "rn"): {"ngc": runs(50.0)},
+           ("cora", 10.0, "raw"): {"ngc": runs(49.0, 0.0)},
            ("pubmed", 1.0, "rn"): {"ngc": runs(1.0)}}        # no raw reading: not compared
     rec = V._row_norm(acc, list(acc))
     assert [r["column"] for r in rec["evidence"]] == [["cora", 1.0], ["cora", 10.0]]

@@ -358,7 +358,8 @@ def test_sub_gaussian_noise_has_mean_zero_and_standard_deviation_sigma(kind):
     if kind == "rademacher":
         assert set(np.unique(eta)) == {-sigma, sigma}
     if kind == "uniform":
-        assert np.abs(eta).max() <= sigma * math.sqrt(3) and np.abs(eta).max() > 0.99 * sigma * 3**0.5
+        top = np.abs(eta).max()
+        assert 0.99 * sigma * math.sqrt(3) < top <= sigma * math.sqrt(3)
     again = _stats.sub_gaussian_noise(np.random.default_rng(0), kind, (200, 100), sigma)
     assert np.array_equal(eta, again)
     unit = _stats.sub_gaussian_noise(np.random.default_rng(1), kind, (100, 100))
@@ -517,7 +518,8 @@ def test_family_lines_degree_share_and_the_no_hub_hypothesis():
     rows = [{"n": n, "isolated_nodes": 0, "max_degree_share": 4.0 / n} for n in (100, 200, 400)]
     assert _stats.no_hub_hypotheses(rows, "why") == (True, "")
     rows[1]["isolated_nodes"] = 2
-    assert _stats.no_hub_hypotheses(rows, "their τ_i = n") == (False, "isolated nodes (their τ_i = n)")
+    assert _stats.no_hub_hypotheses(rows, "their τ_i = n") == (
+        False, "isolated nodes (their τ_i = n)")
     flat = [{"n": n, "isolated_nodes": 0, "max_degree_share": n ** _stats.SHARE_DECAY}
             for n in (100, 200, 400)]
     assert _stats.no_hub_hypotheses(flat, "x")[0]       # at the threshold: inside (≤)

@@ -8,7 +8,6 @@ import json
 import math
 import re
 
-import numpy as np
 import pytest
 
 from ngc_ref_theory._stats import bound_verdict, clopper_pearson, loglog_slope, slope_interval
