@@ -86,3 +86,15 @@ def test_the_matching_norm_is_the_infinity_norm_for_rw_and_the_spectral_norm_for
     A = nx.to_scipy_sparse_array(nx.cycle_graph(5), format="csr", dtype=float)
     assert matching_norm(ref.norm_adj(A, "rw"), "rw") == pytest.approx(1.0)
     assert matching_norm(ref.norm_adj(A, "sym"), "sym") == pytest.approx(1.0)
+
+
+def test_judged_passes_its_norm_and_figures_on_and_names_what_a_failure_needs():
+    from ngc_ref_theory._common import Judgement, judged
+    from ngc_ref_theory._core import Claim
+    c = Claim("kit-common", "Eq. 0", "x ≤ 1", norms=("sym", "rw"))
+    r = judged(c, Context(), "rw", Judgement("holds", [], None), {}, "ok",
+               figures=["kit-common-x-rw.png"])
+    assert (r.norm, r.figures, r.id) == ("rw", ["kit-common-x-rw.png"], "kit-common")
+    with pytest.raises(ValueError, match=r"^kit-common: a 'fails' judgement needs failure= "
+                                         r"\(the counterexample's fields\)$"):
+        judged(c, Context(), "sym", Judgement("fails", [], None), {}, "bad")

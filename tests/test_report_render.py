@@ -216,3 +216,30 @@ def test_links_and_anchors():
     r = res("theorem-1:a", summary="as-stated: it holds")
     assert R._link(r) == "[`theorem-1:a`](#s-theorem-1-a)" and R._said(r) == "it holds"
     assert R._said(res("b", summary="extension: it")) == "extension: it"   # not its scope
+
+
+def test_the_head_of_report_md_word_for_word():
+    """The title, the run, the counts by scope, how to rerun and what the scopes mean, the
+    skips and the paper.md line: the text a reader meets first, written out."""
+    meta = {"seed": 4, "started": "t0", "seconds": 9, "source": {"commit": "0123456789abcdef"},
+            "skipped": [{"claim": "a", "what": "Cora", "why": "no data"}],
+            "paper": {"file": "paper.md"}}
+    assert R._run_lines([res("a", verdict="fails")], meta) == [
+        "# ngc_ref theory check",
+        "",
+        "Paper: *How Powerful is Implicit Denoising in Graph Neural Networks*. Run: seed 4, "
+        "default mode, commit `0123456789ab`, t0, 9 s.",
+        "",
+        "**The paper's statements as stated: 0 holds, 1 fails, 0 inconclusive.** Our "
+        "extensions and corrections: 0 holds, 0 fails, 0 inconclusive. Errata (typos whose "
+        "intended statement is clear): 0 holds, 0 fails, 0 inconclusive.",
+        "",
+        "Re-run one statement with `ngc-ref check --only ID --seed N`; every number below is "
+        "in `report.json`. Scopes: *as-stated* — the paper's statement under its own "
+        "hypotheses and normalisation; *extension* — our generalisation (the other "
+        "normalisation, settings beyond the hypotheses, constructed graphs) or a corrected "
+        "statement; *erratum* — a typo whose intended statement is clear.",
+        "",
+        "- skipped: Cora (a) — no data",
+        "- The paper sentence by sentence, each claim with its verdicts from this run: "
+        "[paper.md](paper.md)."]
