@@ -90,3 +90,10 @@ def test_simulate_draws_the_noise_it_is_given_with_its_sigma():
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
     # each trial is its own draw: consecutive trials differ
     assert len(set(a[0].tolist())) == 5
+
+
+def test_simulate_one_entry_per_trial_its_max_is_its_norm():
+    """n = d = 1: ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij² are the same number in every trial, and the
+    trials are separate draws (no two alike)."""
+    fro2, max2 = simulate(_Diagonal([2.0]), "gaussian", 1.0, 1, 70, np.random.default_rng(4))
+    assert np.array_equal(fro2, max2) and len(set(fro2.tolist())) == 70
