@@ -243,3 +243,167 @@ def test_the_head_of_report_md_word_for_word():
         "- skipped: Cora (a) — no data",
         "- The paper sentence by sentence, each claim with its verdicts from this run: "
         "[paper.md](paper.md)."]
+
+
+# --- the whole document: Markdown blocks, section labels, pointers into report.json ---------
+
+def _blocks_are_separated(text):
+    """Markdown renders a heading, an anchor, a quote, a list, a table or an image as its own
+    block only with blank lines around it: every such line is preceded by a blank line or a
+    line of the same kind (a list or table continues), and followed likewise."""
+    lines = text.split("\n")
+    assert text.endswith("\n")
+
+    def kind(line):
+        for prefix, k in (("#", "heading"), ("<a id=", "anchor"), ("> ", "quote"),
+                          ("- ", "list"), ("  - ", "list"), ("|", "table"), ("![", "image"),
+                          ("*skipped", "skip")):
+            if line.startswith(prefix):
+                return k
+        return "text" if line else ""
+    for k, line in enumerate(lines[:-1]):
+        mine = kind(line)
+        if mine in ("", "text"):
+            continue
+        before = kind(lines[k - 1]) if k else ""
+        after = kind(lines[k + 1])
+        same = mine if mine in ("list", "table") else None
+        assert before in ("", same), (lines[k - 1], line)
+        assert after in ("", same), (line, lines[k + 1])
+
+
+def test_a_whole_report_is_well_formed_markdown_with_its_sections_labelled():
+    claims = {c.id: c for c in registry().values() if c.id in ("theorem-1", "row-sum")}
+    cl = claims["theorem-1"]
+    sid = list(cl.statements)[1]
+    bulk = {"rows": [{"n": k} for k in range(20)], "ok": 1.5}
+    full = res(sid, verdict="fails", claim="theorem-1", evidence=bulk,
+               search={"grid": list(range(100))},
+               minimal_counterexample={"case": "c", "cells": list(range(100)),
+                                       "exact": {"P": "1/4"}},
+               steps=[{"step": "s", "verdict": "fails", "text": "t"}],
+               counterexample={"rerun": "ngc-ref check --only x", "draws": list(range(100))},
+               figures=["theorem-1-rw.png"])
+    a2 = res("assumption-2", verdict="fails", evidence={"lam": 1.0, "S": 2,
+                                                        "floor_tau_over_n": 0.5},
+             counterexample={"rerun": "r"})
+    rows = [res("row-sum"), full, a2]
+    meta = {"seed": 0}                               # no "skipped" key: nothing skipped
+    text = R.render_markdown(rows, meta, claims)
+    _blocks_are_separated(text)
+    lines = text.split("\n")
+    assert lines.count("Evidence:") == 2                       # one per result
+    for label in ("Searched:", "Minimal counterexample:", "Proof steps:", "Counterexample:"):
+        assert lines.count(label) == 1, label
+    where = "results[1]"
+    for pointer in (f"`report.json` {where}.evidence.rows", f"`report.json` {where}.search.grid",
+                    f"`report.json` {where}.minimal_counterexample.cells",
+                    f"`report.json` {where}.counterexample.draws"):
+        assert pointer in text, pointer
+    assert "First false step: **s** — t" in lines
+    assert f"#### {sid}, norm = rw: **fails** (as-stated)" in lines
+    assert "| id | paper | norm | scope | verdict | evidence |" in lines
+    assert "|---|---|---|---|---|---|" in lines
+    assert f"| [`{sid}`](#{R._anchor(sid)}) | Eq. 9 | rw | as-stated | **fails** | fails |" in lines
+    assert lines.index("## What fails as stated") < lines.index("| id | paper | norm | scope | "
+                                                                 "verdict | evidence |")
+    assert "\n\n**At fixed λ no graph family" in text
+    assert text.index("**At fixed λ") < text.index("## What fails as stated")
+    assert R.render_markdown(rows, meta) == R.render_markdown(rows, meta, registry())
+    assert "\n## row-sum — " in text and "\n## row-sum — " not in R.render_markdown(rows, meta,
+                                                                                      {})
+
+
+def test_what_fails_and_the_structural_finding_word_for_word():
+    r = res("a", verdict="fails", summary="as-stated: x; more",
+            counterexample={"rerun": "r", "graph": {"name": "g", "n": 2, "n_edges": 1,
+                                                     "edges_sha256": "0" * 64},
+                            "lam": 1.0, "S": 2, "d": 3, "eps": 0.5, "p": 0.1,
+                            "noise": "gaussian", "xi": 2.0, "n": 7, "flag": True})
+    assert R.what_fails_lines([r]) == [
+        "## What fails as stated", "",
+        "1 of the paper's statements fail under their own hypotheses (the minimal "
+        "counterexample is the smallest inside the statement's non-degenerate range; sections "
+        "below give the evidence):", "",
+        "- [`a`](#s-a) (rw): x — counterexample: g (n = 2, 1 edges), λ=1, S=2, d=3, ε=0.5, "
+        "p=0.1, noise=gaussian, ξ=2 — rerun `r`"]
+    bare = res("b", verdict="fails", counterexample={"family": "ring", "n": 7, "lam": 1.0,
+                                                     "S": 2, "d": 3, "eps": 0.5, "p": 0.1,
+                                                     "noise": "uniform", "xi": 2.0})
+    assert R._headline_case(bare) == (f"{R.NO_GRAPH_RECORDED}, family=ring, n=7, λ=1, S=2, d=3, "
+                                      "ε=0.5, p=0.1, noise=uniform, ξ=2")
+    a2 = res("assumption-2", verdict="fails", evidence={
+        "lam": 1.0, "S": 2, "floor_tau_over_n": 0.5, "families": {"x": {"verdict": "fails"},
+                                                                  "y": {"verdict": "holds"}}},
+        counterexample={"rerun": "r", "family": "x", "tau_over_n": 0.75, "n": 10})
+    grown = res("g", evidence={"why_lambda_sqrt_n": "w"})
+    grown2 = res("g", norm="sym", scope="extension", evidence={"why_lambda_sqrt_n": "w"})
+    (para,) = R.structural_finding_lines([a2, grown, grown2])
+    assert para == (
+        "**At fixed λ no graph family meets Assumption 2.** Every diagonal entry of 𝒜̃_S is at "
+        "least 1/(λ+1) (its s = 0 term; no term is negative), so τ_i ≥ n/((λ+1)²(1−r^{S+1})²) "
+        "on every graph, and τ/n stays above a positive floor whatever n: at λ = 1, S = 2, "
+        "1/(λ+1) = 0.5 and τ/n ≥ 0.5 ([`assumption-2`](#s-assumption-2), rw: 1 of 2 families "
+        "stay above it; closest, x: τ/n = 0.75 at n = 10). Lemma 1 and Theorem 1 assume "
+        "Assumption 2, so under their stated hypotheses they are vacuous unless λ grows with n. "
+        "The results that need Assumption 2 therefore run at λ = √n, S = ⌈2λ⌉: [`g`](#s-g) "
+        "(rw as-stated: holds, sym extension: holds).")
+    a2.counterexample = {"rerun": "r", "family": "x", "n": 10}       # no τ/n: no 'closest'
+    del a2.evidence["families"]
+    (para,) = R.structural_finding_lines([a2])
+    assert "), rw: 0 of 0 families stay above it). Lemma 1" in para
+
+
+def test_digest_and_its_helpers_at_their_limits():
+    assert R._inline("x" * 60) == f'"{"x" * 60}"' and R._inline(["x" * 61]) is None
+    s = ["y" * 50, "z" * 52]                                   # '["…", "…"]' = 110 chars
+    assert R._inline(s) is not None
+    assert R._inline({"a": "x" * 61}) is None and R._inline({"a": [None]}) == "{a: [null]}"
+    at = [10] + [1] * 52                                       # "[10, 1, …]" = 160 chars
+    assert len(R._inline(at)) == R.INLINE_CHARS and R._inline(at + [1]) is None
+    assert R._is_scalar("x" * 199) and not R._is_scalar("x" * 200) and R._is_scalar(3)
+    assert R._is_text_list(["x" * 100]) and not R._is_text_list([])
+    assert R._is_text_list(["a"] * 12) and not R._is_text_list(["a"] * 13)
+    assert R._is_text_list(["x" * 700] * 3)
+    assert not R._is_text_list(["x" * 700, "x" * 701, "x" * 700])
+    assert R._describe([{f"f{i}": 1 for i in range(8)}]).endswith("f6, f7")
+    assert R._describe([{f"f{i}": 1 for i in range(9)}]).endswith("f7, … (9 fields)")
+    assert R._describe({k: 1 for k in "abcdef"}) == "a table of 6 entries (a, b, c, d, e, f)"
+    assert R._describe({k: 1 for k in "abcdefg"}) == "a table of 7 entries (a, b, c, d, e, f, …)"
+    assert R._fmt(["τ/n", 1]) == '["τ/n", 1]' and R._fmt({"λ": None}) == '{"λ": null}'
+    exact = "x" * R.TEXT_CHARS
+    assert R.digest({"t": exact}, "w") == [f"- **t**: {exact}"]
+    wide = {f"key_number_{i}": i for i in range(30)}           # too long to inline, 30 scalars
+    assert R.digest({"t": wide}, "w") == [
+        "- **t**: " + "; ".join(f"key_number_{i} = {i}" for i in range(30))]
+    mixed = {**{f"key_number_{i}": i for i in range(10)}, "l": [1, 2]}
+    assert R.digest({"t": mixed}, "w")[0].endswith("; l = [1, 2]")
+    assert R.digest({"t": {**wide, "x": 1}}, "w")[0].startswith("- **t**: a table of 31")
+    twelve = {f"k{i}": {"deep": list(range(i + 100))} for i in range(12)}
+    assert R.digest({"t": twelve}, "w")[0] == "- **t**:"
+    assert R.digest({"t": {**twelve, "k12": {}}}, "w")[0].startswith("- **t**: a table of 13")
+    deep = {"a": {"b": {"c": list(range(200))}}}
+    assert R.digest(deep, "w", max_depth=2)[2] == (
+        "    - **c**: a list of 200 items — `report.json` w.a.b.c")
+    assert R.digest(deep, "w")[1].startswith("  - **b**: a table of 1 entries")
+    assert R.cell("a\nb|c") == "a b\\|c"
+
+
+def test_smaller_pieces_at_their_limits():
+    edges = [[0, k] for k in range(1, 21)]                     # 20 edges: shown
+    graph = {"name": "s", "n": 21, "n_edges": 20, "edges_sha256": "0" * 64, "edges": edges}
+    assert R._counterexample_lines({"graph": graph}, "w")[0].endswith(f"; edges {edges}".replace(
+        "'", '"'))
+    assert R._steps_lines([{"step": "a", "verdict": "holds"}])[2] == "| a | **holds** |  |  |  |"
+    assert R._steps_lines([{"step": "a", "verdict": "fails", "text": "t"}])[-2:] == [
+        "", "First false step: **a** — t"]
+    long = res("x", summary="as-stated: " + "y" * 59)
+    assert R.format_table([long]).splitlines()[2].endswith("y" * 59)   # 70 chars: kept
+    longer = res("x", summary="as-stated: " + "y" * 60)
+    assert R.format_table([longer]).splitlines()[2].endswith("y" * 58 + "…")
+    assert R.format_table([long]).splitlines()[2].startswith("x   Eq. 9  rw    holds    as-")
+    claims = {c.id: c for c in registry().values() if c.id == "row-sum"}
+    unknown = [res("zz", norm="sym"), res("yy", norm="rw"), res("row-sum", norm="other"),
+               res("row-sum", norm="rw")]
+    assert [(r.id, r.norm) for r in R.sort_results(unknown, claims)] == [
+        ("row-sum", "rw"), ("row-sum", "other"), ("zz", "sym"), ("yy", "rw")]
