@@ -209,6 +209,14 @@ def test_a_claims_section_quotes_its_words_skips_results_and_figures():
         assert (f"Corrected statement (corrects `{cl.statements[corrected].corrects}`, the "
                 f"paper's):") in text
     assert R._claim_lines(cl, {}, {}, {}, set()) == []
+    _blocks_are_separated(text)
+    lines = text.split("\n")
+    assert lines.count(f"#### {sids[1]}, norm = rw: **holds** (as-stated)") == 2
+    k = lines.index("Figure: `theorem-1-rw.png` (shown above).")
+    assert lines[k - 1] == ""
+    if corrected:
+        k = next(i for i, line in enumerate(lines) if line.startswith("Corrected statement"))
+        assert lines[k + 1] == "" and lines[k + 2].startswith("> ")
 
 
 def test_links_and_anchors():
@@ -301,6 +309,13 @@ def test_a_whole_report_is_well_formed_markdown_with_its_sections_labelled():
                     f"`report.json` {where}.counterexample.draws"):
         assert pointer in text, pointer
     assert "First false step: **s** — t" in lines
+    for label in ("Evidence:", "Searched:", "Minimal counterexample:", "Proof steps:",
+                  "Counterexample:"):
+        k = lines.index(label)
+        assert lines[k - 1] == "" and lines[k + 1] == "", label
+    k = lines.index(f"#### {sid}, norm = rw: **fails** (as-stated)")
+    assert lines[k + 1:k + 7] == ["", "as-stated: fails", "", "*Scope: as-stated* — quoted",
+                                  "", "Evidence:"]
     assert f"#### {sid}, norm = rw: **fails** (as-stated)" in lines
     assert "| id | paper | norm | scope | verdict | evidence |" in lines
     assert "|---|---|---|---|---|---|" in lines
@@ -327,6 +342,8 @@ def test_what_fails_and_the_structural_finding_word_for_word():
         "below give the evidence):", "",
         "- [`a`](#s-a) (rw): x — counterexample: g (n = 2, 1 edges), λ=1, S=2, d=3, ε=0.5, "
         "p=0.1, noise=gaussian, ξ=2 — rerun `r`"]
+    norerun = res("c", verdict="fails", counterexample={"no_graph": "noise"})
+    assert R.what_fails_lines([norerun])[-1].endswith("rerun `ngc-ref check --only c`")
     bare = res("b", verdict="fails", counterexample={"family": "ring", "n": 7, "lam": 1.0,
                                                      "S": 2, "d": 3, "eps": 0.5, "p": 0.1,
                                                      "noise": "uniform", "xi": 2.0})
@@ -376,8 +393,9 @@ def test_digest_and_its_helpers_at_their_limits():
     wide = {f"key_number_{i}": i for i in range(30)}           # too long to inline, 30 scalars
     assert R.digest({"t": wide}, "w") == [
         "- **t**: " + "; ".join(f"key_number_{i} = {i}" for i in range(30))]
-    mixed = {**{f"key_number_{i}": i for i in range(10)}, "l": [1, 2]}
-    assert R.digest({"t": mixed}, "w")[0].endswith("; l = [1, 2]")
+    mixed = {**{f"key_number_{i}": i for i in range(10)}, "s": "abc", "d": {"a": 1},
+             "l": [1, 2]}
+    assert R.digest({"t": mixed}, "w")[0].endswith("; s = abc; d = {a: 1}; l = [1, 2]")
     assert R.digest({"t": {**wide, "x": 1}}, "w")[0].startswith("- **t**: a table of 31")
     twelve = {f"k{i}": {"deep": list(range(i + 100))} for i in range(12)}
     assert R.digest({"t": twelve}, "w")[0] == "- **t**:"
