@@ -379,10 +379,10 @@ def test_class_bag_of_words_draws_distinct_words_mostly_from_the_class_block():
     class's block (d/c words) with probability topic_share + (1 − topic_share)·(d/c)/d before
     any word is used (0.775 by default at c = 4) and no less than after words_per_node − 1
     block words are used (0.729): the share of block words lies between."""
-    labels = np.repeat(np.arange(4), 500)
+    labels = np.repeat(np.arange(4), 200)
     eight = np.repeat(np.arange(4), 2)
     X = _stats.class_bag_of_words(np.random.default_rng(0), labels)
-    assert X.shape == (2000, 200) and set(np.unique(X)) == {0.0, 1.0}
+    assert X.shape == (800, 200) and set(np.unique(X)) == {0.0, 1.0}
     assert np.all(X.sum(axis=1) == 12)
     block = np.array([X[i, y * 50:(y + 1) * 50].sum() for i, y in enumerate(labels)])
     share = block.sum() / X.sum()
@@ -575,13 +575,13 @@ def test_to_decide_at_the_thresholds_themselves():
 
 def test_class_bag_of_words_one_word_per_node_lands_in_its_block_at_the_stated_rate():
     """One word per node: P(block) = topic_share + (1 − topic_share)·block/d exactly (0.75 at
-    topic_share 0.5, two classes of d = 200); the share of 2000 nodes within 4 binomial
+    topic_share 0.5, two classes of d = 200); the share of 1000 nodes within 4 binomial
     standard errors."""
-    labels = np.repeat([0, 1], 1000)
+    labels = np.repeat([0, 1], 500)
     X = _stats.class_bag_of_words(np.random.default_rng(2), labels, words_per_node=1,
                                   topic_share=0.5)
     share = np.mean([X[i, y * 100:(y + 1) * 100].sum() for i, y in enumerate(labels)])
-    assert abs(share - 0.75) < 4 * math.sqrt(0.75 * 0.25 / 2000), share
+    assert abs(share - 0.75) < 4 * math.sqrt(0.75 * 0.25 / 1000), share
 
 
 def test_the_no_hub_hypothesis_at_a_share_slope_of_exactly_its_threshold():
