@@ -125,6 +125,48 @@ def test_every_link_lands_on_an_anchor_of_the_same_runs_report(paper):
     assert links and links <= anchors
 
 
+#: Every scope × verdict a result can have.
+GRID = [(scope, verdict) for scope in ("as-stated", "extension", "erratum")
+        for verdict in ("holds", "fails", "inconclusive", "error")]
+
+
+@pytest.mark.parametrize("scope, verdict", GRID)
+def test_one_result_of_each_verdict_and_scope_under_a_sentence_and_in_the_counts(paper, scope,
+                                                                                  verdict):
+    """One result under the first sentence: the sentence takes its verdict only when it is
+    as stated ('beyond' otherwise: an extension's failure is never the paper's), and the
+    head line counts it under its scope and verdict alone."""
+    units, m = paper
+    r = result("row-sum", "rw", scope, verdict)
+    stands = sentence_verdict(annotate(m.entry_of[units[0].index], [r], registry()))
+    assert stands == (verdict if scope == "as-stated" else "beyond")
+    c = counts(units, m, [r], registry())
+    assert c["results"] == {sc: {v: int((sc, v) == (scope, verdict))
+                                 for v in ("holds", "fails", "inconclusive", "error")}
+                            for sc in ("as-stated", "extension", "erratum")}
+    assert c["sentences"][stands] == 1 and sum(c["sentences"].values()) == 9
+    md = render(units, m, [r], META, registry(), label_numbers(TEX))
+
+    def said(sc):
+        ones = [f"{int((sc, v) == (scope, verdict))} {v}"
+                for v in ("holds", "fails", "inconclusive", "error")]
+        return ", ".join(x for x in ones if x != "0 error")
+    assert (f"Their results as stated: **{said('as-stated')}**; extensions and corrections "
+            f"beside them: {said('extension')}; errata: {said('erratum')}.") in md
+
+
+@pytest.mark.parametrize("stated", [("holds", "inconclusive"), ("inconclusive", "error"),
+                                    ("error", "fails"), ("holds", "holds"), ("holds", "fails")])
+def test_a_sentence_stands_on_its_worst_as_stated_result_whatever_the_others_say(paper, stated):
+    """fails, then error, then inconclusive, then holds; extension and erratum results of
+    every verdict beside them change nothing."""
+    units, m = paper
+    res = [result("row-sum", norm, "as-stated", v) for norm, v in zip(("sym", "rw"), stated)]
+    res += [result("row-sum", "rw", sc, v) for sc, v in GRID if sc != "as-stated"]
+    worst = next(v for v in ("fails", "error", "inconclusive", "holds") if v in stated)
+    assert sentence_verdict(annotate(m.entry_of[units[0].index], res, registry())) == worst
+
+
 RENDER = """
 import hashlib
 from types import SimpleNamespace

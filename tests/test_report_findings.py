@@ -212,3 +212,98 @@ def test_the_structural_finding_opens_the_report_with_the_runs_own_numbers():
     # no failing assumption-2 in the run (e.g. --only): no paragraph
     assert structural_finding_lines([grown]) == []
     assert "At fixed λ" not in render_markdown([grown], {"seed": 0}, claims={})
+
+
+# --- every verdict × scope: only an as-stated result counts for or against the paper --------
+
+GRID = [(scope, verdict) for scope in ("as-stated", "extension", "erratum")
+        for verdict in ("holds", "fails", "inconclusive", "error")]
+
+
+def _grid_result(scope, verdict, id=None):
+    return _result(id or f"{scope}-{verdict}", verdict, scope, f"{verdict} as {scope}")
+
+
+@pytest.mark.parametrize("scope, verdict", GRID)
+def test_one_result_of_each_verdict_and_scope_lands_in_its_own_count_only(scope, verdict):
+    """A run of one result: "What fails as stated" lists it only when it is an as-stated
+    failure; the counts line counts it under its own scope and verdict, and nowhere else; an
+    extension's or erratum's failure is never counted as the paper's."""
+    from ngc_ref_theory.report import counts, counts_line
+    r = _grid_result(scope, verdict)
+    fails = what_fails_lines([r])
+    listed = [line for line in fails if line.startswith("- ")]
+    if (scope, verdict) == ("as-stated", "fails"):
+        assert fails[2].startswith("1 of the paper's statements fail under their own hypotheses")
+        assert listed == [f"- [`{r.id}`](#s-as-stated-fails) (rw): fails as as-stated — "
+                          f"counterexample: {NO_GRAPH_RECORDED} — rerun "
+                          f"`ngc-ref check --only {r.id} --seed 0`"]
+    else:
+        assert listed == [] and fails[-1] == ("No statement of the paper fails as stated in "
+                                              "this run.")
+    c = counts([r])
+    assert c == {sc: {v: int((sc, v) == (scope, verdict))
+                      for v in ("holds", "fails", "inconclusive", "error")}
+                 for sc in ("as-stated", "extension", "erratum")}
+    words = {sc: counts_line(c, sc) for sc in c}
+    for sc, line in words.items():
+        ones = {v for v in ("holds", "fails", "inconclusive", "error") if f"1 {v}" in line}
+        assert ones == ({verdict} if sc == scope else set()), (sc, line)
+        assert ("error" in line) == (sc == scope and verdict == "error")   # 0 error: unsaid
+        if sc != scope:                                  # every other count said, as 0
+            assert line == "0 holds, 0 fails, 0 inconclusive"
+    text = render_markdown([r], {"seed": 0}, claims={})
+    head = text.split("\n\n")[2]
+    assert head == (f"**The paper's statements as stated: {words['as-stated']}.** Our "
+                    f"extensions and corrections: {words['extension']}. Errata (typos whose "
+                    f"intended statement is clear): {words['erratum']}.")
+    assert "At fixed λ" not in text
+
+
+def test_the_lists_of_a_run_with_every_verdict_and_scope():
+    """All twelve at once, and a second as-stated failure: exactly the two as-stated failures
+    are listed (in run order) and counted as the paper's."""
+    from ngc_ref_theory.report import counts, counts_line
+    res = [_grid_result(*sv) for sv in GRID]
+    res.append(_grid_result("as-stated", "fails", id="second-failure"))
+    items = [line for line in what_fails_lines(res) if line.startswith("- ")]
+    assert [line.split("`")[1] for line in items] == ["as-stated-fails", "second-failure"]
+    assert what_fails_lines(res)[2].startswith("2 of the paper's statements fail")
+    c = counts(res)
+    assert counts_line(c, "as-stated") == "1 holds, 2 fails, 1 inconclusive, 1 error"
+    assert counts_line(c, "extension") == "1 holds, 1 fails, 1 inconclusive, 1 error"
+    assert counts_line(c, "erratum") == "1 holds, 1 fails, 1 inconclusive, 1 error"
+    text = render_markdown(res, {"seed": 0}, claims={})
+    assert "**The paper's statements as stated: 1 holds, 2 fails, 1 inconclusive, 1 error.**" \
+        in text
+    table = [line for line in text.splitlines() if line.startswith("| [`")]
+    assert len(table) == 13 and all(f"| {r.scope} | **{r.verdict}** |" in row
+                                    for r, row in zip(res, table))
+    # the summary's own "scope: " prefix is not repeated in the table or the list
+    assert "as-stated: fails as as-stated" not in text
+
+
+@pytest.mark.parametrize("scope, verdict", GRID)
+def test_the_structural_finding_comes_only_from_a_failing_assumption_2(scope, verdict):
+    """Only a failing assumption-2 states the finding (its floor is a counterexample); an
+    inconclusive, holding or erroring one says nothing at the top of the report."""
+    r = _assumption_2()
+    r.scope, r.verdict = scope, verdict
+    if verdict != "fails":
+        r.counterexample = None
+    lines = structural_finding_lines([r])
+    assert bool(lines) == (verdict == "fails")
+    if lines:
+        assert "[`assumption-2`](#s-assumption-2), rw:" in lines[0]
+
+
+def test_the_structural_finding_takes_the_papers_own_scope_first():
+    ext = _assumption_2(lam=64.0, S=64, floor=0.000237, families=3)
+    ext.scope = "extension"
+    own = _assumption_2()
+    own.norm = "sym"
+    for order in ([ext, own], [own, ext]):
+        (para,) = structural_finding_lines(order)
+        assert "at λ = 32, S = 16" in para and "[`assumption-2`](#s-assumption-2), sym:" in para
+    (para,) = structural_finding_lines([ext])            # only an extension: it speaks
+    assert "at λ = 64, S = 64" in para

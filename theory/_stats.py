@@ -292,12 +292,14 @@ def decay_verdict(ns, values, conf=CONFIDENCE):
                                fails_above=SLOPE_FLAT if wide else None)
     if verdict == "holds" and not decreasing:
         verdict = "inconclusive"
-    decide = "" if verdict != "inconclusive" else _to_decide(ns, v, slope, ci, decreasing, wide)
+    decide = "" if verdict != "inconclusive" else _to_decide(ns, v, slope, ci)
     return Trend(verdict, slope, ci, decreasing, decide)
 
 
-def _to_decide(ns, v, slope, ci, decreasing, wide):
-    """Why a decay trend is inconclusive and what would decide it (one phrase)."""
+def _to_decide(ns, v, slope, ci):
+    """Why a decay trend is inconclusive and what would decide it (one phrase). Only called
+    for an inconclusive trend, so an interval at or below SLOPE_DECAY means the values did not
+    decrease at every step, and one above SLOPE_FLAT that the range of n was too short."""
     if ci is None:
         return "at least 3 sizes (no interval from fewer)"
     if ci[1] <= SLOPE_DECAY:

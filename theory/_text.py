@@ -23,7 +23,9 @@ def number(x, digits=3):
     if x == 0 or not math.isfinite(x):
         return "0" if x == 0 else str(x)
     s = f"{x:.{digits}g}"
-    for more in range(digits, 16):
+    # up to 17 significant digits: enough for every float64 to read back as itself, so a
+    # value one ulp from ±1 (1 + 2⁻⁵², which 16 digits still print as 1) is never shown as ±1
+    for more in range(digits, 18):
         s = f"{x:.{more}g}"
         if float(s) not in (0.0, 1.0, -1.0) or float(s) == x:
             break

@@ -9,7 +9,11 @@ A developer command, not part of CI (see ``docs/contributing-mutation.md``)::
 For each module it copies ``ngc_ref/``, ``tests/``, ``setup.cfg`` and ``pyproject.toml`` into
 ``build/mutation/<module>/``, appends to that copy's ``[mutmut]`` section (shared options live
 in the repository's ``setup.cfg``) the one file to mutate and the module's own test files, and
-runs ``nice -n 10 mutmut run --max-children 1`` there. mutmut (3.x) runs each mutant only
+runs ``nice -n 10 mutmut run --max-children 1`` there. A checker module (``theory/...``) is
+mutated in a copy of ``theory/`` laid out under its import name, ``ngc_ref_theory/``: mutmut
+puts its ``mutants/`` folder first on ``sys.path``, so the tests' ``import ngc_ref_theory``
+finds the mutated copy before the editable install's finder (which maps the name to
+``theory/``). mutmut (3.x) runs each mutant only
 against the tests that reach the mutated function, so a module takes minutes. Then it prints
 mutants / killed / equivalent / survivors per module, where a survivor listed in
 ``tools/mutation_equivalent.toml`` (with the reason it cannot change any result) counts as
@@ -36,7 +40,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: module (under ngc_ref/) -> its own fast test files.
+#: repository folder -> the package it installs as (setup.cfg's package_dir): the checker lives
+#: in theory/ but is imported as ngc_ref_theory.
+PACKAGES = {"ngc_ref": "ngc_ref", "theory": "ngc_ref_theory"}
+
+#: pytest arguments that leave out tests/test_paper_md.py's two-interpreter test.
+_NOT_SAME_BYTES = ["-k", "not the_same_inputs_give_the_same_bytes"]
+
+#: module -> its own fast test files. A library module is named by its path under ngc_ref/
+#: ("normalize"), a checker module by its path from the repository root ("theory/_stats").
 #: tests/test_gpu.py runs the GPU branches on every machine (through the CuPy stand-in of
 #: tests/_fake_cupy.py), so the modules with CuPy branches run it too.
 MODULES = {
@@ -51,6 +63,41 @@ MODULES = {
     "noise": ["tests/test_noise.py"],
     "training/least_squares": ["tests/test_training_least_squares.py"],
     "solve": ["tests/test_solve.py", "tests/test_solve_api.py", "tests/test_gpu.py"],
+    # The checker (theory/, imported as ngc_ref_theory).
+    "theory/_text": ["tests/test_summary_text.py", "tests/test_text.py"],
+    "theory/_stats": ["tests/test_stats.py", "tests/test_interval_verdicts.py",
+                      "tests/test_summary_text.py"],
+    "theory/_common": ["tests/test_common.py", "tests/test_claim_kit.py",
+                       "tests/test_report_findings.py"],
+    "theory/_bounds": ["tests/test_bounds.py"],
+    # paper.md's byte-for-byte test renders in two fresh interpreters (7 s a mutant): left
+    # out for time; a mutant only it would kill shows up as a survivor to look at.
+    "theory/report": ["tests/test_report_render.py", "tests/test_report_findings.py",
+                      "tests/test_paper_md.py", *_NOT_SAME_BYTES],
+    "theory/annotated": ["tests/test_annotated.py", "tests/test_paper_md.py", *_NOT_SAME_BYTES],
+    "theory/reproduce/judge": ["tests/test_reproduce_judge.py", "tests/test_stats.py",
+                               "tests/test_reproduce.py"],
+    "theory/reproduce/verdicts": ["tests/test_reproduce_verdicts.py", "tests/test_reproduce.py"],
+    "theory/reproduce/report": ["tests/test_reproduce_report.py", "tests/test_reproduce.py"],
+    "theory/sweep/summary": ["tests/test_sweep_summary.py", "tests/test_interval_verdicts.py",
+                             "tests/test_sweep_theorem1.py", "tests/test_user_families.py"],
+}
+
+#: Code left unmutated, per module: a regular expression matching the first line of each
+#: statement mutmut should skip (its do_not_mutate_patterns: the whole statement, e.g. a
+#: function, is skipped) -> why. Only figure drawing: the tests check that a figure is
+#: written and named, not what it draws, so its mutants (colours, sizes, labels, axis
+#: scales) would all survive without saying anything about the numbers.
+NOT_MUTATED = {
+    "theory/sweep/summary": {
+        r"^def (_facet_plot|_plot_lemma1|_plot_theorem1|_plot_label|_scale|_save)\(":
+            "figure drawing (matplotlib calls, colours, sizes, labels)",
+        r"^    if plot_path is not None:": "each summary's figure branch",
+    },
+    "theory/reproduce/report": {
+        r"^def (figures|_present|_noise_figure|_depth_figure|_accuracy_axes)\(":
+            "figure drawing (matplotlib calls, colours, sizes, labels)",
+    },
 }
 
 #: mutmut through this interpreter: a venv that sees a system-wide mutmut has no script of its
@@ -61,14 +108,31 @@ _MUTMUT = [sys.executable, "-m", "mutmut"]
 EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.toml"
 
 
+def _source(module):
+    """(repository folder, import package, file path in the work copy) of a MODULES key:
+    "normalize" -> ("ngc_ref", "ngc_ref", "ngc_ref/normalize.py"), "theory/_stats" ->
+    ("theory", "ngc_ref_theory", "ngc_ref_theory/_stats.py")."""
+    folder, sep, rest = module.partition("/")
+    if not (sep and folder in PACKAGES and folder != "ngc_ref"):
+        folder, rest = "ngc_ref", module
+    return folder, PACKAGES[folder], f"{PACKAGES[folder]}/{rest}.py"
+
+
 def _workdir(module, fresh):
     """build/mutation/<module>/ with the sources, the tests and a per-module [mutmut] config."""
+    folder, package, target = _source(module)
     work = ROOT / "build" / "mutation" / module.replace("/", ".")
     if fresh and work.exists():
         shutil.rmtree(work)    # statuses.json too
     work.mkdir(parents=True, exist_ok=True)
-    for name in ("ngc_ref", "tests"):
-        shutil.copytree(ROOT / name, work / name, dirs_exist_ok=True,
+    copies = [("ngc_ref", "ngc_ref"), ("tests", "tests")]
+    if package != "ngc_ref":
+        # The mutated copy under the import name (mutants/ngc_ref_theory shadows the editable
+        # install), and the folder itself under its own name for the tests that read its
+        # files by path (tests/test_layers.py); copied into mutants/ unmutated (also_copy).
+        copies += [(folder, package), (folder, folder)]
+    for src, dest in copies:
+        shutil.copytree(ROOT / src, work / dest, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     shutil.copy2(ROOT / "pyproject.toml", work / "pyproject.toml")
     cfg = (ROOT / "setup.cfg").read_text(encoding="utf-8")
@@ -78,8 +142,19 @@ def _workdir(module, fresh):
     assert cfg.rstrip().rsplit("\n[", 1)[-1].startswith("mutmut]"), \
         "keep [mutmut] the last section of setup.cfg"
     tests = "\n    ".join(MODULES[module])
-    cfg = (cfg.rstrip() + f"\nonly_mutate = ngc_ref/{module}.py\n"
-           f"pytest_add_cli_args_test_selection =\n    {tests}\n")
+    extra = ""
+    if package != "ngc_ref":
+        # configparser refuses a repeated key: widen the shared source_paths in place.
+        assert cfg.count("\nsource_paths = ngc_ref\n") == 1, \
+            "setup.cfg's [mutmut] source_paths changed: update tools/mutation.py"
+        cfg = cfg.replace("\nsource_paths = ngc_ref\n",
+                          f"\nsource_paths =\n    ngc_ref\n    {package}\n")
+        extra = f"also_copy =\n    {folder}\n"
+    if module in NOT_MUTATED:
+        extra += "do_not_mutate_patterns =\n" + "".join(f"    {pattern}\n"
+                                                      for pattern in NOT_MUTATED[module])
+    cfg = (cfg.rstrip() + f"\nonly_mutate = {target}\n"
+           f"pytest_add_cli_args_test_selection =\n    {tests}\n" + extra)
     (work / "setup.cfg").write_text(cfg, encoding="utf-8")
     return work
 
@@ -110,7 +185,7 @@ def _statuses(work):
     status = {}
     for line in out.splitlines():
         name, sep, state = line.strip().rpartition(": ")
-        if sep and name.startswith("ngc_ref."):
+        if sep and name.startswith(tuple(f"{p}." for p in PACKAGES.values())):
             status[name] = state.strip()
     return status
 
@@ -163,7 +238,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.list:
         for module, tests in MODULES.items():
-            print(f"ngc_ref/{module}.py: {' '.join(tests)}")
+            folder, _, target = _source(module)
+            print(f"{folder}/{target.split('/', 1)[1]}: {' '.join(tests)}")
+            for pattern, why in NOT_MUTATED.get(module, {}).items():
+                print(f"    not mutated: {pattern} ({why})")
         return 0
     unknown = [m for m in args.modules if m not in MODULES]
     if unknown:

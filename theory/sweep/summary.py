@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 
 from .._figures import legend_outside, save_figure, subplots, suptitle
-from .._stats import (clopper_pearson, loglog_slope, no_hub_hypotheses, slope_interval,
-                      tau_decay_verdict)
+from .._stats import (bound_verdict, clopper_pearson, loglog_slope, no_hub_hypotheses,
+                      slope_interval, tau_decay_verdict)
 from .._thorough import plural, with_expressions as params_with_expressions
 from .store import read_records
 
@@ -319,8 +319,7 @@ def summarize_lemma1(records, plot_path=None):
             k = sum(r[key] for r in res)
             lo, hi = _cp(k, trials)
             entry.append((k / trials, lo, hi))
-        verdict = ("fails" if entry[0][1] > p_max else "holds" if entry[0][2] <= p_max
-                   else "inconclusive")
+        verdict = bound_verdict(sum(r["exceed_paper"] for r in res), trials, p_max)[0]
         rows.append((label, n, trials, f"{p_max:.3g}",
                      f"{entry[0][0]:.3f} [{entry[0][1]:.3f}, {entry[0][2]:.3f}]", verdict,
                      f"{entry[1][0]:.3f} [{entry[1][1]:.3f}, {entry[1][2]:.3f}]",
