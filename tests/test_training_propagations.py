@@ -87,6 +87,15 @@ def test_raw_returns_a_copy(graph):
     assert X[0, 0] != 99.0
 
 
+@pytest.mark.parametrize("name", sorted(PROPAGATIONS))
+def test_every_propagation_refuses_an_unknown_norm(graph, name):
+    # "raw" uses no graph operator, but a misspelt norm is an error there too (it used to be
+    # accepted silently by "raw" alone).
+    G, X = graph
+    with pytest.raises(ValueError, match="^norm must be one of 'sym', 'rw'; got 'left'"):
+        propagate(name, G, X, norm="left")
+
+
 def test_registry_errors(graph):
     G, X = graph
     with pytest.raises(ValueError, match="'ngc'"):
