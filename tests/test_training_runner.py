@@ -205,3 +205,33 @@ def test_controls_leave_the_other_models_unchanged_and_are_paired(data):
     s = run_experiment(data, models=("ngc", "ngc/control"), **kw).summary()
     # Signal in the features at low noise: NGC beats its structure-only control there.
     assert s[("sbm", "gaussian", 0.1, "ngc")][0] > s[("sbm", "gaussian", 0.1, "ngc/control")][0]
+
+
+def test_match_frobenius_rescales_small_norms_too():
+    assert_allclose = np.testing.assert_allclose
+    assert_allclose(match_frobenius(np.array([[0.3, 0.4]]), 10.0), [[6.0, 8.0]], rtol=1e-15)
+    assert_allclose(match_frobenius(np.array([[0.3, 0.4]]), 0.5), [[0.3, 0.4]], rtol=1e-15)
+
+
+def test_signal_free_features_dtype_and_degenerate_shapes():
+    X = np.arange(6.0).reshape(3, 2)
+    assert signal_free_features(X, seed=0, dtype=np.float32).dtype == np.float32
+    assert signal_free_features(X.astype(np.float32), seed=0, dtype="float64").dtype == np.float64
+    with pytest.raises(TypeError, match=r"^dtype must be float32 or float64, got int64$"):
+        signal_free_features(X, seed=0, dtype=np.int64)
+    with pytest.raises(ValueError, match=r"^X must be a 2-D \(n, d\) array, got shape=None$"):
+        signal_free_features([[1.0, 2.0]])
+    # One entry: Z = ±‖X‖_F whatever the draw (|N(0, 1)| is below 1 for most seeds).
+    for seed in range(6):
+        assert abs(signal_free_features(np.array([[5.0]]), seed=seed)[0, 0]) == 5.0
+    # No entries: nothing to rescale (no 0/0).
+    assert signal_free_features(np.zeros((0, 3)), seed=0).shape == (0, 3)
+
+
+def test_signal_free_features_memory_guard_names_the_control(monkeypatch):
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", "1KiB")
+    with pytest.raises(ValueError, match=(
+            r"^signal_free_features would need 1.56 KiB \(a dense 40 x 5 array of 8 bytes per "
+            r"entry: the control features Z\) but only 1 KiB is available .*; use a smaller "
+            r"data set or a float32 X\.")):
+        signal_free_features(np.ones((40, 5)), seed=0)
