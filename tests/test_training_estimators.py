@@ -229,3 +229,14 @@ def test_graph_propagation_messages():
     empty = GraphPropagation(np.zeros((0, 0)), np.zeros((0, 2)), propagation="raw").fit()
     with pytest.raises(ValueError, match=r"absent: the graph has no nodes, got min=0"):
         empty.transform([[0]])
+
+
+def test_other_input_dtypes_are_float64_as_scikit_learn_converts_them():
+    # validate_data(dtype=[float64, float32]) keeps float32 and float64 and converts anything
+    # else to float64: float16 features train in float64, integer features predict in float64
+    # (the wider of float64 and a float32 model's dtype).
+    X, y = _blobs()
+    assert SoftmaxClassifier(epochs=2).fit(X.astype(np.float16), y).coefs_[0].dtype == np.float64
+    clf = SoftmaxClassifier(epochs=2).fit(X.astype(np.float32), y)
+    for dtype in (np.int8, np.float16, bool):
+        assert clf.decision_function(np.ones((2, 3), dtype=dtype)).dtype == np.float64

@@ -419,3 +419,30 @@ def test_memory_estimate_covers_the_measured_peak(sparse_X, input_dropout, dtype
             r"input_dropout\.")):
         train_gcn(cs.adjacency, X, cs.labels, train, hidden=h, epochs=1,
                   input_dropout=input_dropout)
+
+
+def test_memory_estimate_counts_index_pointers_exactly():
+    # Â and Âᵀ in CSR hold n + 1 index pointers each (8 bytes): the count to the byte.
+    from ngc_ref.training.gcn import _gcn_memory
+    X = np.ones((7, 3))
+    assert _gcn_memory(7, 3, 5, 2, 19, X, 0.0, 8) == _documented_estimate(7, 3, 5, 2, 19, 8)
+    Xs = sp.csr_array(np.eye(7, 3))
+    assert _gcn_memory(7, 3, 5, 2, 19, Xs, 0.5, 4) == _documented_estimate(7, 3, 5, 2, 19, 4, 3)
+
+
+def test_converting_x_is_guarded_under_train_gcns_name(monkeypatch):
+    cs = contextual_sbm(12, 2, 0.4, 0.1, 3, noise_std=0.5, seed=3)
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", "100")
+    with pytest.raises(ValueError, match=r"^train_gcn would need 288 B \(a dense 12 x 3 array of "
+                                         r"8 bytes per entry: train_gcn's work arrays\)"):
+        train_gcn(cs.adjacency, np.ones((12, 3), dtype=np.int64), cs.labels, [0, 1])
+
+
+def test_pygcn_settings_by_default():
+    # The defaults in use (a mutated default is invisible to inspect.signature under mutmut).
+    res = train_gcn(_path6(), np.eye(6, 2), np.arange(6) % 2, [0, 1], seed=0)
+    assert res.epochs == 200 and res.loss_history.shape == (200,)
+    assert res.params[0].shape == (2, 16)
+    assert res.settings == dict(hidden=16, dropout=0.5, input_dropout=0.0, lr=0.01, epochs=200,
+                                weight_decay=5e-4, optimizer="adam", norm="sym", init="pygcn",
+                                n_classes=2)

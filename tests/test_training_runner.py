@@ -466,6 +466,15 @@ def test_a_dataset_without_a_name_and_the_settings():
                                 seed=4, split=0, normalize=True)
 
 
+def test_run_experiment_defaults_in_use(capsys):
+    # The defaults as they act (inspect.signature does not see a default mutated by mutmut).
+    res = run_experiment(_toy(), noise_fn=_identity)
+    assert res.settings == dict(dataset="sbm", noise="gaussian", levels=[0.1], runs=10, seed=0,
+                                split=0, normalize=True)
+    assert [r["model"] for r in res.records[:2]] == ["ngc", "raw"] and len(res.records) == 20
+    assert capsys.readouterr().out == ""
+
+
 def test_run_experiment_defaults():
     import inspect
     sig = {k: p.default for k, p in inspect.signature(run_experiment).parameters.items()
