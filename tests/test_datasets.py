@@ -9,8 +9,10 @@ import hashlib
 import io
 import os
 import pickle
+import re
 import shutil
 import warnings
+from pathlib import Path
 
 import networkx as nx
 import numpy as np
@@ -519,3 +521,67 @@ def test_checksum_table_matches_files():
             _checksums.read_verified(DATA, relpath)  # raises on mismatch
     assert len(_checksums.CHECKSUMS) == 73
     assert _planetoid.N_VAL == 500
+
+
+# --- names, karate's record, the data folder (mutation pass of datasets/*) ------------------
+
+def test_unknown_name_message_in_full():
+    from ngc_ref.datasets import canonical_name
+    with pytest.raises(ValueError) as info:
+        canonical_name("squirrel")
+    assert str(info.value) == (
+        "name must be one of 'cora', 'citeseer', 'pubmed', 'cornell', 'texas', 'wisconsin', "
+        "'actor', 'coauthor-cs', 'coauthor-physics', 'karate' or an alias ('cs' = "
+        "'coauthor-cs', 'physics' = 'coauthor-physics', 'coauthor-phy' = 'coauthor-physics', "
+        "'film' = 'actor', 'karateclub' = 'karate'), case-insensitive; got 'squirrel'")
+    with pytest.raises(TypeError, match=r"^name must be a str, got int$"):
+        canonical_name(3)
+
+
+def test_karate_record_fields():
+    ds = load_dataset("karate", split=5)
+    assert ds.labels.dtype == np.int64 and ds.feature_mask.dtype == bool
+    assert ds.feature_mask.all() and ds.features_complete is True
+    assert ds.split == 5 and ds.split_description == (
+        "stratified 60/20/20 split seeded with 5: within each faction (0 = 'Mr. Hi', "
+        "1 = 'Officer', in that order) a permutation from one numpy.random.default_rng(5); "
+        "10/3/4 nodes per faction")
+
+
+def test_default_root_and_find_root_without_the_variable(tmp_path, monkeypatch):
+    from ngc_ref.datasets import default_root, find_root
+    from ngc_ref.datasets._checksums import CHECKSUMS
+    monkeypatch.delenv("NGC_REF_DATA", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    default = tmp_path / ".cache" / "ngc_ref" / "data"
+    assert default_root() == default
+    assert find_root() == (None, f"NGC_REF_DATA is not set and the default data folder "
+                                 f"{str(default)!r} holds no data (ngc-ref data fetch fills it)")
+    relpath, (size, _, _) = next(iter(CHECKSUMS.items()))
+    (default / relpath).parent.mkdir(parents=True)
+    (default / relpath).write_bytes(b"\0" * size)         # of the recorded size: "fetched"
+    assert find_root() == (default, "the default data folder (ngc-ref data fetch; NGC_REF_DATA "
+                                    "unset)")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_root() == tmp_path / "xdg" / "ngc_ref" / "data"
+
+
+def test_root_messages_say_where_the_folder_came_from(tmp_path):
+    from ngc_ref.datasets import resolve_root
+    from ngc_ref.datasets._root import check_root, too_deep
+    missing = tmp_path / "nowhere"
+    with pytest.raises(FileNotFoundError, match=rf"^data directory {re.escape(repr(str(missing)))} "
+                                                r"\(given as root=\) does not exist"):
+        resolve_root(missing)
+    inner = tmp_path / "planetoid"
+    inner.mkdir()
+    with pytest.raises(ValueError, match=rf"^data directory {re.escape(repr(str(inner)))} "
+                                         r"\(given as root=\) is inside the data layout \(it is "
+                                         rf"the planetoid/ folder\): use its parent "
+                                         rf"{re.escape(repr(str(tmp_path)))}"):
+        resolve_root(inner)
+    with pytest.raises(TypeError, match=r"^root must be a str or os\.PathLike path, got int$"):
+        check_root(3, "root=")
+    # One level below the file system's root is "inside" too.
+    assert too_deep("/planetoid") == too_deep("/geom-gcn/cornell") == Path("/")
