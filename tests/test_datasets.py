@@ -585,3 +585,70 @@ def test_root_messages_say_where_the_folder_came_from(tmp_path):
         check_root(3, "root=")
     # One level below the file system's root is "inside" too.
     assert too_deep("/planetoid") == too_deep("/geom-gcn/cornell") == Path("/")
+
+
+def _tiny_dataset(**changes):
+    from ngc_ref.datasets._dataset import build_adjacency
+    fields = dict(name="tiny", adjacency=build_adjacency([0, 1, 2, 3, 0], [1, 2, 3, 4, 2], 5),
+                  features=np.arange(10.0).reshape(5, 2), labels=np.array([0, 0, 1, 1, -1]),
+                  train_mask=np.array([1, 0, 0, 0, 0], bool),
+                  val_mask=np.array([0, 1, 0, 0, 0], bool),
+                  test_mask=np.array([0, 0, 1, 1, 0], bool), num_classes=2,
+                  feature_mask=np.ones(5, bool), features_complete=True, split=3,
+                  split_description="by hand")
+    fields.update(changes)
+    return Dataset(**fields)
+
+
+def test_homophily_counts_labelled_edges_once():
+    # Edges 0-1 (same), 1-2 (differ), 2-3 (same), 0-2 (differ); 3-4 touches an unlabelled node.
+    assert _tiny_dataset().homophily() == 0.5
+    assert np.isnan(_tiny_dataset(labels=np.array([0, -1, -1, -1, -1])).homophily())
+
+
+def test_summary_repr_and_counts():
+    ds = _tiny_dataset()
+    assert ds.summary() == dict(name="tiny", n=5, edges=5, features=2, classes=2, homophily=0.5,
+                                train=1, val=1, test=2, labelled=4, features_complete=True)
+    assert repr(ds) == ("Dataset(name='tiny', n=5, edges=5, features=2 (dense float64), "
+                        "classes=2, split=3, train/val/test=1/1/2)")
+    part = _tiny_dataset(features=sp.csr_array(np.eye(5, 2, dtype=np.float32)),
+                         feature_mask=np.array([1, 1, 1, 0, 0], bool), features_complete=False)
+    assert repr(part) == ("Dataset(name='tiny', n=5, edges=5, features=2 (sparse float32), "
+                          "classes=2, split=3, train/val/test=1/1/2, features_complete=False "
+                          "(3 real rows))")
+
+
+@pytest.mark.parametrize("changes,pattern", [
+    (dict(features=np.ones((4, 2))), r"^inconsistent shapes: adjacency \(5, 5\), features "
+                                     r"\(4, 2\)$"),
+    (dict(labels=np.zeros(4, int)), r"^labels must have shape \(5,\), got \(4,\)$"),
+    (dict(feature_mask=np.ones(6, bool)), r"^feature_mask must have shape \(5,\), got \(6,\)$"),
+    (dict(val_mask=np.array([1, 0, 0, 0, 0], bool)), r"^train_mask, val_mask and test_mask "
+                                                      r"must be disjoint$"),
+    (dict(test_mask=np.array([1, 0, 0, 0, 0], bool)), r"must be disjoint$"),
+    (dict(val_mask=np.array([0, 0, 1, 0, 0], bool)), r"must be disjoint$"),
+])
+def test_dataset_record_refuses_inconsistent_fields(changes, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        _tiny_dataset(**changes)
+
+
+def test_build_adjacency_merges_and_symmetrises():
+    from ngc_ref.datasets._dataset import build_adjacency
+    A = build_adjacency([0, 1, 1, 2, 2], [1, 0, 1, 0, 0], 4)    # repeats, a loop, node 3 alone
+    assert A.shape == (4, 4) and A.dtype == np.float64
+    assert np.array_equal(A.toarray(), [[0, 1, 1, 0], [1, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0]])
+    assert np.all(A.data == 1.0)
+    with pytest.raises(ValueError, match=r"^edge endpoints must lie in 0\.\.2, got range 0\.\.3$"):
+        build_adjacency([0], [3], 3)
+
+
+def test_stratified_split_is_per_class():
+    from ngc_ref.datasets._dataset import stratified_split
+    labels = np.array([0] * 5 + [1] * 10 + [-1] * 2)
+    train, val, test = stratified_split(labels, 4)
+    for c, counts in ((0, (3, 1, 1)), (1, (6, 2, 2))):
+        sel = labels == c
+        assert (train[sel].sum(), val[sel].sum(), test[sel].sum()) == counts
+    assert not (train | val | test)[labels < 0].any()
