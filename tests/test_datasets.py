@@ -652,3 +652,81 @@ def test_stratified_split_is_per_class():
         sel = labels == c
         assert (train[sel].sum(), val[sel].sum(), test[sel].sum()) == counts
     assert not (train | val | test)[labels < 0].any()
+
+
+# --- Coauthor's loader on a hand-made npz (no data needed) --------------------------------------
+
+def _npz_bytes(adj, attr, labels, **extra):
+    buf = io.BytesIO()
+    arrays = dict(labels=labels, **extra)
+    for prefix, M in (("adj", sp.csr_array(adj)), ("attr", sp.csr_array(attr))):
+        arrays.update({f"{prefix}_data": M.data, f"{prefix}_indices": M.indices,
+                       f"{prefix}_indptr": M.indptr, f"{prefix}_shape": np.array(M.shape)})
+    np.savez(buf, **arrays)
+    return buf.getvalue()
+
+
+def test_coauthor_loader_on_a_small_npz(tmp_path, monkeypatch):
+    # A directed adjacency with an isolated last node (its shape says 5), float32 attributes.
+    adj = np.zeros((5, 5))
+    adj[0, 1] = adj[1, 2] = adj[2, 0] = adj[3, 2] = 1.0
+    attr = np.array([[1, 0], [0, 2], [0, 0], [3, 0], [0, 1]], dtype=np.float32)
+    labels = np.array([0, 1, 1, 0, 2])
+    relpath = "coauthor/ms_academic_cs.npz"
+    (tmp_path / "coauthor").mkdir()
+    (tmp_path / relpath).write_bytes(_npz_bytes(adj, attr, labels))
+    _accept_current_bytes(monkeypatch, tmp_path, relpath)
+    ds = load_dataset("cs", root=tmp_path, split=2)
+    sym = ((adj + adj.T) > 0).astype(float)
+    assert ds.name == "coauthor-cs" and np.array_equal(ds.adjacency.toarray(), sym)
+    assert sp.issparse(ds.features) and ds.features.dtype == np.float32
+    assert np.array_equal(ds.features.toarray(), attr)
+    assert ds.labels.dtype == np.int64 and np.array_equal(ds.labels, labels)
+    assert ds.num_classes == 3 and ds.feature_mask.dtype == bool and ds.feature_mask.all()
+    assert ds.features_complete is True and ds.split == 2
+    perm = np.random.default_rng(2).permutation(5)
+    assert np.array_equal(np.flatnonzero(ds.train_mask), np.sort(perm[:3]))
+    assert np.array_equal(np.flatnonzero(ds.val_mask), np.sort(perm[3:4]))
+    assert ds.split_description == ("random 60/20/20 split: perm = numpy.random.default_rng(2)"
+                                    ".permutation(5); train = perm[:3], val = the next 1, test = "
+                                    "the remaining 1")
+    # A file that is not an npz is named by its full path under root.
+    (tmp_path / relpath).write_bytes(b"PK\x03\x04" + b"\0" * 50)
+    _accept_current_bytes(monkeypatch, tmp_path, relpath)
+    path = os.path.join(str(tmp_path), "coauthor", "ms_academic_cs.npz")
+    with pytest.raises(ValueError, match=rf"^data file {re.escape(repr(path))} could not be read "
+                                         r"as a gnn-benchmark npz \(BadZipFile: "):
+        load_dataset("cs", root=tmp_path)
+
+
+@pytest.mark.parametrize("change,pattern", [
+    (dict(labels=np.array([0, 1])), r"^inconsistent shapes: adj \(3, 3\), attr \(3, 2\), labels "
+                                    r"\(2,\)$"),
+    (dict(attr=np.ones((2, 2))), r"^inconsistent shapes: adj \(3, 3\), attr \(2, 2\)"),
+    (dict(adj=np.ones((3, 4))), r"^inconsistent shapes: adj \(3, 4\), attr \(3, 2\)"),
+    (dict(labels=np.array([0.0, 1.0, 0.0])), r"^labels must be non-negative integers, got "
+                                             r"float64$"),
+    (dict(labels=np.array([0, -1, 0])), r"^labels must be non-negative integers, got int64$"),
+    (dict(attr=np.array([[1.0, np.inf], [0, 0], [0, 1]])), r"^attr_data has non-finite values$"),
+    (dict(labels=np.array([0, None, 1], dtype=object)), r"allow_pickle"),
+])
+def test_parse_npz_refuses_what_is_not_the_format(change, pattern):
+    from ngc_ref.datasets._npz import parse_npz
+    args = dict(adj=np.eye(3)[[1, 2, 0]], attr=np.eye(3, 2), labels=np.array([0, 1, 0]))
+    args.update(change)
+    with pytest.raises(ValueError, match=pattern):
+        parse_npz(_npz_bytes(**args))
+
+
+def test_parse_npz_checks_every_index():
+    from ngc_ref.datasets._npz import parse_npz
+    good = _npz_bytes(np.eye(4)[[1, 0, 3, 2]], np.eye(4, 2), np.arange(4) % 2)
+    A, X, labels = parse_npz(good)
+    assert A.shape == (4, 4) and X.shape == (4, 2)
+    # A column index past the stored shape: only the full check of the CSR format sees it.
+    z = dict(np.load(io.BytesIO(good)))
+    z["attr_indices"] = np.array([0, 5], dtype=z["attr_indices"].dtype)
+    buf = io.BytesIO()
+    np.savez(buf, **z)
+    with pytest.raises(ValueError, match=r"^indices must be < 2$"):
+        parse_npz(buf.getvalue())
