@@ -730,3 +730,25 @@ def test_parse_npz_checks_every_index():
     np.savez(buf, **z)
     with pytest.raises(ValueError, match=r"^indices must be < 2$"):
         parse_npz(buf.getvalue())
+
+
+def test_checksum_records_and_their_messages(tmp_path):
+    relpath = "planetoid/ind.cora.x"
+    size, sha, blob = _checksums.expected(relpath)
+    assert _checksums.mismatch(relpath, size, sha, blob) is None
+    assert _checksums.mismatch(relpath, size, "0" * 64, blob) == (
+        f"modified: {size} bytes with sha256 {'0' * 64}, expected {size} bytes with sha256 {sha}")
+    assert _checksums.mismatch(relpath, size + 1, sha, blob).startswith(
+        f"truncated or extended: {size + 1} bytes")
+    for bad in ("planetoid/ind.cora.nothing", "elsewhere/x"):
+        with pytest.raises(KeyError, match=f"no checksum recorded for {bad!r}"):
+            _checksums.expected(bad)
+    for bad in ("planetoid", "elsewhere/x"):
+        with pytest.raises(KeyError, match=f"no source recorded for {bad!r}"):
+            _checksums.source(bad)
+    # A file that exists but cannot be read (here: a folder in its place).
+    (tmp_path / "planetoid" / "ind.cora.x").mkdir(parents=True)
+    path = os.path.join(str(tmp_path), "planetoid", "ind.cora.x")
+    with pytest.raises(FileNotFoundError, match=rf"^data file {re.escape(repr(path))} could not "
+                                                r"be read: "):
+        _checksums.read_verified(tmp_path, relpath)
