@@ -752,3 +752,138 @@ def test_checksum_records_and_their_messages(tmp_path):
     with pytest.raises(FileNotFoundError, match=rf"^data file {re.escape(repr(path))} could not "
                                                 r"be read: "):
         _checksums.read_verified(tmp_path, relpath)
+
+
+def test_split_must_be_a_non_negative_integer_by_name():
+    with pytest.raises(ValueError, match=r"^split must be >= 0, got -1$"):
+        load_dataset("karate", split=-1)
+
+
+# --- Geom-GCN's loader on hand-made files (no data needed) ------------------------------------
+
+def _write_geomgcn(monkeypatch, root, folder, nodes, edges, masks, split=3, crlf=False):
+    """The three files of one Geom-GCN data set under ``root``, their checksums recorded."""
+    nl = "\r\n" if crlf else "\n"
+    files = {f"geom-gcn/{folder}/out1_node_feature_label.txt": nl.join(nodes) + nl,
+             f"geom-gcn/{folder}/out1_graph_edges.txt": nl.join(edges) + nl}
+    buf = io.BytesIO()
+    np.savez(buf, **dict(zip(("train_mask", "val_mask", "test_mask"), masks)))
+    files[f"geom-gcn/splits/{folder}_split_0.6_0.2_{split}.npz"] = buf.getvalue()
+    for relpath, content in files.items():
+        path = root / relpath
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content.encode("ascii") if isinstance(content, str) else content)
+        _accept_current_bytes(monkeypatch, root, relpath)
+
+
+_WEBKB_NODES = ["node_id\tfeature\tlabel", "2\t1,1,0\t0", "0\t0,1,0\t2", "3\t0,0,0\t1",
+                "1\t1,0,1\t1"]
+_EDGES = ["node_id\tnode_id", "0\t1", "1\t0", "1\t1", "2\t3", "3\t1", "2\t3"]
+_MASKS = (np.array([1, 1, 0, 0], np.uint8), np.array([0, 0, 1, 0], bool),
+          np.array([0, 0, 0, 1], np.uint8))
+
+
+@pytest.mark.parametrize("crlf", [False, True])
+def test_webkb_loader_on_small_files(tmp_path, monkeypatch, crlf):
+    _write_geomgcn(monkeypatch, tmp_path, "cornell", _WEBKB_NODES, _EDGES, _MASKS, crlf=crlf)
+    ds = load_dataset("cornell", root=tmp_path, split=3)
+    assert np.array_equal(ds.features, [[0, 1, 0], [1, 0, 1], [1, 1, 0], [0, 0, 0]])
+    assert ds.features.dtype == np.float64 and np.array_equal(ds.labels, [2, 1, 0, 1])
+    want = np.zeros((4, 4))
+    for u, v in ((0, 1), (2, 3), (3, 1)):
+        want[u, v] = want[v, u] = 1.0
+    assert np.array_equal(ds.adjacency.toarray(), want)
+    for got, m in zip((ds.train_mask, ds.val_mask, ds.test_mask), _MASKS):
+        assert got.dtype == bool and np.array_equal(got, m.astype(bool))
+    assert ds.num_classes == 3 and ds.feature_mask.dtype == bool and ds.feature_mask.all()
+    assert ds.features_complete is True and ds.split == 3
+    assert ds.split_description == ("Geom-GCN fixed split 3 "
+                                    "(geom-gcn/splits/cornell_split_0.6_0.2_3.npz)")
+
+
+def test_film_loader_reads_index_lists(tmp_path, monkeypatch):
+    # No line uses column 931: the width is film's 932 all the same.
+    nodes = ["node_id\tfeature(feature_amount:931)\tlabel", "1\t930,3,3\t4", "0\t\t0",
+             "2\t0,5\t1", "3\t7\t2"]
+    _write_geomgcn(monkeypatch, tmp_path, "film", nodes, _EDGES, _MASKS, split=0)
+    ds = load_dataset("film", root=tmp_path)
+    assert ds.name == "actor" and sp.issparse(ds.features) and ds.features.shape == (4, 932)
+    want = np.zeros((4, 932))
+    want[1, [3, 930]] = want[2, [0, 5]] = want[3, 7] = 1.0
+    assert np.array_equal(ds.features.toarray(), want) and np.array_equal(ds.labels, [0, 4, 1, 2])
+
+
+@pytest.mark.parametrize("which,content,pattern", [
+    ("edges", ["node_id\tsrc"], r"expected the header line 'node_id\\tnode_id', got "
+                                r"'node_id\\tsrc'"),
+    ("edges", [""], r"expected the header line 'node_id\\tnode_id', got 'an empty file'"),
+    ("edges", ["node_id\tnode_id", "0\t1", "1\t2\t3"], r"line 3 is not 'src<TAB>dst': "
+                                                       r"'1\\t2\\t3'"),
+    ("edges", ["node_id\tnode_id", "0\t4"], r"edge endpoints must lie in 0\.\.3, got range "
+                                            r"0\.\.4"),
+    ("nodes", ["node_id\tfeature\tlabel", "0\t1,0\t0", "1\t1,0"], r"line 3 is not "
+     r"'id<TAB>features<TAB>label': '1\\t1,0'"),
+    ("nodes", ["node_id\tfeature\tlabel", "0\t1\t0", "2\t1\t0", "3\t1\t0", "4\t1\t0"],
+     r"node ids must be exactly 0\.\.3, each once"),
+    ("nodes", ["node_id\tfeature\tlabel", "0\t1\t0", "0\t1\t0", "1\t1\t0", "2\t1\t0"],
+     r"node ids must be exactly 0\.\.3, each once"),
+    ("nodes", ["node_id\tfeature\tlabel", "0\t1\t0", "1\t1\t-1", "2\t1\t0", "3\t1\t0"],
+     r"labels must be non-negative, got -1"),
+    ("nodes", ["node_id\tfeature\tlabel", "0\t1,2\t0", "1\t1,0\t0", "2\t1,0\t0", "3\t1,0\t0"],
+     r"feature vectors must be comma-separated 0/1 values of one length"),
+])
+def test_geomgcn_files_that_are_not_the_format(tmp_path, monkeypatch, which, content, pattern):
+    nodes = content if which == "nodes" else _WEBKB_NODES
+    edges = content if which == "edges" else _EDGES
+    _write_geomgcn(monkeypatch, tmp_path, "cornell", nodes, edges, _MASKS)
+    fname = "out1_graph_edges.txt" if which == "edges" else "out1_node_feature_label.txt"
+    path = os.path.join(str(tmp_path), "geom-gcn", "cornell", fname)
+    with pytest.raises(ValueError, match=rf"^data file {re.escape(repr(path))} could not be read "
+                                         rf"as a Geom-GCN file \(ValueError: .*{pattern}.*\); "
+                                         r"replace it with the original \(see data/README\.md "
+                                         r"of ngc_ref\)$"):
+        load_dataset("cornell", root=tmp_path, split=3)
+
+
+def test_geomgcn_film_indices_and_split_masks_are_checked():
+    from ngc_ref.datasets._geomgcn import parse_nodes, parse_split
+    head = "node_id\tfeature(feature_amount:931)\tlabel\n"
+    with pytest.raises(ValueError, match=r"^feature indices must lie in 0\.\.931, got 0\.\.932$"):
+        parse_nodes((head + "0\t0,932\t0\n").encode(), film=True)
+    with pytest.raises(ValueError, match=r"^feature indices must lie in 0\.\.931, got -1\.\.3$"):
+        parse_nodes((head + "0\t-1,3\t0\n").encode(), film=True)
+    X, _ = parse_nodes((head + "0\t\t0\n1\t2\t0\n").encode(), film=True)
+    assert X.nnz == 1 and X[1, 2] == 1.0
+
+    def npz(**masks):
+        buf = io.BytesIO()
+        np.savez(buf, **masks)
+        return buf.getvalue()
+
+    good = dict(train_mask=np.array([1, 0, 0]), val_mask=np.array([0, 1, 0]),
+                test_mask=np.array([0, 0, 1]))
+    assert [m.tolist() for m in parse_split(npz(**good), 3)] == [[True, False, False],
+                                                                 [False, True, False],
+                                                                 [False, False, True]]
+    with pytest.raises(ValueError, match=r"^val_mask must be a 0/1 vector of shape \(3,\), got "
+                                         r"int64 \(2,\)$"):
+        parse_split(npz(**dict(good, val_mask=np.array([0, 1]))), 3)
+    with pytest.raises(ValueError, match=r"^test_mask must be a 0/1 vector of shape \(3,\)"):
+        parse_split(npz(**dict(good, test_mask=np.array([0, 2, 1]))), 3)
+
+
+def test_geomgcn_parsers_types_one_column_and_long_lines():
+    from ngc_ref.datasets._geomgcn import parse_edges, parse_nodes
+    src, dst = parse_edges(b"node_id\tnode_id\n0\t1\n2\t0\n")
+    assert src.dtype == dst.dtype == np.int64 and src.tolist() == [0, 2] and dst.tolist() == [1, 0]
+    X, labels = parse_nodes(b"node_id\tfeature\tlabel\n1\t1\t0\n0\t0\t1\n", film=False)
+    assert X.shape == (2, 1) and X[:, 0].tolist() == [0.0, 1.0] and labels.tolist() == [1, 0]
+    long = "7" * 80
+    with pytest.raises(ValueError, match=rf"^line 3 is not 'src<TAB>dst': '1\\t2\\t{'7' * 56}'$"):
+        parse_edges(f"node_id\tnode_id\n0\t1\n1\t2\t{long}\n".encode())
+    with pytest.raises(ValueError, match=rf"^line 2 is not 'id<TAB>features<TAB>label': "
+                                         rf"'{'7' * 60}'$"):
+        parse_nodes(f"node_id\tfeature\tlabel\n{long}\n".encode(), film=False)
+    with pytest.raises(ValueError, match=rf"^expected the header line 'node_id\\tnode_id', got "
+                                         rf"'{'7' * 60}'$"):
+        parse_edges(f"{long}\n0\t1\n".encode())
