@@ -499,9 +499,25 @@ def test_restricted_unpickler_rejects_os_system(tmp_path, protocol):
 
 
 def test_restricted_unpickler_rejects_object_arrays():
-    payload = pickle.dumps(np.array([1, "a"], dtype=object), protocol=2)
-    with pytest.raises(pickle.UnpicklingError):
+    # Protocol 4: with protocol 2 the bytes inside are already refused (_codecs.encode).
+    payload = pickle.dumps(np.array([1, "a"], dtype=object), protocol=4)
+    with pytest.raises(pickle.UnpicklingError, match=r"^object arrays are not allowed \(dtype "
+                                                     r"object\)$"):
         restricted_loads(payload)
+
+
+class _NotAnArray:
+    """Pickles as NumPy's array reconstruction applied to another allowed class."""
+
+    def __reduce__(self):
+        import collections
+        return np.zeros(0).__reduce__()[0], (collections.defaultdict, (0,), b"b")
+
+
+def test_restricted_unpickler_reconstructs_only_ndarrays():
+    with pytest.raises(pickle.UnpicklingError, match=r"^only numpy\.ndarray may be reconstructed, "
+                                                     r"got <class 'collections\.defaultdict'>$"):
+        restricted_loads(pickle.dumps(_NotAnArray(), protocol=4))
 
 
 @needs_cora
@@ -887,3 +903,181 @@ def test_geomgcn_parsers_types_one_column_and_long_lines():
     with pytest.raises(ValueError, match=rf"^expected the header line 'node_id\\tnode_id', got "
                                          rf"'{'7' * 60}'$"):
         parse_edges(f"{long}\n0\t1\n".encode())
+
+
+# --- Planetoid's loader on hand-made files (no data needed) ------------------------------------
+# Today's SciPy pickles csr_matrix as scipy.sparse._csr.csr_matrix; the original files (and the
+# unpickler's allow-list) name scipy.sparse.csr.csr_matrix. The test allows the new path too.
+
+N_TRAIN, N_ALL, N = 4, 510, 514
+TEST_IDS = [512, 510, 511]              # 513: in the test range, not listed (as in Citeseer)
+
+
+def _planetoid_files(rng):
+    onehot = np.eye(2, dtype=np.int64)
+    ally = onehot[np.arange(N_ALL) % 2]
+    ty = onehot[[1, 0, 0]]
+    allx = sp.csr_matrix(np.where(rng.random((N_ALL, 3)) < 0.3, 1.0, 0.0).astype(np.float32))
+    tx = sp.csr_matrix(np.array([[1.0, 0, 0], [0, 1.0, 1.0], [0, 0, 1.0]], np.float32))
+    graph = {k: [] for k in range(N)}
+    for u, v in ((0, 1), (1, 2), (510, 513), (4, 511), (3, 3)):
+        graph[u].append(v)
+    return dict(x=allx[:N_TRAIN], y=ally[:N_TRAIN], allx=allx, ally=ally, tx=tx, ty=ty,
+                graph=graph), " ".join(map(str, TEST_IDS)).encode()
+
+
+def _write_planetoid(monkeypatch, root, name, skip=()):
+    from ngc_ref.datasets._planetoid import RestrictedUnpickler
+    monkeypatch.setitem(RestrictedUnpickler._ALLOWED, ("scipy.sparse._csr", "csr_matrix"),
+                        sp.csr_matrix)
+    objs, index = _planetoid_files(np.random.default_rng(0))
+    (root / "planetoid").mkdir()
+    blobs = {suffix: pickle.dumps(obj, protocol=4) for suffix, obj in objs.items()}
+    blobs["test.index"] = index
+    for suffix, data in blobs.items():
+        if suffix in skip:
+            continue
+        relpath = f"planetoid/ind.{name}.{suffix}"
+        (root / relpath).write_bytes(data)
+        _accept_current_bytes(monkeypatch, root, relpath)
+    return objs
+
+
+def test_planetoid_loader_on_small_files(tmp_path, monkeypatch):
+    objs = _write_planetoid(monkeypatch, tmp_path, "cora")
+    ds = load_dataset("cora", root=tmp_path)
+    want = np.zeros((N, 3))
+    want[:N_ALL] = objs["allx"].toarray()
+    want[TEST_IDS] = objs["tx"].toarray()
+    assert sp.issparse(ds.features) and ds.features.dtype == np.float32     # as stored
+    assert np.array_equal(ds.features.toarray(), want)
+    labels = np.full(N, -1)
+    labels[:N_ALL] = np.arange(N_ALL) % 2
+    labels[TEST_IDS] = [1, 0, 0]
+    assert ds.labels.dtype == np.int64 and np.array_equal(ds.labels, labels)
+    assert np.flatnonzero(ds.train_mask).tolist() == [0, 1, 2, 3]
+    assert np.flatnonzero(ds.val_mask).tolist() == list(range(4, 504))
+    assert np.flatnonzero(ds.test_mask).tolist() == sorted(TEST_IDS)
+    edges = {tuple(e) for e in np.argwhere(ds.adjacency.toarray())}
+    assert edges == {(0, 1), (1, 0), (1, 2), (2, 1), (510, 513), (513, 510), (4, 511), (511, 4)}
+    assert ds.num_classes == 2 and ds.feature_mask.dtype == bool and ds.feature_mask.all()
+    assert ds.features_complete is True and ds.split == 0
+    assert ds.split_description == ("fixed public split of Yang et al. (2016): train = ids 0..3 "
+                                    "(20 per class), val = ids 4..503, test = the 3 ids in "
+                                    "ind.cora.test.index")
+
+
+def test_pubmed_without_allx_on_small_files(tmp_path, monkeypatch):
+    objs = _write_planetoid(monkeypatch, tmp_path, "pubmed", skip=("allx",))
+    allx_path = os.path.join(str(tmp_path), "planetoid", "ind.pubmed.allx")
+    with pytest.warns(UserWarning) as rec:
+        ds = load_dataset("pubmed", root=tmp_path)
+    (w,) = rec
+    assert w.filename == __file__
+    assert str(w.message).startswith(
+        f"Pubmed features are incomplete: {allx_path!r} is not present, so only the 7 feature "
+        f"rows of the 4 training nodes (ind.pubmed.x) and the 3 test nodes (ind.pubmed.tx) are "
+        f"real; the rows of the other 507 nodes (ids 4..509, which include the validation "
+        f"nodes) are zero")
+    mask = np.zeros(N, bool)
+    mask[:N_TRAIN] = mask[TEST_IDS] = True
+    assert ds.feature_mask.dtype == bool and np.array_equal(ds.feature_mask, mask)
+    assert ds.features_complete is False
+    want = np.zeros((N, 3))
+    want[:N_TRAIN] = objs["x"].toarray()
+    want[TEST_IDS] = objs["tx"].toarray()
+    assert np.array_equal(ds.features.toarray(), want)
+
+
+def test_planetoid_layout_checks_name_every_problem(tmp_path):
+    from ngc_ref.datasets._planetoid import _check_layout
+    x, tx, ty = sp.csr_array((4, 3)), sp.csr_array((3, 3)), np.zeros((3, 2))
+    good = dict(n=N, n_train=4, n_all=N_ALL, n_feat=3, x=x, tx=tx, ty=ty,
+                allx=sp.csr_array((N_ALL, 3)), test_ids=np.array(TEST_IDS), classes=(2, 2, 2),
+                y_matches=True)
+    _check_layout(tmp_path, "cora", **good)
+    path = os.path.join(str(tmp_path), "planetoid", "ind.cora.*")
+    bad = dict(classes=(2, 3, 2), y_matches=False, x=sp.csr_array((5, 3)),
+               ty=np.zeros((2, 2)), allx=sp.csr_array((N_ALL, 4)),
+               test_ids=np.array([513, 513, 511]), n_train=11)
+    with pytest.raises(ValueError) as info:
+        _check_layout(tmp_path, "cora", **dict(good, **bad))
+    assert str(info.value) == (
+        f"data files {path!r} are inconsistent: y/ally/ty have (2, 3, 2) label columns; the "
+        f"labels in y differ from the first rows of ally; x has shape (5, 3), expected (11, 3); "
+        f"tx/ty have 3/2 rows for 3 test ids; allx has shape (510, 4), expected (510, 3); test "
+        f"ids must be distinct and lie in 510..513; 11 train + 500 validation ids exceed the 510 "
+        f"allx rows")
+    for ids in ([509, 510, 511], [510, 511, 514]):         # below n_all, at n
+        with pytest.raises(ValueError, match=r"test ids must be distinct and lie in 510\.\.513$"):
+            _check_layout(tmp_path, "cora", **dict(good, test_ids=np.array(ids)))
+    with pytest.raises(ValueError, match=r"tx/ty have 2/3 rows for 3 test ids$"):
+        _check_layout(tmp_path, "cora", **dict(good, tx=sp.csr_array((2, 3))))
+    with pytest.raises(ValueError, match=r"\d+ train \+ 500 validation ids exceed the 510 allx "
+                                         r"rows$"):
+        _check_layout(tmp_path, "cora", **dict(good, n_train=11, x=sp.csr_array((11, 3))))
+    _check_layout(tmp_path, "cora", **dict(good, n_train=10, x=sp.csr_array((10, 3))))
+
+
+def test_planetoid_pieces_refuse_what_is_not_the_format():
+    from ngc_ref.datasets._planetoid import (_csr_from_pickled, _graph_edges, _onehot,
+                                             _parse_index)
+    labels, c = _onehot(np.eye(3)[[2, 0]])
+    assert labels.dtype == np.int64 and labels.tolist() == [2, 0] and c == 3
+    for obj, pattern in ((np.zeros(3), r"^expected a 2-D numeric one-hot label array, got "
+                                       r"ndarray \(3,\)$"),
+                         (np.array([["a"]]), r"^expected a 2-D numeric one-hot label array, got "
+                                             r"ndarray \(1, 1\)$"),
+                         ([[1, 0]], r"^expected a 2-D numeric one-hot label array, got list $"),
+                         (np.array([[1, 1]]), r"^label rows must be one-hot"),
+                         (np.array([[2, 0]]), r"^label rows must be one-hot \(exactly one 1 per "
+                                              r"row\)$")):
+        with pytest.raises(ValueError, match=pattern):
+            _onehot(obj)
+    n, src, dst = _graph_edges({1: [0], 0: [1, 2], 2: []})
+    assert n == 3 and src.dtype == dst.dtype == np.int64
+    assert src.tolist() == [0, 0, 1] and dst.tolist() == [1, 2, 0]
+    for obj, pattern in (([[1]], r"^expected a dict of adjacency lists, got list$"),
+                         ({0: [], 2: []}, r"^adjacency-list keys must be exactly the node ids "
+                                          r"0 \.\. N-1$"),
+                         ({"0": []}, r"^adjacency-list keys must be exactly"),
+                         ({0: (1,), 1: []}, r"^neighbours of node 0 must be a list of ints$"),
+                         ({0: [1.0], 1: []}, r"^neighbours of node 0 must be a list of ints$")):
+        with pytest.raises(ValueError, match=pattern):
+            _graph_edges(obj)
+    ids = _parse_index(b"5\n3\n")
+    assert ids.dtype == np.int64 and ids.tolist() == [5, 3]
+    assert _parse_index(b"7").tolist() == [7]
+    with pytest.raises(ValueError, match=r"^no node ids$"):
+        _parse_index(b"\n")
+    X = _csr_from_pickled(sp.csr_matrix(np.array([[0.0, 2.0], [1.0, 0.0]])))
+    assert isinstance(X, sp.csr_array) and X.toarray().tolist() == [[0, 2], [1, 0]]
+    with pytest.raises(ValueError, match=r"^expected a pickled scipy\.sparse csr_matrix, got "
+                                         r"csr_array$"):
+        _csr_from_pickled(sp.csr_array(np.eye(2)))
+
+    def broken(**state):
+        M = sp.csr_matrix(np.eye(2))
+        for k, v in state.items():
+            if v is None:
+                delattr(M, k)
+            else:
+                setattr(M, k, v)
+        return M
+
+    for state, pattern in ((dict(indptr=None), r"^pickled csr_matrix lacks its CSR pieces "
+                                                 r"\(KeyError\('indptr'\)\)$"),
+                           (dict(data=[1.0, 1.0]), r"^pickled csr_matrix pieces must be NumPy "
+                                                   r"arrays$"),
+                           (dict(data=np.array([1, 1])), r"^unexpected dtypes in pickled "
+                            r"csr_matrix: data int64, indices int32, indptr int32$"),
+                           (dict(indices=np.array([0.0, 1.0])), r"^unexpected dtypes"),
+                           (dict(indptr=np.array([0.0, 1.0, 2.0])), r"^unexpected dtypes"),
+                           (dict(indices=np.array([0, 5], np.int32)), r"^indices must be < 2$"),
+                           (dict(data=np.array([1.0, np.nan])), r"^non-finite feature values$")):
+        with pytest.raises(ValueError, match=pattern):
+            _csr_from_pickled(broken(**state))
+    # The pieces are copied: the pickled matrix is not aliased.
+    M = sp.csr_matrix(np.eye(2))
+    _csr_from_pickled(M).data[:] = 5.0
+    assert M.data.tolist() == [1.0, 1.0]
