@@ -360,18 +360,23 @@ def test_masks_as_zero_one_integers_and_optional_val_and_num_classes():
 
 
 def test_num_classes_reaches_both_trainers():
-    # More classes than labels used: the trainers get num_classes (wider output layers).
+    # More classes than labels used: the trainers get num_classes (wider output layers); the
+    # accuracies are read on the test and validation nodes.
     from ngc_ref.training import train_classifier, train_gcn
     from .test_training_norms import _init_seed
-    data = _toy(num_classes=5)
+    data = sbm_dataset(n_per_class=10, n_classes=3, d=4, signal=0.4, seed=5)
+    data.num_classes = 5
     seed = _init_seed(0)
     models = {"raw": ModelSpec("raw", {}, dict(epochs=3)),
-              "gcn": ModelSpec("raw", {}, dict(epochs=3, hidden=4), trainer="gcn")}
+              "gcn": ModelSpec("raw", {}, dict(epochs=30, hidden=4, lr=0.05), trainer="gcn")}
     recs = {r["model"]: r for r in _records(data, models)}
     X, y, train = data.features, data.labels, data.train_mask
     clf = train_classifier(X[train], y[train], 5, epochs=3, seed=seed)
     assert recs["raw"]["final_loss"] == clf.loss_history[-1]
-    gcn = train_gcn(data.adjacency, X, y, train, 5, epochs=3, hidden=4, seed=seed)
+    gcn = train_gcn(data.adjacency, X, y, train, 5, epochs=30, hidden=4, lr=0.05, seed=seed)
+    # (The three accuracies differ here, so each is told apart.)
+    assert len({gcn.accuracy(y), gcn.accuracy(y, data.test_mask),
+                gcn.accuracy(y, data.val_mask)}) == 3
     assert recs["gcn"]["final_loss"] == gcn.loss_history[-1]
     assert recs["gcn"]["test_acc"] == gcn.accuracy(y, data.test_mask)
     assert recs["gcn"]["val_acc"] == gcn.accuracy(y, data.val_mask)
@@ -447,12 +452,18 @@ def test_string_names_load_with_split_and_root(tmp_path):
     from ngc_ref.datasets import load_dataset
     from ngc_ref.training import train_classifier
     from .test_training_norms import _init_seed
-    (rec,) = run_experiment("karate", levels=(0.0,), models=("raw",), runs=1, split=3,
+    from ngc_ref.training import propagate
+    (rec,) = run_experiment("karate", levels=(0.0,), models=("sgc",), runs=1, split=4,
                             noise_fn=_identity).records
-    ds = load_dataset("karate", split=3)
-    res = train_classifier(ds.features[ds.train_mask], ds.labels[ds.train_mask], 2,
-                           seed=_init_seed(0), **_CITATION)
-    assert rec["test_acc"] == res.accuracy(ds.features[ds.test_mask], ds.labels[ds.test_mask])
+
+    def test_acc(split):
+        ds = load_dataset("karate", split=split)
+        H = propagate("sgc", ds.adjacency, ds.features)
+        res = train_classifier(H[ds.train_mask], ds.labels[ds.train_mask], 2,
+                               seed=_init_seed(0), **_CITATION)
+        return res.accuracy(H[ds.test_mask], ds.labels[ds.test_mask])
+
+    assert rec["test_acc"] == test_acc(4) != test_acc(0)
     assert rec["dataset"] == "karate"
     with pytest.raises((FileNotFoundError, ValueError), match=re.escape(str(tmp_path))):
         run_experiment("cora", root=tmp_path, noise_fn=_identity)
@@ -503,8 +514,10 @@ def test_run_experiment_messages(kw, exc, pattern):
 
 
 def test_verbose_prints_one_line_per_level_and_run(capsys):
-    res = run_experiment(_toy(), levels=(0.0, 0.5), models={**_RAW, "r2": _RAW["raw"]}, runs=2,
-                         noise_fn=_identity, verbose=True)
+    res = run_experiment(sbm_dataset(n_per_class=12, seed=1), levels=(0.0, 0.5),
+                         models={**_RAW, "r2": _RAW["raw"]}, runs=2, noise_fn=_identity,
+                         verbose=True)
+    assert any(round(r["test_acc"], 3) != round(r["test_acc"], 4) for r in res.records)
     lines = capsys.readouterr().out.splitlines()
     want = []
     for i in range(0, len(res.records), 2):
@@ -528,15 +541,23 @@ def test_summary_and_markdown_table():
             for d, z, lv, m, r, a in [
                 ("b", "flip", 0.1, "ngc", 0, 0.5), ("b", "flip", 0.1, "ngc", 1, 0.7),
                 ("a", "gaussian", 0.5, "ngc", 0, 0.25), ("a", "gaussian", 0.1, "ngc", 0, 0.125),
-                ("a", "gaussian", 0.1, "raw", 0, 1.0)]]
+                ("a", "gaussian", 0.1, "raw", 0, 1.0), ("a", "flip", 0.5, "raw", 0, 0.5)]]
     res = ExperimentResult(records=recs, specs={}, settings={})
     s = res.summary()
     assert s[("b", "flip", 0.1, "ngc")] == pytest.approx((0.6, 0.1, 2))
     assert res.to_markdown().splitlines() == [
-        "| model | a gaussian 0.1 | a gaussian 0.5 | b flip 0.1 |",
-        "|---|---:|---:|---:|",
-        "| ngc | 12.5 ± 0.0 | 25.0 ± 0.0 | 60.0 ± 10.0 |",
-        "| raw | 100.0 ± 0.0 | — | — |"]
+        "| model | a flip 0.5 | a gaussian 0.1 | a gaussian 0.5 | b flip 0.1 |",
+        "|---|---:|---:|---:|---:|",
+        "| ngc | — | 12.5 ± 0.0 | 25.0 ± 0.0 | 60.0 ± 10.0 |",
+        "| raw | 50.0 ± 0.0 | 100.0 ± 0.0 | — | — |"]
     assert res.to_markdown(percent=False, digits=2).splitlines()[2:] == [
-        "| ngc | 0.12 ± 0.00 | 0.25 ± 0.00 | 0.60 ± 0.10 |",
-        "| raw | 1.00 ± 0.00 | — | — |"]
+        "| ngc | — | 0.12 ± 0.00 | 0.25 ± 0.00 | 0.60 ± 0.10 |",
+        "| raw | 0.50 ± 0.00 | 1.00 ± 0.00 | — | — |"]
+
+
+def test_named_models_get_the_row_of_their_noise_and_level():
+    data = _toy(name="cora")
+    res = run_experiment(data, noise="flip", levels=(0.1,), models=("ngc",), runs=1,
+                         noise_fn=_identity)
+    assert res.specs[(0.1, "ngc")].propagation_params == dict(lam=64.0, S=32, norm="sym")
+    assert res.specs[(0.1, "ngc")].source == "tab:citation_hyper_flip (ngc, cora, flip, 0.1)"
