@@ -607,7 +607,7 @@ def test_root_messages_say_where_the_folder_came_from(tmp_path):
 def _tiny_dataset(**changes):
     from ngc_ref.datasets._dataset import build_adjacency
     fields = dict(name="tiny", adjacency=build_adjacency([0, 1, 2, 3, 0], [1, 2, 3, 4, 2], 5),
-                  features=np.arange(10.0).reshape(5, 2), labels=np.array([0, 0, 1, 1, -1]),
+                  features=np.arange(10.0).reshape(5, 2), labels=np.array([0, 0, 0, 1, -1]),
                   train_mask=np.array([1, 0, 0, 0, 0], bool),
                   val_mask=np.array([0, 1, 0, 0, 0], bool),
                   test_mask=np.array([0, 0, 1, 1, 0], bool), num_classes=2,
@@ -618,14 +618,14 @@ def _tiny_dataset(**changes):
 
 
 def test_homophily_counts_labelled_edges_once():
-    # Edges 0-1 (same), 1-2 (differ), 2-3 (same), 0-2 (differ); 3-4 touches an unlabelled node.
-    assert _tiny_dataset().homophily() == 0.5
+    # Edges 0-1, 1-2, 0-2 (same), 2-3 (differ); 3-4 touches an unlabelled node.
+    assert _tiny_dataset().homophily() == 0.75
     assert np.isnan(_tiny_dataset(labels=np.array([0, -1, -1, -1, -1])).homophily())
 
 
 def test_summary_repr_and_counts():
     ds = _tiny_dataset()
-    assert ds.summary() == dict(name="tiny", n=5, edges=5, features=2, classes=2, homophily=0.5,
+    assert ds.summary() == dict(name="tiny", n=5, edges=5, features=2, classes=2, homophily=0.75,
                                 train=1, val=1, test=2, labelled=4, features_complete=True)
     assert repr(ds) == ("Dataset(name='tiny', n=5, edges=5, features=2 (dense float64), "
                         "classes=2, split=3, train/val/test=1/1/2)")

@@ -507,10 +507,13 @@ def test_run_experiment_defaults():
     (dict(models=3), TypeError, r"^models must be a sequence of model names or a dict of "
      r"ModelSpec, got int 3$"),
     (dict(models={"m": "ngc"}), TypeError, r"^models\['m'\] must be a ModelSpec, got str$"),
+    (dict(dataset=object()), TypeError, r"^dataset must be a name or an object with \.adjacency "
+     r"\(see ngc_ref\.datasets\.load_dataset\); got object$"),
 ])
 def test_run_experiment_messages(kw, exc, pattern):
+    kw = {"dataset": _toy(), "noise_fn": _identity, **kw}
     with pytest.raises(exc, match=pattern):
-        run_experiment(_toy(), **{"noise_fn": _identity, **kw})
+        run_experiment(kw.pop("dataset"), **kw)
 
 
 def test_verbose_prints_one_line_per_level_and_run(capsys):
