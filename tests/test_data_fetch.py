@@ -13,6 +13,7 @@ import http.server
 import os
 import re
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -76,11 +77,14 @@ def test_every_file_belongs_to_exactly_one_data_set():
 class Server:
     """Serves ``files`` ({URL path: bytes}); ``mode`` per path: "ok", "truncate" (declares the
     whole length, sends half, closes), "corrupt" (same length, other bytes), an int status
-    (500, 404), "norange" (ignores Range). Honours ``Range: bytes=K-`` with 206. Records the
-    requests as (path, Range header)."""
+    (500, 404), "norange" (ignores Range), "norange-cr" (ignores Range but sends a
+    Content-Range header for it), "206-no-range" (answers a range with 206 but no
+    Content-Range header), "stall" (declares the whole length, sends half, then waits
+    2 s). Honours ``Range: bytes=K-`` with 206. Records the requests as (path, Range header)
+    and their User-Agent headers."""
 
     def __init__(self):
-        self.files, self.mode, self.requests = {}, {}, []
+        self.files, self.mode, self.requests, self.agents = {}, {}, [], []
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -90,6 +94,7 @@ class Server:
             def do_GET(self):
                 rng = self.headers.get("Range")
                 server.requests.append((self.path, rng))
+                server.agents.append(self.headers.get("User-Agent"))
                 mode = server.mode.get(self.path, "ok")
                 body = server.files.get(self.path)
                 if isinstance(mode, int) or body is None:
@@ -98,7 +103,14 @@ class Server:
                 if mode == "corrupt":
                     body = bytes(b ^ 0xFF for b in body)
                 start = 0
-                if rng and mode != "norange":
+                if rng and mode == "norange-cr":
+                    self.send_response(200)
+                    self.send_header("Content-Range", f"bytes {rng[6:]}{len(body) - 1}/"
+                                                      f"{len(body)}")
+                elif rng and mode == "206-no-range":
+                    start = int(re.fullmatch(r"bytes=(\d+)-", rng)[1])
+                    self.send_response(206)
+                elif rng and mode != "norange":
                     start = int(re.fullmatch(r"bytes=(\d+)-", rng)[1])
                     if start >= len(body):
                         self.send_error(416)
@@ -111,9 +123,12 @@ class Server:
                 self.send_header("Content-Length", str(len(body) - start))
                 self.end_headers()
                 part = body[start:]
-                if mode == "truncate":
+                if mode in ("truncate", "stall"):
                     part = part[:len(part) // 2]
                 self.wfile.write(part)
+                if mode == "stall":
+                    self.wfile.flush()
+                    time.sleep(2.0)
                 self.close_connection = True
 
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -318,3 +333,209 @@ def test_a_data_folder_inside_the_layout_names_its_parent(tmp_path, monkeypatch,
         datasets.load_dataset("cora")
     monkeypatch.setenv("NGC_REF_DATA", str(tmp_path))     # the right folder, even empty: fine
     assert main(["check", "--only", "gsd-trace", "--dry-run"]) == 0
+
+
+# ------------------------------------------------------------------------ the details, in full
+
+class _Bar:
+    """Stands in for tqdm: records its settings, its total and its updates."""
+
+    made = []
+
+    def __init__(self, **kw):
+        self.kw, self.total, self.updates = kw, kw["total"], []
+        _Bar.made.append(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def update(self, n):
+        self.updates.append(n)
+
+    def refresh(self):
+        pass
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    """The progress bars made and the timeouts of every request."""
+    import tqdm.auto
+    import urllib.request
+    _Bar.made = []
+    monkeypatch.setattr(tqdm.auto, "tqdm", _Bar)
+    timeouts, urlopen = [], urllib.request.urlopen
+
+    def spy(req, timeout):
+        timeouts.append(timeout)
+        return urlopen(req, timeout=timeout)
+
+    monkeypatch.setattr(_fetch.urllib.request, "urlopen", spy)
+    return _Bar.made, timeouts
+
+
+def test_progress_bar_counts_the_bytes_and_requests_carry_the_settings(served, tmp_path,
+                                                                       recorded):
+    bars, timeouts = recorded
+    cs = "coauthor/ms_academic_cs.npz"
+    (tmp_path / "coauthor").mkdir()
+    (tmp_path / "coauthor" / ".ms_academic_cs.npz.part").write_bytes(served.content[cs][:1000])
+    datasets.fetch(None, tmp_path, base_url=served.url)          # progress and timeout: defaults
+    (bar,) = bars
+    recorded_sizes = sum(len(b) for p, b in served.content.items() if p != ALLX)
+    # Bytes with binary prefixes, under the command's name; the optional file (known by its git
+    # blob only) adds its Content-Length when its download starts.
+    assert bar.kw == dict(total=recorded_sizes, unit="B", unit_scale=True, unit_divisor=1024,
+                          disable=False, desc="ngc-ref data fetch", dynamic_ncols=True)
+    assert bar.total == recorded_sizes + len(served.content[ALLX])
+    assert sum(bar.updates) == bar.total and 1000 in bar.updates       # the resumed part counted
+    assert set(timeouts) == {60} and len(timeouts) == 9
+    assert set(served.agents) == {"ngc-ref data fetch"}
+    # A bad partial: resumed, then fetched again from the start, with the timeout given.
+    x = "planetoid/ind.pubmed.x"
+    (tmp_path / x).unlink()
+    (tmp_path / "planetoid" / ".ind.pubmed.x.part").write_bytes(b"\0" * 10)
+    timeouts.clear()
+    datasets.fetch("pubmed", tmp_path, base_url=served.url, progress=False, timeout=7)
+    assert bars[-1].kw["disable"] is True and timeouts == [7, 7]
+
+
+def test_outcomes_and_the_error_in_full(served, tmp_path):
+    src = {p: str(_checksums.source(p)) for p in served.content}
+    graph, ty, y = ("planetoid/ind.pubmed.graph", "planetoid/ind.pubmed.ty",
+                    "planetoid/ind.pubmed.y")
+    (tmp_path / "planetoid").mkdir()
+    (tmp_path / y).write_bytes(b"mine")
+    (tmp_path / "planetoid" / ".ind.pubmed.ty.part").write_bytes(b"\0" * 10)
+    served.mode[served.path_of(graph)] = 500
+    served.mode[served.path_of(ty)] = 500
+    with pytest.raises(datasets.FetchError) as err:
+        datasets.fetch("pubmed", tmp_path, base_url=served.url, progress=False)
+    out = {o.relpath: o for o in err.value.outcomes}
+    problem = _checksums.mismatch(y, 4, hashlib.sha256(b"mine").hexdigest(), "")
+    assert out[y] == _fetch.FileOutcome(
+        y, "failed", f"a different file is in its place ({problem}); fetch never overwrites a "
+        "file it did not verify: delete it and fetch again", src[y])
+    assert out[graph] == _fetch.FileOutcome(
+        graph, "failed", f"{served.url}{served.path_of(graph)}: the server answered 500 Internal "
+        "Server Error; nothing was written", src[graph])
+    assert out[ty].detail == (f"{served.url}{served.path_of(ty)}: the server answered 500 "
+                              "Internal Server Error; the 10 bytes received are kept in "
+                              ".ind.pubmed.ty.part and the next `ngc-ref data fetch` resumes "
+                              "from there")
+    x = "planetoid/ind.pubmed.x"
+    assert out[x] == _fetch.FileOutcome(x, "fetched",
+                                        f"{len(served.content[x]):,} bytes, verified", src[x])
+    assert str(err.value) == (f"3 of 8 data file(s) could not be fetched: {graph} "
+                              f"({out[graph].detail}); {ty} ({out[ty].detail}); {y} "
+                              f"({out[y].detail})")
+    served.mode.clear()
+    again = {o.relpath: o for o in datasets.verify("pubmed", tmp_path)}
+    assert again[x] == _fetch.FileOutcome(x, "present", "verified", src[x])
+    assert again[y] == _fetch.FileOutcome(y, "mismatch", problem, src[y])
+    assert again[graph] == _fetch.FileOutcome(graph, "missing", "missing", src[graph])
+    assert again[ty] == _fetch.FileOutcome(ty, "partial", "only a partial download (10 bytes in "
+                                           ".ind.pubmed.ty.part); `ngc-ref data fetch` resumes "
+                                           "it", src[ty])
+    assert again[ALLX].status == "present"
+    empty = {o.relpath: o for o in datasets.verify("pubmed", tmp_path / "empty")}
+    assert empty[ALLX] == _fetch.FileOutcome(ALLX, "optional", "optional, absent (Pubmed then "
+                                             "loads with features only for its training and "
+                                             "test nodes)", src[ALLX])
+    (tmp_path / y).unlink()
+    done = {o.relpath: o for o in datasets.fetch("pubmed", tmp_path, base_url=served.url,
+                                                 progress=False)}
+    assert done[x] == _fetch.FileOutcome(x, "present", "already there, verified", src[x])
+
+
+def test_a_complete_or_too_long_partial(served, tmp_path):
+    # The whole file in the part: the server answers 416 to the range, the part is verified and
+    # moved into place. A part longer than the file: deleted, fetched from the start.
+    x, y = "planetoid/ind.pubmed.x", "planetoid/ind.pubmed.y"
+    (tmp_path / "planetoid").mkdir()
+    (tmp_path / "planetoid" / ".ind.pubmed.x.part").write_bytes(served.content[x])
+    (tmp_path / "planetoid" / ".ind.pubmed.y.part").write_bytes(served.content[y] + b"extra")
+    outcomes = {o.relpath: o.status for o in datasets.fetch("pubmed", tmp_path,
+                                                             base_url=served.url,
+                                                             progress=False)}
+    assert outcomes[x] == outcomes[y] == "fetched"
+    assert [r for r in served.requests if r[0] == served.path_of(x)] == [
+        (served.path_of(x), f"bytes={len(served.content[x])}-")]
+    assert [r for r in served.requests if r[0] == served.path_of(y)] == [(served.path_of(y), None)]
+    assert (tmp_path / x).read_bytes() == served.content[x]
+    assert (tmp_path / y).read_bytes() == served.content[y] and _leftovers(tmp_path) == []
+
+
+def test_the_optional_file_truncated_is_kept_and_resumed(served, tmp_path):
+    served.mode[served.path_of(ALLX)] = "truncate"
+    out = {o.relpath: o for o in datasets.fetch("pubmed", tmp_path, base_url=served.url,
+                                                progress=False)}
+    url = f"{served.url}{served.path_of(ALLX)}"
+    assert out[ALLX].status == "optional" and out[ALLX].detail == (
+        f"optional, not fetched: {url}: truncated download, 2,500 of 5,000 bytes; the 2,500 "
+        "bytes received are kept in .ind.pubmed.allx.part and the next `ngc-ref data fetch` "
+        "resumes from there")
+    served.mode.clear()
+    served.requests.clear()
+    out = {o.relpath: o for o in datasets.fetch("pubmed", tmp_path, base_url=served.url,
+                                                progress=False)}
+    assert out[ALLX].status == "fetched" and served.requests == [(served.path_of(ALLX),
+                                                                   "bytes=2500-")]
+    assert (tmp_path / ALLX).read_bytes() == served.content[ALLX]
+
+
+def test_servers_that_ignore_the_range(served, tmp_path):
+    # Without a 206 the whole file came: it is written afresh, with or without a (wrong)
+    # Content-Range header, in one request.
+    for mode in ("norange", "norange-cr"):
+        cs = "coauthor/ms_academic_cs.npz"
+        folder = tmp_path / mode / "coauthor"
+        folder.mkdir(parents=True)
+        (folder / ".ms_academic_cs.npz.part").write_bytes(served.content[cs][:1000])
+        served.mode[served.path_of(cs)] = mode
+        served.requests.clear()
+        assert [o.status for o in datasets.fetch("cs", tmp_path / mode, base_url=served.url,
+                                                 progress=False)] == ["fetched"]
+        assert served.requests == [(served.path_of(cs), "bytes=1000-")]
+        assert (folder / "ms_academic_cs.npz").read_bytes() == served.content[cs]
+
+
+def test_connection_and_transfer_failures_say_what_happened(served, tmp_path):
+    with pytest.raises(datasets.FetchError) as err:
+        datasets.fetch("cs", tmp_path, base_url="http://127.0.0.1:9", progress=False)
+    (o,) = err.value.outcomes
+    assert re.fullmatch(r"http://127\.0\.0\.1:9/\S+: could not connect \(\[Errno \d+\] "
+                        r"Connection refused\); nothing was written", o.detail), o.detail
+    cs = "coauthor/ms_academic_cs.npz"
+    served.mode[served.path_of(cs)] = "stall"          # half the bytes, then silence
+    with pytest.raises(datasets.FetchError) as err:
+        datasets.fetch("cs", tmp_path, base_url=served.url, progress=False, timeout=0.5)
+    (o,) = err.value.outcomes
+    assert re.fullmatch(rf"{re.escape(served.url)}/\S+: the transfer broke off \(timed out\); "
+                        r"the [\d,]+ bytes received are kept in \.ms_academic_cs\.npz\.part "
+                        r"and the next `ngc-ref data fetch` resumes from there", o.detail), o.detail
+
+
+def test_fetch_root_checks_its_argument(tmp_path):
+    with pytest.raises(TypeError, match=r"^root must be a str or os\.PathLike path, got int$"):
+        _fetch.fetch_root(3)
+    (tmp_path / "planetoid").mkdir()
+    with pytest.raises(ValueError, match=r"\(the data folder\) is inside the data layout"):
+        _fetch.fetch_root(tmp_path / "planetoid")
+    # A base URL ending in a letter keeps it: only slashes are trimmed.
+    assert _fetch.file_url("coauthor/ms_academic_phy.npz", "http://mirror/X//").startswith(
+        "http://mirror/X/shchur/")
+
+
+def test_a_206_without_content_range_is_not_taken_as_resumed(served, tmp_path):
+    # Without a Content-Range for the requested start the answer cannot be appended: the part
+    # is rewritten with what came, which is short, and kept for the next fetch.
+    cs = "coauthor/ms_academic_cs.npz"
+    (tmp_path / "coauthor").mkdir()
+    (tmp_path / "coauthor" / ".ms_academic_cs.npz.part").write_bytes(served.content[cs][:1000])
+    served.mode[served.path_of(cs)] = "206-no-range"
+    with pytest.raises(datasets.FetchError, match=r"truncated download, 299,000 of 300,000 "
+                                                  r"bytes"):
+        datasets.fetch("cs", tmp_path, base_url=served.url, progress=False)

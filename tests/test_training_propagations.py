@@ -87,6 +87,15 @@ def test_raw_returns_a_copy(graph):
     assert X[0, 0] != 99.0
 
 
+@pytest.mark.parametrize("name", sorted(PROPAGATIONS))
+def test_every_propagation_refuses_an_unknown_norm(graph, name):
+    # "raw" uses no graph operator, but a misspelt norm is an error there too (it used to be
+    # accepted silently by "raw" alone).
+    G, X = graph
+    with pytest.raises(ValueError, match="^norm must be one of 'sym', 'rw'; got 'left'"):
+        propagate(name, G, X, norm="left")
+
+
 def test_registry_errors(graph):
     G, X = graph
     with pytest.raises(ValueError, match="'ngc'"):
@@ -129,3 +138,93 @@ def test_model_spec_resolution():
     assert model_spec("gsd", "cora", "gaussian", 0.5).propagation_params["lam"] == 32.0
     assert model_spec("mlp", "cora", "gaussian", 0.5).classifier_params["hidden"] == 16
     assert "fallback" in model_spec("rngc", "sbm", "gaussian", 0.5).source
+
+
+def test_parameters_are_checked_by_name(graph):
+    G, X = graph
+    for name in ("sgc", "appnp"):
+        with pytest.raises(ValueError, match=r"^K must be >= 0, got -1"):
+            propagate(name, G, X, K=-1)
+    with pytest.raises(ValueError, match=r"^K must be >= 1, got 0"):
+        propagate("s2gc", G, X, K=0)
+    for name in ("s2gc", "appnp"):
+        with pytest.raises(ValueError, match=r"^alpha must be >= 0.0, got -0.1"):
+            propagate(name, G, X, alpha=-0.1)
+        with pytest.raises(ValueError, match=r"^alpha must be <= 1.0, got 1.5"):
+            propagate(name, G, X, alpha=1.5)
+    with pytest.raises(ValueError, match=r"^method must be one of"):
+        propagate("gsd", G, X, method="nope")
+    with pytest.raises(ValueError, match=r"^rtol must be"):
+        propagate("gsd", G, X, rtol=-1.0)
+    with pytest.raises(ValueError, match=r"^mode must be one of"):
+        propagate("rngc", G, X, mode="nope")
+
+
+def test_boundary_parameters_are_accepted(normalised):
+    # The ends of each range are valid: S²GC with K = 1 and α = 1 or 0, APPNP with α = 1 and 0.
+    G, X, norm, T = normalised
+    assert_allclose(propagate("s2gc", G, X, K=1, alpha=0.3, norm=norm), 0.3 * X + 0.7 * T @ X,
+                    atol=1e-12)
+    assert_allclose(propagate("s2gc", G, X, K=3, alpha=1.0, norm=norm), X, atol=1e-12)
+    assert_allclose(propagate("appnp", G, X, K=3, alpha=1.0, norm=norm), X, atol=1e-12)
+    assert_allclose(propagate("appnp", G, X, K=3, alpha=0.0, norm=norm), T @ T @ T @ X,
+                    atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(PROPAGATIONS))
+def test_rows_of_x_are_checked_and_a_signal_becomes_a_column(graph, name):
+    G, X = graph
+    params = {"lam": 2.0, "S": 3} if name in ("ngc", "rngc") else {}
+    with pytest.raises(ValueError, match=r"^X must have one row per node: expected 25 rows"):
+        propagate(name, G, X[:-1], **params)
+    H = propagate(name, G, X[:, 1], **params)
+    assert H.shape == (25, 1)
+    assert_allclose(H, propagate(name, G, X[:, [1]], **params), atol=1e-12)
+
+
+def test_rngc_edges_mode_masks_xxt_with_the_graph_pattern(normalised):
+    # mode="edges": XXᵀ/‖XXᵀ‖_F kept on the edges and self-loops only (Eq. 12's sparse variant).
+    from ._reference import rngc
+    G, X, norm, _ = normalised
+    mask = (nx.to_numpy_array(G) + np.eye(25)) > 0
+    assert_allclose(propagate("rngc", G, X, lam=3.0, S=4, eps=0.5, mode="edges", norm=norm),
+                    rngc(nx.to_scipy_sparse_array(G), X, 3.0, 4, 0.5, norm, mask=mask),
+                    atol=1e-12)
+
+
+def test_weights_and_node_order_of_a_networkx_graph(graph):
+    # The edge attribute "weight" by default (another by weight=), the rows in nodelist order.
+    _, X = graph
+    G = nx.Graph()
+    G.add_nodes_from([2, 0, 1, 3])                        # insertion order is not label order
+    G.add_edge(0, 1, weight=3.0, w=0.5)
+    G.add_edge(1, 2, weight=1.0, w=2.0)
+    G.add_edge(2, 3, weight=2.0, w=1.0)
+    order = [0, 1, 2, 3]
+    X4 = X[:4]
+
+    def T(attr):
+        A = np.zeros((4, 4))
+        for u, v, data in G.edges(data=True):
+            A[u, v] = A[v, u] = data[attr]
+        A += np.eye(4)
+        d = A.sum(1)
+        return A / np.sqrt(np.outer(d, d))
+
+    assert_allclose(propagate("sgc", G, X4, K=1, nodelist=order), T("weight") @ X4, atol=1e-12)
+    assert_allclose(PROPAGATIONS["sgc"](G, X4, K=1, nodelist=order), T("weight") @ X4,
+                    atol=1e-12)
+    assert_allclose(propagate("sgc", G, X4, K=1, weight="w", nodelist=order), T("w") @ X4,
+                    atol=1e-12)
+    assert_allclose(PROPAGATIONS["sgc"](G, X4, K=1, weight="w", nodelist=order), T("w") @ X4,
+                    atol=1e-12)
+
+
+def test_registry_messages_list_the_choices(graph):
+    G, X = graph
+    with pytest.raises(ValueError, match=r"^propagation must be one of 'raw', 'ngc', 'rngc', "
+                                         r"'gsd', 'sgc', 's2gc', 'appnp'; got 'gcn'$"):
+        propagate("gcn", G, X)
+    with pytest.raises(TypeError, match=r"^propagation 'sgc' got unexpected parameter\(s\) "
+                                        r"\['lam'\]; it takes \['K', 'norm'\]$"):
+        propagate("sgc", G, X, lam=2.0)

@@ -257,7 +257,11 @@ def train_gcn(A, X, y, train_mask, n_classes=None, *, hidden=16, dropout=0.5,
     init : {"pygcn", "glorot"}
         See the module docstring.
     %(seed)s
-        Initialisation and dropout randomness.
+        Initialisation and dropout randomness, drawn in this order from one stream: the
+        parameters (:func:`init_gcn_params`), then in every epoch the input mask (when
+        ``input_dropout > 0``) and the hidden mask (when ``dropout > 0``), each an
+        inverted-dropout mask of ``training._nn.dropout_mask`` (entries 0, or 1/(1-p) with
+        probability 1-p).
     weight, nodelist :
         For a networkx graph, as in :func:`ngc_ref.normalized_adjacency`.
 

@@ -87,6 +87,7 @@ def _prepare(A, X, norm):
 
 
 def _raw(A, X, norm="sym"):
+    check_norm(norm)   # unused (no graph), but a wrong value is refused as by the others
     n = check_adjacency(A).shape[0]
     return check_features(X, n).copy()
 

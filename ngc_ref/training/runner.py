@@ -16,13 +16,16 @@ shape and Frobenius norm as that run's noisy features
 (:func:`~ngc_ref.training.controls.signal_free_features`). What a model gains over its control
 is what it took from the features; the control's own accuracy above chance is the graph's.
 
-Seeds: ``numpy.random.SeedSequence(seed)`` spawns one child per run; each run's child spawns
-the noise stream and the initialisation stream (shared by the models of that run), and its
-state seeds the control stream (``default_rng([*child.generate_state(2), 0xC0])``: one
-signal-free draw per run, shared by the levels and the control models of that run and
-rescaled per level; it spawns nothing, so the other streams are those of a run without
-controls). The same ``seed`` therefore gives the same numbers, and adding models, controls
-included, does not change the noise or the other models' numbers.
+Seeds: ``numpy.random.SeedSequence(seed)`` spawns one child per run; at each level in turn
+(index ``li``) each run's child spawns two more, ``noise, init = child.spawn(2)``: the noise of
+that run and level is drawn from ``default_rng([*noise.generate_state(2), li])`` and the
+models of that run and level are initialised with the seed ``int(init.generate_state(1)[0])``
+(shared by the models, different across levels and runs). The child's state also seeds the
+control stream (``default_rng([*child.generate_state(2), 0xC0])``: one signal-free draw per
+run, shared by the levels and the control models of that run and rescaled per level; it spawns
+nothing, so the other streams are those of a run without controls). The same ``seed``
+therefore gives the same numbers, and adding models, controls included, does not change the
+noise or the other models' numbers.
 """
 
 from __future__ import annotations
