@@ -51,6 +51,8 @@ MODULES = {
     "noise": ["tests/test_noise.py"],
     "training/least_squares": ["tests/test_training_least_squares.py"],
     "solve": ["tests/test_solve.py", "tests/test_solve_api.py", "tests/test_gpu.py"],
+    # The locality order: every operator's reorder= tests, and its device branches.
+    "_order": ["tests/test_order.py", "tests/test_gpu.py"],
 }
 
 #: mutmut through this interpreter: a venv that sees a system-wide mutmut has no script of its
