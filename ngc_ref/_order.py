@@ -59,7 +59,8 @@ estimate of the iterations for the solvers, S per block for τ):
 2. the graph is not random (the balls above);
 3. even the best case, every product saving all of its misses (1 − locality_before), pays for
    RCM, P Ã Pᵀ and the permutations of X — only then is RCM computed, so where reordering
-   cannot pay nothing is spent but the sample;
+   cannot pay nothing is spent but the sample (and not even the sample where turning every
+   read into a hit would not pay);
 4. the locality RCM reaches, measured on the same sample, gains at least :data:`MIN_GAIN` and
    its saving pays for P Ã Pᵀ and the permutations of X (RCM is spent by then).
 
@@ -310,6 +311,13 @@ class Reorder:
         if products < 1 or n * row_bytes <= CACHE_BYTES:
             return Decision(False, "the rows of X fit in the cache: every order reads them "
                                    "from it")
+        product = nnz * (row_bytes + COSTS["base"])
+        cost = (COSTS["rows"] * n * row_bytes
+                + (0.0 if self.matrix_made else COSTS["matrix"] * nnz))
+        ahead = cost + (0.0 if self.order is not None else COSTS["rcm"] * nnz)
+        few = "too few products: even the best order would not pay for the permutation"
+        if products * product < ahead:         # not even every read turned into a hit
+            return Decision(False, few, saving=products * product, cost=ahead)
         indptr, indices = self.A.indptr, self.A.indices
         window = max(1, int(CACHE_BYTES / (row_bytes * nnz / n)))
         before = locality(self._measure("before", lambda: reuse_gaps(indptr, indices)), window)
@@ -317,14 +325,9 @@ class Reorder:
         seen = dict(window=window, before=before, cycles=cycles, expansion=expansion)
         if random:
             return Decision(False, "a random graph: no order has short gaps", **seen)
-        product = nnz * (row_bytes + COSTS["base"])
-        cost = (COSTS["rows"] * n * row_bytes
-                + (0.0 if self.matrix_made else COSTS["matrix"] * nnz))
         best = products * product * (1.0 - before)
-        ahead = cost + (0.0 if self.order is not None else COSTS["rcm"] * nnz)
         if best < ahead:
-            return Decision(False, "too few products: even the best order would not pay for "
-                                   "the permutation", saving=best, cost=ahead, **seen)
+            return Decision(False, few, saving=best, cost=ahead, **seen)
         order = self._rcm()
         after = locality(self._measure("after", lambda: reuse_gaps(indptr, indices, order)),
                          window)

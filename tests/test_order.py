@@ -287,6 +287,7 @@ def test_auto_needs_enough_products(grid128):
     assert r.ordering(1, 16, 8) is None                       # one product cannot pay for RCM
     assert r.decision.reason.startswith("too few products") and r.order is None
     assert r.decision.saving < r.decision.cost
+    assert np.isnan(r.decision.before)          # not even sampled: a perfect order would not pay
     assert r.ordering(64, 16, 8) is not None
 
 
