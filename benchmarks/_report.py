@@ -154,8 +154,8 @@ def _reorder_section(rows, roof):
         f"({roof:.1f} GB/s).\n"],
         ["graph", "n", "nnz", "d", "S", "rounds", "call none (s)", "call rcm", "call auto",
          "filter rcm", "filter auto", "kernel rcm", "RCM (s)", "P Ã Pᵀ (s)", "X in+out (s)",
-         "auto decides (s)", "auto", "% triad filter none / rcm (best)", "max abs diff",
-         "load"])
+         "auto decides (s)", "auto", "% triad filter none / rcm (best)",
+         "% of the rounds' triad, filter rcm", "max abs diff", "load"])
     for r in rows:
         m, dec = r["median_seconds"], r["auto_decision"]
 
@@ -174,6 +174,8 @@ def _reorder_section(rows, roof):
                  f"{100 * r['filter_fraction_of_triad/None']:.1f}% / "
                  f"{100 * r['filter_fraction_of_triad/rcm']:.1f}% "
                  f"({100 * r['best_filter_fraction_of_triad/rcm']:.1f}%) | "
+                 f"{100 * r['rounds_filter_fraction_of_triad/rcm']:.1f}% of "
+                 f"{r['triad_GBps_in_rounds']:.1f} GB/s | "
                  f"{r['max_abs_diff_vs_none']:.1e} | "
                  f"{r['loadavg_before'][0]:.1f} → {r['loadavg_after'][0]:.1f} |")
     return L + [""]

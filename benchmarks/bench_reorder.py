@@ -18,7 +18,8 @@ spends deciding. Ratios (none / rcm, none / auto) are between medians of the sam
 Byte model of a product (as part 2, ``bench_propagation.product_bytes``): the matrix once
 (nnz values and column indices, n + 1 row pointers) plus H read once and the result written
 once, 2·n·d·itemsize — the least a product must move; the fraction of the triad divides it per
-product by the triad's bandwidth measured at the start of the same run.
+product by the triad's bandwidth measured at the start of the same run, and by the median of a
+triad timed in every round beside the propagations (the same load for both).
 """
 
 from __future__ import annotations
@@ -73,6 +74,26 @@ def _best(times):
     return {name: float(np.min(ts)) for name, ts in times.items()}
 
 
+def _triad(n=20_000_000):
+    """A function running the STREAM-style triad a = b + 3c once on every core (NumPy's two
+    passes, 5 arrays of n float64 moved, as ``_common.triad_bandwidth`` counts them), and the
+    bytes it moves: timed in every round beside the propagations, so that the fraction of the
+    triad compares the two under the same load."""
+    from concurrent.futures import ThreadPoolExecutor
+    from ngc_ref_theory._provenance import cores
+    threads = cores()
+    b, c, a = np.ones(n), np.ones(n), np.empty(n)
+    cuts = np.linspace(0, n, threads + 1).astype(int)
+    pool = ThreadPoolExecutor(threads)
+
+    def part(j):
+        sl = slice(cuts[j], cuts[j + 1])
+        np.multiply(c[sl], 3.0, out=a[sl])
+        np.add(a[sl], b[sl], out=a[sl])
+
+    return (lambda: list(pool.map(part, range(threads)))), 5 * 8 * n, pool
+
+
 def _median(fn, k):
     return interleaved_medians({"x": fn}, k)[0]["x"]
 
@@ -125,7 +146,10 @@ def case(name, A, d, S, triad_GBps, log, k):
         fns[f"filter/{r}"] = lambda r=r: filters[r] @ X
     fns["kernel/None"] = lambda: kern[None](X, S)
     fns["kernel/rcm"] = lambda: kern["rcm"](Xp, S)
+    fns["triad"], triad_bytes, pool = _triad()
     med, cpu, times, out = interleaved_medians(fns, k)
+    pool.shutdown()
+    row["triad_GBps_in_rounds"] = triad_bytes / med["triad"] / 1e9
     ref = out["call/None"]
     diff = max(float(np.abs(out[f"call/{r}"] - ref).max()) for r in ("rcm", "auto"))
     kdiff = float(np.abs(order.restore(out["kernel/rcm"]) - out["kernel/None"]).max())
@@ -135,6 +159,7 @@ def case(name, A, d, S, triad_GBps, log, k):
                 "max_abs_result": float(np.abs(ref).max()),
                 "bytes_per_product": nbytes, "loadavg_after": os.getloadavg()})
     _ratios(row, med, "", nbytes, S, triad_GBps)
+    _ratios(row, med, "rounds_", nbytes, S, row["triad_GBps_in_rounds"])
     _ratios(row, _best(times), "best_", nbytes, S, triad_GBps)
     _ratios(row, cpu, "cpu_", nbytes, S, triad_GBps)
     # What "auto" adds to the caller's order when it keeps it: the decision, against the call.
@@ -147,7 +172,9 @@ def case(name, A, d, S, triad_GBps, log, k):
         f"x{row['best_call_ratio_none_over_rcm']:.2f} / x{row['best_call_ratio_none_over_auto']:.2f}"
         f", filter x{row['best_filter_ratio_none_over_rcm']:.2f} / "
         f"x{row['best_filter_ratio_none_over_auto']:.2f}; "
-        f"{row['filter_fraction_of_triad/rcm']:.1%} of the triad (filter, rcm); "
+        f"{row['filter_fraction_of_triad/rcm']:.1%} of the triad at the start, "
+        f"{row['rounds_filter_fraction_of_triad/rcm']:.1%} of the rounds' triad "
+        f"({row['triad_GBps_in_rounds']:.1f} GB/s) (filter, rcm); "
         f"max |diff| {diff:.1e}")
     del filters, kern, Ap, Xp, out
     gc.collect()
