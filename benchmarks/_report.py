@@ -20,6 +20,9 @@ def summary(res):
                                                               res["triad"]["roofline_GBps"]))
     if "tau" in res:
         L += _tau_section(res["tau"])
+    if "reorder" in res:
+        L += _reorder_section(res["reorder"], res.get("reorder_roofline_GBps",
+                                                      res["triad"]["roofline_GBps"]))
     return "\n".join(L) + "\n"
 
 
@@ -135,6 +138,47 @@ def _tau_section(rows):
     L.append("\nEstimator: 256 Gaussian probes, confidence 0.99, ≤256 exact rows; "
              "τ_lower is an exact τ_i, τ ≤ τ_upper with probability ≥ 0.99.\n")
     return L
+
+
+def _reorder_section(rows, roof):
+    """Section 4: the locality order, none / rcm / auto, as ratios of medians of one run."""
+    L = _table("4. Locality order: reorder=None / 'rcm' / 'auto' (λ=32, norm='sym', float64)", [
+        "Medians of interleaved rounds. *call*: `neumann_propagate(A, X, λ, S, reorder=...)` "
+        "(normalisation, decision, permutation, X in and out included); *filter*: a kept "
+        "`NeumannFilter`'s `filt @ X` (X in and out included); *kernel*: the fused kernel on "
+        "P Ã Pᵀ and P X (X permuted outside the timing). Ratios none / rcm and none / auto "
+        "(> 1: faster than the caller's order) of the wall-clock medians, and in brackets of "
+        "the best (minimum) times of the same rounds (`speed.json` also has CPU-time "
+        "medians, `cpu_*`). % of triad: bytes per product "
+        "(nnz·(8+4) + (n+1)·4 + 2·n·d·8) × S / time, over the triad of the same run "
+        f"({roof:.1f} GB/s).\n"],
+        ["graph", "n", "nnz", "d", "S", "rounds", "call none (s)", "call rcm", "call auto",
+         "filter rcm", "filter auto", "kernel rcm", "RCM (s)", "P Ã Pᵀ (s)", "X in+out (s)",
+         "auto decides (s)", "auto", "% triad filter none / rcm (best)",
+         "% of the rounds' triad, filter rcm", "max abs diff", "load"])
+    for r in rows:
+        m, dec = r["median_seconds"], r["auto_decision"]
+
+        def ratio(key):
+            return f"{r[key]:.2f}x ({r['best_' + key]:.2f}x)"
+        L.append(f"| {r['graph']} | {r['n']:,} | {r['nnz']:,} | {r['d']} | {r['S']} | "
+                 f"{r['rounds']} | {m['call/None']:.3f} | "
+                 f"{ratio('call_ratio_none_over_rcm')} | {ratio('call_ratio_none_over_auto')} | "
+                 f"{ratio('filter_ratio_none_over_rcm')} | "
+                 f"{ratio('filter_ratio_none_over_auto')} | "
+                 f"{ratio('kernel_ratio_none_over_rcm')} | {r['seconds_rcm']:.3f} | "
+                 f"{r['seconds_permuted_matrix']:.3f} | {r['seconds_x_in_and_out']:.3f} | "
+                 f"{r['seconds_auto_decision']:.4f} "
+                 f"({100 * r['seconds_auto_decision'] / m['call/None']:.1f}% of the call) | "
+                 f"{'rcm' if dec['reorder'] else 'none'}: {dec['reason']} | "
+                 f"{100 * r['filter_fraction_of_triad/None']:.1f}% / "
+                 f"{100 * r['filter_fraction_of_triad/rcm']:.1f}% "
+                 f"({100 * r['best_filter_fraction_of_triad/rcm']:.1f}%) | "
+                 f"{100 * r['rounds_filter_fraction_of_triad/rcm']:.1f}% of "
+                 f"{r['triad_GBps_in_rounds']:.1f} GB/s | "
+                 f"{r['max_abs_diff_vs_none']:.1e} | "
+                 f"{r['loadavg_before'][0]:.1f} → {r['loadavg_after'][0]:.1f} |")
+    return L + [""]
 
 
 def plots(res, out):

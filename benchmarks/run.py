@@ -1,7 +1,7 @@
 """Run every speed benchmark of issue #6 and write JSON, a markdown summary and PNG plots.
 
     NGC_REF_DATA=../shared/data PYTHONPATH=. python benchmarks/run.py [--quick] [--out DIR]
-        [--only series,propagation,tau] [--update]
+        [--only series,propagation,tau,reorder] [--update]
 
 ``--quick`` (smaller synthetic graphs, fewer λ on them, shorter budgets) finishes in under
 5 minutes on 2 cores. Timings are the minimum over repeats; ratios are measured in the same run.
@@ -23,7 +23,8 @@ if __package__ in (None, ""):
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     __package__ = "benchmarks"
 
-from benchmarks import _common, bench_propagation, bench_series, bench_tau  # noqa: E402
+from benchmarks import (_common, bench_propagation, bench_reorder, bench_series,  # noqa: E402
+                        bench_tau)
 from benchmarks._report import plots, summary  # noqa: E402
 from ngc_ref_theory.report import atomic_write_text  # noqa: E402
 
@@ -32,7 +33,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true")
     p.add_argument("--out", default=os.path.join(os.path.dirname(__file__), "results", "speed"))
-    p.add_argument("--only", default="series,propagation,tau")
+    p.add_argument("--only", default="series,propagation,tau,reorder")
     p.add_argument("--update", action="store_true",
                    help="rerun only the --only parts, keep the others from OUT/speed.json")
     a = p.parse_args(argv)
@@ -73,6 +74,10 @@ def main(argv=None):
         save()
     if "tau" in parts:
         res["tau"] = bench_tau.run(quick=a.quick, log=log)
+        save()
+    if "reorder" in parts:
+        res["reorder_roofline_GBps"] = triad["roofline_GBps"]
+        res["reorder"] = bench_reorder.run(triad["roofline_GBps"], quick=a.quick, log=log)
     run["triad_end"] = _common.triad_bandwidth()
     run["total_seconds"] = time.perf_counter() - t0
     try:

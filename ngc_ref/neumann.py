@@ -19,6 +19,7 @@ from scipy.sparse.linalg import LinearOperator
 
 from . import _backend
 from ._docs import fill_doc
+from ._order import Reorder, check_reorder
 from ._spmm import HornerKernel, horner
 from ._validation import (DEFAULT_MAX_DENSE_NODES, check_array, check_dense_size, check_lam,
                           check_norm, check_order, check_scalar)
@@ -158,11 +159,14 @@ class NeumannFilter(LinearOperator):
     %(norm)s
     %(graph_options)s
     %(workers)s
+    %(reorder)s
+        A filter decides once per shape of X and keeps the permutation (and P Ã Pᵀ) for every
+        later product.
 
     Attributes
     ----------
     A_norm : csr_array
-        Ã_norm.
+        Ã_norm, in the caller's node order.
     degrees : ndarray
         d̃ = Ã 1.
     r : float
@@ -191,7 +195,7 @@ class NeumannFilter(LinearOperator):
     """
 
     def __init__(self, A, lam, S, *, norm="sym", symmetrize=False, weight="weight",
-                 nodelist=None, workers=None):
+                 nodelist=None, workers=None, reorder="auto"):
         self.lam = check_lam(lam)
         self.S = check_order(S)
         self.norm = check_norm(norm)
@@ -204,6 +208,9 @@ class NeumannFilter(LinearOperator):
         self._cast = {}
         self.workers = workers
         self._kernels = {}
+        self.reorder = check_reorder(reorder)
+        # The locality order of the products, decided and computed once (ngc_ref._order).
+        self._order = Reorder(self.A_norm, self.reorder, gpu=self._gpu)
         super().__init__(dtype=np.dtype(self.A_norm.dtype), shape=(self.n, self.n))
 
     @property
@@ -211,20 +218,34 @@ class NeumannFilter(LinearOperator):
         """d̃ = Ã 1 (ValueError where weights near the float maximum make it overflow)."""
         return _degrees_from_scaled(self._degrees_scaled, self._degree_exp)
 
-    def _operator_for(self, dtype):
-        # Keep one Ã_norm per dtype so float32 features are propagated in float32.
-        if dtype == self.A_norm.dtype:
+    def _operator_for(self, dtype, order=None):
+        """Ã_norm in ``dtype`` (float32 features are propagated in float32), and in the
+        locality order ``order`` (an :class:`ngc_ref._order.Ordering`, or None): P Ã_norm Pᵀ.
+        Each is made once and kept."""
+        dtype = np.dtype(dtype)
+        if dtype == self.A_norm.dtype and order is None:
             return self.A_norm
-        if dtype not in self._cast:
-            self._cast[dtype] = self.A_norm.astype(dtype)
-        return self._cast[dtype]
+        if (dtype, order is not None) not in self._cast:
+            self._cast[dtype, order is not None] = (
+                self.A_norm.astype(dtype) if order is None else
+                self._order.matrix(self._operator_for(dtype), f"NeumannFilter(reorder="
+                                                              f"{self.reorder!r})"))
+        return self._cast[dtype, order is not None]
 
-    def _kernel(self, transpose):
-        # One fused threaded kernel per orientation (Ã_sym is symmetric: no transpose needed).
-        key = bool(transpose and self.norm == "rw")
+    def _series_operator(self, dtype, transpose, order):
+        """What :func:`~ngc_ref._spmm.horner` multiplies by: Ã_norm, or Ã_normᵀ for the
+        transposed ``"rw"`` series (Ã_sym is symmetric), in ``order``; on the CPU as the fused
+        threaded kernel (made once per orientation and order), on a GPU as the matrix in
+        ``dtype``."""
+        flip = bool(transpose and self.norm == "rw")
+        if self._gpu:
+            M = self._operator_for(dtype, order)
+            return M.T if flip else M
+        key = (flip, order is not None)
         if key not in self._kernels:
-            M = self.A_norm.T.tocsr() if key else self.A_norm
-            self._kernels[key] = HornerKernel(M, self.r, workers=self.workers)
+            M = self._operator_for(self.A_norm.dtype, order)
+            self._kernels[key] = HornerKernel(M.T.tocsr() if flip else M, self.r,
+                                              workers=self.workers)
         return self._kernels[key]
 
     def apply(self, X, *, transpose=False, workers=None):
@@ -233,22 +254,25 @@ class NeumannFilter(LinearOperator):
         ``X`` may be 1-D (a signal) or 2-D (n x d); the result has the same shape, float32 if
         ``X`` is float32, else float64. The series runs in :func:`ngc_ref._spmm.horner`: on
         the CPU in its fused threaded kernel (``workers`` overrides the filter's setting for
-        this call), which equals the plain Horner steps to within float rounding.
+        this call), which equals the plain Horner steps to within float rounding; in the
+        filter's locality order when its ``reorder`` says so (X permuted in, the result back).
 
         float32 features are propagated in float32, whose relative error grows like
         eps(float32)·(λ+1)(1 − r^{S+1}) (:func:`float32_error_estimate`; 2.3e-2 measured at
         λ = 1e6, S = 3e6): a :class:`PrecisionWarning` (a UserWarning) says so when that
         exceeds 1e-3. The CPU kernel needs two n x d buffers besides X (and X itself when it
-        is sparse); they must fit the memory budget of :mod:`ngc_ref._memory`.
+        is sparse, and X in the locality order when it reorders); they must fit the memory
+        budget of :mod:`ngc_ref._memory`.
         """
         X, vector = self._columns(X, "neumann_propagate", work_arrays=2)
-        if self._gpu:
-            An = self._operator_for(X.dtype)
-            M = An.T if transpose and self.norm == "rw" else An
-        else:
-            M = self._kernel(transpose)
+        order = self._order.ordering(self.S, X.shape[1], X.dtype.itemsize)
+        M = self._series_operator(X.dtype, transpose, order)
+        if order is not None:
+            X = order.take(X, "neumann_propagate", work_arrays=2)
         H = horner(M, X, self.r, self.S, workers=workers)
         H *= 1.0 / (self.lam + 1.0)
+        if order is not None:
+            H = order.restore(H)
         return H.ravel() if vector else H
 
     def _columns(self, X, what, work_arrays):
@@ -307,19 +331,20 @@ class NeumannFilter(LinearOperator):
         """(I + λL̃)⁻¹ X, the S = ∞ limit, via :func:`ngc_ref.solve.gsd_solve_normalized` on
         this filter's Ã_norm (the keywords of :func:`ngc_ref.gsd_solve`)."""
         from .solve import gsd_solve_normalized
+        kwargs.setdefault("reorder", self.reorder)
         return gsd_solve_normalized(self.A_norm, self._degrees_scaled, X, self.lam,
                                     norm=self.norm, **kwargs)
 
     def __repr__(self):
         return (f"NeumannFilter(n={self.n}, lam={self.lam!r}, S={self.S}, "
-                f"norm={self.norm!r})")
+                f"norm={self.norm!r}, reorder={self.reorder!r})")
 
 
 fill_doc(NeumannFilter)
 
 
 def neumann_propagate(A, X, lam, S, *, norm="sym", symmetrize=False, weight="weight",
-                      nodelist=None, workers=None):
+                      nodelist=None, workers=None, reorder="auto"):
     """Ã_S X, the NGC propagation (paper Eq. 4 without W).
 
     .. math::
@@ -339,6 +364,7 @@ def neumann_propagate(A, X, lam, S, *, norm="sym", symmetrize=False, weight="wei
     %(norm)s
     %(graph_options)s
     %(workers)s
+    %(reorder)s
 
     Returns
     -------
@@ -390,7 +416,7 @@ def neumann_propagate(A, X, lam, S, *, norm="sym", symmetrize=False, weight="wei
     array([0.58333333, 0.125     , 0.125     ])
     """
     return NeumannFilter(A, lam, S, norm=norm, symmetrize=symmetrize, weight=weight,
-                         nodelist=nodelist, workers=workers).apply(X)
+                         nodelist=nodelist, workers=workers, reorder=reorder).apply(X)
 
 
 fill_doc(neumann_propagate)

@@ -76,7 +76,7 @@ class _PerturbedOperator:
 
 
 def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=False,
-                     weight="weight", nodelist=None):
+                     weight="weight", nodelist=None, reorder="auto"):
     """RNGC propagation H of paper Eq. 17 (without the weight matrix W).
 
     Parameters
@@ -94,6 +94,8 @@ def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=F
         ``"full"``: the exact Eq. 17 with a low-rank XXᵀ. ``"edges"``: XXᵀ masked to the
         pattern of Ã (the paper's scalable variant).
     %(graph_options)s
+    %(reorder)s
+        The low-rank term XXᵀ is permuted with X (P X XᵀPᵀ), so it holds in either order.
 
     Returns
     -------
@@ -127,7 +129,7 @@ def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=F
     eps = check_eps(eps)
     mode = check_option(mode, "mode", MODES)
     filt = NeumannFilter(A, lam, S, norm=norm, symmetrize=symmetrize, weight=weight,
-                         nodelist=nodelist)
+                         nodelist=nodelist, reorder=reorder)
     # Work arrays besides X: its scaled copy, H, and the two terms of each product.
     X, vector = filt._columns(X, "robust_propagate", work_arrays=4)
     xp, _ = _backend.namespaces(filt._gpu)
@@ -140,8 +142,12 @@ def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=F
     # is scaled back at the end. ‖XᵀX‖_F of X itself over- or underflows far sooner than the
     # result (X·1e-170, float32 X·1e20), which would silently turn ε into 0.
     k = math.frexp(amax)[1]
+    # The series in the filter's locality order: P(Ã − cXXᵀ)Pᵀ = PÃPᵀ − c(PX)(PX)ᵀ.
+    order = filt._order.ordering(filt.S, X.shape[1], X.dtype.itemsize)
+    if order is not None:
+        X = order.take(X, "robust_propagate", work_arrays=4)
     Xs = xp.ldexp(X, -k).astype(X.dtype, copy=False)
-    An = filt._operator_for(X.dtype)
+    An = filt._operator_for(X.dtype, order)
     c = eps / gram_frobenius_norm(Xs)    # ‖XsᵀXs‖_F >= max|Xs|² >= 1/4
     if mode == "edges" and c != 0.0:
         An = An - c * edge_gram(An, Xs)
@@ -153,6 +159,8 @@ def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=F
         finite = bool(xp.isfinite(H).all())
         if finite:
             H = xp.ldexp(H, k).astype(X.dtype, copy=False)
+            if order is not None:
+                H = order.restore(H)
     if not (finite and bool(xp.isfinite(H).all())):
         raise ValueError(
             f"robust_propagate: the result is not representable in {X.dtype}: with eps={eps!r} "

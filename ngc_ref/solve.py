@@ -26,7 +26,8 @@ verify the answer on the caller's equation (:func:`_verify`). A new method is on
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import scipy.sparse as sp
@@ -34,6 +35,7 @@ import scipy.sparse.linalg as spla
 
 from . import _backend, _memory
 from ._docs import fill_doc
+from ._order import Reorder, check_reorder
 from ._spmm import SparseProduct
 from ._validation import (DEFAULT_MAX_DENSE_NODES, check_array, check_dense_size, check_lam,
                           check_norm, check_option, check_scalar, _warn)
@@ -151,6 +153,11 @@ _SOLVE_TAIL = """\
     workers : int or None
         CPU threads for the sparse product of CG and Chebyshev (row blocks; ``None``: the cores
         this process may use). Results do not depend on it.
+    %(reorder)s
+        CG and Chebyshev only (the direct methods order the matrix themselves): the system,
+        X, ``x0`` and the iterates ``callback`` sees are permuted with it (``callback`` sees
+        them in the caller's order). ``"auto"`` counts Chebyshev's a-priori iterations for the
+        interval [1, 1 + 2λ] and ``rtol`` (at most ``maxiter``) as the call's products.
 
     Returns
     -------
@@ -162,7 +169,7 @@ _SOLVE_TAIL = """\
 
 def gsd_solve(A, X, lam, *, norm="sym", method="auto", rtol=1e-10, atol=0.0, maxiter=None,
               x0=None, callback=None, return_info=False, symmetrize=False, weight="weight",
-              nodelist=None, max_nodes=DEFAULT_MAX_DENSE_NODES, workers=None):
+              nodelist=None, max_nodes=DEFAULT_MAX_DENSE_NODES, workers=None, reorder="auto"):
     """F = (I + λL̃)⁻¹ X, the exact minimiser of the GSD objective (paper Eq. 1-2).
 
     .. math::
@@ -225,12 +232,12 @@ def gsd_solve(A, X, lam, *, norm="sym", method="auto", rtol=1e-10, atol=0.0, max
                                      nodelist=nodelist)
     return _solve(An, d, X, lam, norm, dict(
         method=method, rtol=rtol, atol=atol, maxiter=maxiter, x0=x0, callback=callback,
-        max_nodes=max_nodes, workers=workers), return_info)
+        max_nodes=max_nodes, workers=workers, reorder=reorder), return_info)
 
 
 def gsd_solve_normalized(A_norm, degrees, X, lam, *, norm="sym", method="auto", rtol=1e-10,
                          atol=0.0, maxiter=None, x0=None, callback=None, return_info=False,
-                         max_nodes=DEFAULT_MAX_DENSE_NODES, workers=None):
+                         max_nodes=DEFAULT_MAX_DENSE_NODES, workers=None, reorder="auto"):
     """:func:`gsd_solve` for a normalised adjacency already built: F = (I + λL̃)⁻¹ X.
 
     .. math::
@@ -277,7 +284,8 @@ def gsd_solve_normalized(A_norm, degrees, X, lam, *, norm="sym", method="auto", 
     """
     return _solve(A_norm, degrees, X, lam, norm, dict(
         method=method, rtol=rtol, atol=atol, maxiter=maxiter, x0=x0, callback=callback,
-        max_nodes=max_nodes, workers=workers), return_info, check_operator=True)
+        max_nodes=max_nodes, workers=workers, reorder=reorder), return_info,
+        check_operator=True)
 
 
 def _fill_solve_doc(func):
@@ -294,18 +302,52 @@ _fill_solve_doc(gsd_solve_normalized)
 
 
 def _solve(An, d, X, lam, norm, options, return_info, check_operator=False):
-    """Validate, split, solve, verify (see the module docstring)."""
+    """Validate, split, solve, verify (see the module docstring), in the locality order
+    of :func:`_reordered` when it pays."""
     req = _validate(An, d, X, lam, norm, options, check_operator)
     if req.X.shape[0] == 0 or req.X.shape[1] == 0:
         info = SolveInfo(req.method, converged=True, residual=0.0)
         F = _shape_like_caller(req, req.X.astype(req.out_dtype, copy=True))
         return (F, info) if return_info else F
+    An, d, req, order = _reordered(An, d, req, options["reorder"])
     system = _spd_system(An.astype(np.float64), d.astype(np.float64), req.lam, req.norm,
                          req.gpu)
     problem, F_inf = _split(system, req)
     Z, info = SOLVERS[req.method](system, problem)
     F = _verify(system, problem, req, F_inf, Z, info)
+    if order is not None:
+        F = order.restore(F)
     return (F, info) if return_info else F
+
+
+def _reordered(An, d, req, reorder):
+    """``(An, d, req, order)``: the problem in the locality order of :mod:`ngc_ref._order`
+    (P Ã_norm Pᵀ, P d̃, P X, P x0, a callback that sees Pᵀ F_k) for CG and Chebyshev when
+    ``reorder`` asks for it, else unchanged with ``order`` None."""
+    if reorder is None or req.method not in ("cg", "chebyshev"):
+        return An, d, req, None
+    An = _backend.csr_type(req.gpu)(An)
+    order = Reorder(An, reorder, gpu=req.gpu).ordering(_iterations(req), req.X.shape[1], 8)
+    if order is None:
+        return An, d, req, None
+    what = f"gsd_solve(method={req.method!r}, reorder={reorder!r})"
+    step = req.callback
+    req = replace(req, X=order.take(req.X, what, work_arrays=10),
+                  x0=None if req.x0 is None else order.take(req.x0, what),
+                  callback=None if step is None else (lambda fk: step(order.restore(fk))))
+    return order.matrix(An, what), d[order.perm], req, order
+
+
+def _iterations(req):
+    """The products an iterative solve is expected to make: Chebyshev's a-priori count for
+    the interval [1, 1 + 2λ] (κ = 1 + 2λ, error reduced by (√κ − 1)/(√κ + 1) per iteration)
+    to ``rtol``, at most ``maxiter`` (CG needs at most about as many)."""
+    root = math.sqrt(1.0 + 2.0 * req.lam)
+    rate = math.log1p(2.0 / (root - 1.0)) if root > 1.0 else math.inf
+    if rate == 0.0:
+        return req.maxiter
+    steps = math.log(2.0 / max(req.rtol, np.finfo(np.float64).eps)) / rate
+    return int(min(req.maxiter, max(1, math.ceil(steps))))
 
 
 # --- validate ------------------------------------------------------------------------------
@@ -351,6 +393,7 @@ def _validate(An, d, X, lam, norm, options, check_operator):
     _memory.check_dense_work(X.shape, 8, 6, f"gsd_solve(method={method!r})", _COLUMNS_HINT,
                              detail="the solution and the solver's buffers", gpu=gpu)
     x0 = _check_x0(options["x0"], X.shape, vector, gpu)
+    check_reorder(options["reorder"])
     callback = options["callback"]
     if callback is not None and not callable(callback):
         raise TypeError(f"callback must be callable (called as callback(fk) after each "

@@ -327,6 +327,50 @@ def test_robust_equals_cpu(gpu, mode, dtype):
     assert got1.shape == (40,)
 
 
+# --- the locality order (reorder=) ------------------------------------------------------------
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_rcm_order_on_the_device(gpu, norm):
+    """reorder="rcm" runs on the device too (the permutation computed on the host from the
+    pattern, then kept on the device): every operator gives the CPU's unreordered numbers."""
+    A, X = graph(), features()
+    Ag, Xg = on_device(gpu, A, X)
+    dev = ngc_ref.NeumannFilter(Ag, 3.0, 5, norm=norm, reorder="rcm")
+    cpu = ngc_ref.NeumannFilter(A, 3.0, 5, norm=norm, reorder=None)
+    assert_equal_f64(host(dev @ Xg), cpu @ X)
+    assert_equal_f64(host(dev.apply(Xg, transpose=True)), cpu.apply(X, transpose=True))
+    assert _backend.is_cupy_array(dev._order.order.perm)      # kept on the device
+    X32 = features(dtype=np.float32)
+    assert_equal_f32(host(ngc_ref.neumann_propagate(Ag, gpu.cp.asarray(X32), 3.0, 5, norm=norm,
+                                                    reorder="rcm"), np.float32),
+                     cpu @ X32.astype(np.float64), 3.0, 5)
+    for method in ("cg", "chebyshev"):
+        assert_equal_f64(host(ngc_ref.gsd_solve(Ag, Xg, 3.0, norm=norm, method=method,
+                                                rtol=1e-13, reorder="rcm")),
+                         ngc_ref.gsd_solve(A, X, 3.0, norm=norm, method=method, rtol=1e-13,
+                                           reorder=None))
+    for mode in ("full", "edges"):
+        assert_equal_f64(host(ngc_ref.robust_propagate(Ag, Xg, 3.0, 5, 0.4, norm=norm,
+                                                       mode=mode, reorder="rcm")),
+                         ngc_ref.robust_propagate(A, X, 3.0, 5, 0.4, norm=norm, mode=mode,
+                                                  reorder=None))
+    nodes = np.array([39, 2, 11])
+    got = ngc_ref.connectivity_factor(Ag, 3.0, 5, norm=norm, nodes=nodes, reorder="rcm")
+    want = ngc_ref.connectivity_factor(A, 3.0, 5, norm=norm, nodes=nodes, reorder=None)
+    assert_equal_f64(got.tau_i, want.tau_i)
+    assert got.argmax == want.argmax
+
+
+def test_auto_keeps_the_callers_order_on_the_device(gpu):
+    """The cost model of reorder="auto" is measured on CPU caches: on a GPU it never reorders
+    (here X is 40 x 4000 float64, 1.3 MB: past the cache, so a CPU would measure)."""
+    A, X = graph(), features(d=4000)
+    Ag, Xg = on_device(gpu, A, X)
+    dev = ngc_ref.NeumannFilter(Ag, 3.0, 5, reorder="auto")
+    assert_equal_f64(host(dev @ Xg), ngc_ref.NeumannFilter(A, 3.0, 5, reorder=None) @ X)
+    assert dev._order.order is None and "GPU" in dev._order.decision.reason
+
+
 # --- degenerate graphs and bad input -------------------------------------------------------
 
 @pytest.mark.parametrize("n", [0, 1])

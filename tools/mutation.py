@@ -125,6 +125,8 @@ NOT_MUTATED = {
         r"^def (figures|_present|_noise_figure|_depth_figure|_accuracy_axes)\(":
             "figure drawing (matplotlib calls, colours, sizes, labels)",
     },
+    # The locality order: every operator's reorder= tests, and its device branches.
+    "_order": ["tests/test_order.py", "tests/test_gpu.py"],
 }
 
 #: mutmut through this interpreter: a venv that sees a system-wide mutmut has no script of its
