@@ -3,10 +3,11 @@ against. A leaf module: the one home of the paper's path and checksum.
 
 The paper is not part of the repository. :func:`paper_source` finds it in the environment
 variable ``NGC_REF_PAPER`` (a path to the ``.tex``), else at ``../shared/paper/`` beside the
-checkout (the one the module is imported from, else the current directory: :func:`default_path`), and checks its sha256 against :data:`PAPER_SHA256`: a sentence map and
-quoted words written for one version must not be read against another, so a different file is
-refused (``ValueError`` naming ``NGC_REF_PAPER`` and both checksums), while a missing one is
-only *not available* (the tests that read it skip, ``ngc-ref check`` writes no ``paper.md``).
+checkout (:func:`default_path`: the checkout the module is imported from, else the current
+directory's), and checks its sha256 against :data:`PAPER_SHA256`: a sentence map and quoted
+words written for one version must not be read against another, so a different file is refused
+(``ValueError`` naming ``NGC_REF_PAPER`` and both checksums), while a missing one is only *not
+available* (the tests that read it skip, ``ngc-ref check`` writes no ``paper.md``).
 """
 
 from __future__ import annotations
