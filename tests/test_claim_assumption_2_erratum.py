@@ -1,13 +1,26 @@
 """assumption-2:o-n: Assumption 2 writes 'O(n), i.e. lim τ/n = 0'; O(n) holds for every graph
 (τ ≤ n) while τ/n stays above the floor, so o(n) is meant; the meant statement's verdicts are
-those of assumption-2 and assumption-2-corrected."""
+those of assumption-2 and assumption-2-corrected. Also assumption-2's judges at their
+thresholds, and its floor and ring series against formulas written here."""
+
+from fractions import Fraction
+from types import SimpleNamespace
+
+import math
+
+import numpy as np
+import pytest
 
 from ngc_ref_theory import Context
 from ngc_ref_theory.claims import assumption_2 as a2
 
 
-def test_o_n_erratum_result():
-    out = {r.id: r for r in a2.check(Context(seed=0), "rw")}
+@pytest.fixture(scope="module")
+def out():
+    return {r.id: r for r in a2.check(Context(seed=0), "rw")}
+
+
+def test_o_n_erratum_result(out):
     r = out["assumption-2:o-n"]
     assert r.verdict == "fails" and r.scope == "erratum" and r.counterexample["rerun"]
     assert "is O(n), i.e., lim_{n→∞} τ/n = 0" in r.scope_reason        # the written words
@@ -20,3 +33,87 @@ def test_o_n_erratum_result():
                                     "assumption-2-corrected":
                                         out["assumption-2-corrected"].verdict}
     assert ev["meant_verdicts"]["assumption-2"] == "fails"
+
+
+# ---------------------------------------------------------------------------------------------
+# the judges at their thresholds
+
+UP, DOWN = np.inf, -np.inf
+
+
+def test_judge_fixed_at_the_floor():
+    """τ/n at the floor (to 1e-12 relative) is the expected fails; below it, a checker bug."""
+    floor = 0.25
+    at = {"n": 100, "tau_over_n": floor * (1 - 1e-12)}
+    assert a2.judge_fixed([{"n": 50, "tau_over_n": 0.3}, at], floor) == ("fails", at)
+    below = {"n": 100, "tau_over_n": np.nextafter(floor * (1 - 1e-12), DOWN)}
+    assert a2.judge_fixed([{"tau_over_n": 0.3}, below, at], floor) == ("inconclusive", below)
+
+
+def test_floor_test_at_its_threshold():
+    """floor/(τ/n) > 1 + 1e-12 is a violation; at it, not (λ = 1, m = 1/2: floor = 1)."""
+    def cells(tau_over_n):
+        return SimpleNamespace(lam=np.array([1.0]), mass=np.array([0.5]), n=np.array([1.0]),
+                               tau=np.array([[tau_over_n]]))
+    for t, bad in ((1.0, False), (1 / (1 + 1e-12), False), (1 / (1 + 2e-12), True)):
+        b, ratio = a2._floor_test(cells(t))
+        assert b[0, 0] == bad and ratio[0, 0] == pytest.approx(1 / t, rel=1e-15, abs=0)
+
+
+def test_worst_verdict_of_the_families():
+    def rows(*v):
+        return [{"verdict": x} for x in v]
+    assert a2._worst_verdict(rows("holds", "holds")) == "holds"
+    assert a2._worst_verdict(rows("holds", "inconclusive")) == "inconclusive"
+    assert a2._worst_verdict(rows("inconclusive", "fails", "holds")) == "fails"
+    assert a2._worst_verdict([]) == "inconclusive"
+
+
+# ---------------------------------------------------------------------------------------------
+# the headline numbers: the floor exactly, the ring's τ/n from one row of Ã_S written here
+
+
+def _ring_tau_over_n(n, lam, S):
+    """τ/n of the ring C_n (vertex-transitive, Ã = (I + A)/3 in both norms): Σ_j [Ã_S]_0j²/m²,
+    one row by the recursion v ← e_0 + r·vÃ."""
+    r = lam / (lam + 1)
+    v = np.zeros(n)
+    v[0] = 1.0
+    e0 = v.copy()
+    for _ in range(S):
+        v = e0 + r * (v + np.roll(v, 1) + np.roll(v, -1)) / 3
+    m = 1 - r ** (S + 1)
+    return float(((v / (lam + 1)) ** 2).sum()) / m ** 2
+
+
+def test_floor_and_ring_series_against_formulas(out):
+    lam, S = a2.LAM, a2.S
+    assert (lam, S) == (32.0, 16)
+    floor = 1 / ((Fraction(33) * (1 - Fraction(32, 33) ** 17)) ** 2)
+    r = out["assumption-2"]
+    assert r.evidence["floor_exact"]["value"] == f"{floor.numerator}/{floor.denominator}"
+    assert r.evidence["floor_tau_over_n"] == pytest.approx(float(floor), rel=1e-14, abs=0)
+    ring = r.evidence["families"]["ring"]
+    assert ring["verdict"] == "fails"
+    for row in ring["series"]:
+        want = _ring_tau_over_n(row["n"], lam, S)
+        assert row["tau_over_n"] == pytest.approx(want, rel=1e-10, abs=0)
+        assert row["tau_over_n"] >= float(floor)
+    grown = out["assumption-2-corrected"].evidence["families"]["ring"]["series"]
+    for row in grown:
+        lam_n = math.sqrt(row["n"])
+        assert (row["lam"], row["S"]) == (lam_n, math.ceil(2 * lam_n))
+        assert row["tau_over_n"] == pytest.approx(_ring_tau_over_n(row["n"], lam_n, row["S"]),
+                                                  rel=1e-10, abs=0)
+    # the ring's decay, the corrected statement's headline: the least-squares log-log slope of
+    # τ/n on n and its 95% t-interval (df = sizes − 2), from the values computed here
+    from scipy import stats
+    x = np.log([row["n"] for row in grown])
+    y = np.log([_ring_tau_over_n(row["n"], math.sqrt(row["n"]), row["S"]) for row in grown])
+    fit = stats.linregress(x, y)
+    q = stats.t.ppf(0.975, len(x) - 2)
+    fam = out["assumption-2-corrected"].evidence["families"]["ring"]
+    assert fam["verdict"] == "holds"
+    assert fam["loglog_slope_tau_over_n"] == pytest.approx(fit.slope, rel=1e-9, abs=0)
+    assert fam["loglog_slope_ci95"] == pytest.approx(
+        [fit.slope - q * fit.stderr, fit.slope + q * fit.stderr], rel=1e-8, abs=0)

@@ -72,3 +72,49 @@ def test_verdict_and_a_planted_missing_factor_two(monkeypatch):
     monkeypatch.setattr(a4, "case", half)
     r = run_claims("assumption-4")["assumption-4", "rw"]
     assert r.verdict == "fails" and "the statement says 1" in r.summary
+
+
+# ---------------------------------------------------------------------------------------------
+# the judge at its threshold (EXACT_RTOL, ≤ passes) and the headline numbers of a run
+
+
+def _row(rel_err=0.0, kron=0.0):
+    return {"rel_err": rel_err, "kronecker_rel_dev": kron}
+
+
+def test_judge_at_its_threshold():
+    t = 1e-10                                          # EXACT_RTOL
+    up, down = np.nextafter(t, np.inf), np.nextafter(t, -np.inf)
+    assert a4.judge([_row(t, t)], True).verdict == "holds"
+    assert a4.judge([_row(down, down)], True).verdict == "holds"
+    v, bad, worst = a4.judge([_row(0.0), _row(up, 0.0)], True)
+    assert v == "fails" and bad == [_row(up, 0.0)] and worst == _row(up, 0.0)
+    assert a4.judge([_row(0.0, up), _row(t)], True).verdict == "fails"
+    assert a4.judge([_row(0.0, 0.0)], False).verdict == "fails"    # the exact K2 case decides too
+    assert a4.judge([_row(0.0, 0.5), _row(0.9, 0.0)], True).worst == _row(0.9, 0.0)
+
+
+def _neumann(A, lam, S, norm):
+    """Ã_S = Σ_{s ≤ S} r^s Ã^s/(λ + 1), Ã of A + I, written here."""
+    At = A + np.eye(len(A))
+    d = At.sum(axis=1)
+    An = At / d[:, None] if norm == "rw" else At / np.sqrt(np.outer(d, d))
+    r = lam / (lam + 1)
+    return sum(np.linalg.matrix_power(r * An, s) for s in range(S + 1)) / (lam + 1)
+
+
+def test_worst_case_of_a_run_against_a_dense_singular_value():
+    """The reported worst case's L_svd = 2σ_max(Ã_S X)², rebuilt here from the atlas graph
+    (networkx), Ã_S summed term by term and X from the documented stream ctx.rng(ID, n)."""
+    from ngc_ref_theory import Context
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(a4, "NODES", (2, 3))
+        res = run_claims("assumption-4")
+    for norm in ("sym", "rw"):
+        w = res["assumption-4", norm].evidence["worst"]
+        A = nx.to_numpy_array(nx.graph_atlas(w["atlas_index"]))
+        X = Context(seed=0).rng("assumption-4", len(A)).standard_normal((len(A), 3))
+        L = 2 * np.linalg.svd(_neumann(A, w["lam"], w["S"], norm) @ X, compute_uv=False)[0] ** 2
+        assert w["L_svd"] == pytest.approx(L, rel=1e-12, abs=0)
+        assert w["L_frobenius"] == pytest.approx(L, rel=1e-10)
+        assert w["L_spectral"] == pytest.approx(L, rel=1e-10)

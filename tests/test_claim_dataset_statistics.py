@@ -99,3 +99,45 @@ def test_on_the_paper_data():
     worse = {(p["large"], p["small"], p["lam"]) for p in r.evidence["pairs"] if p["how"] == "worse"}
     assert ("coauthor-cs", "texas", 128.0) in worse       # ≥ 0.21 (a node's exact τ_i) vs 0.149
     assert r.counterexample["against_exact"] is True
+
+
+# ---------------------------------------------------------------------------------------------
+# the judges at their comparisons: a count equal or not, a mean degree above or at a small one's,
+# the pair verdicts
+
+
+def test_degree_pairs_at_equality():
+    base = {b: 10.0 for b in dst.LARGE} | {s: 5.0 for s in dst.SMALL}
+    assert dst.degree_pairs(base) == []
+    tie = dict(base, actor=10.0)                              # equal is not larger
+    assert dst.degree_pairs(tie) == [(b, "actor", 10.0, 10.0) for b in dst.LARGE]
+    just = dict(base, actor=np.nextafter(10.0, -np.inf))
+    assert dst.degree_pairs(just) == []
+    assert dst.degree_pairs({"coauthor-cs": 1.0}) == []       # a missing data set: no pair
+
+
+def test_compare_counts_off_by_one_either_way():
+    paper = DATASET_TABLE["rows"]["texas"]
+    for c in dst.COLUMNS:
+        for delta in (-1, 1):
+            got = dict(zip(dst.COLUMNS, paper))
+            got[c] += delta
+            row = next(r for r in dst.compare({"texas": got}) if r["dataset"] == "texas")
+            assert row["mismatches"] == [c]
+
+
+def test_degree_margin_of_table_6_by_hand():
+    """Smallest large mean degree: Coauthor-CS 2·81894/18333 = 8.934; largest small: Actor
+    2·33544/7600 = 8.827 (Table 6's counts, written here)."""
+    r = run_claims("dataset-statistics")["dataset-statistics:degree", "sym"]
+    assert (f"smallest large {2 * 81894 / 18333:.2f} (coauthor-cs) vs largest small "
+            f"{2 * 33544 / 7600:.2f} (actor)") in r.summary
+
+
+def test_degree_connectivity_verdict_of_the_pairs():
+    def pairs(*hows):
+        return [(h, {}, {}) for h in hows]
+    assert dc.verdict(pairs("better", "better")) == "holds"
+    assert dc.verdict(pairs("better", "undecided")) == "inconclusive"
+    assert dc.verdict(pairs("undecided", "worse", "better")) == "fails"
+    assert dc.verdict(pairs("worse")) == "fails"

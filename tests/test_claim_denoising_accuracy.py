@@ -66,3 +66,78 @@ def test_denoising_accuracy_check_end_to_end(monkeypatch):
     assert out[0].verdict == "holds"
     for r in out:
         assert (r.verdict == "fails") == (r.counterexample is not None)
+
+
+# ---------------------------------------------------------------------------------------------
+# the interval rules at 0 (_decide), and the reported means and intervals against a t-interval
+# written here
+
+UP, DOWN = np.inf, -np.inf
+
+
+def _r(ci, ci_b, tag=""):
+    return {"ci": ci, "ci_bonferroni": ci_b, "tag": tag}
+
+
+@pytest.mark.parametrize("above", [True, False])
+def test_decide_at_zero(above):
+    """Above 0 wanted (i, iii): holds when every 95% interval's lower end is > 0; fails when a
+    Bonferroni interval's upper end is < 0. Below 0 wanted (ii): the mirror image."""
+    s = 1.0 if above else -1.0
+
+    def iv(a, b):                                 # an interval given in "above" terms
+        return tuple(sorted((s * a, s * b)))
+    tiny = 5e-324
+    clear = _r(iv(0.1, 0.3), iv(0.05, 0.35), "clear")
+    assert da._decide([clear], above).verdict == "holds"
+    at0 = _r(iv(0.0, 0.3), iv(-0.1, 0.35), "at0")             # touching 0: not above it
+    v, _, w = da._decide([clear, at0], above)
+    assert (v, w["tag"]) == ("inconclusive", "at0")
+    just = _r(iv(tiny, 0.3), iv(-0.1, 0.35), "just")
+    assert da._decide([clear, just], above).verdict == "holds"
+    b_at0 = _r(iv(-0.3, -0.1), iv(-0.4, 0.0), "b_at0")        # Bonferroni end at 0: not below
+    assert da._decide([clear, b_at0], above).verdict == "inconclusive"
+    b_below = _r(iv(-0.3, -0.1), iv(-0.4, -tiny), "b_below")
+    v, _, w = da._decide([clear, b_at0, b_below], above)
+    assert (v, w["tag"]) == ("fails", "b_below")
+    # the worst of several failures: the Bonferroni interval deepest on the wrong side
+    deeper = _r(iv(-0.5, -0.3), iv(-0.6, -0.2), "deeper")
+    assert da._decide([b_below, deeper], above).worst["tag"] == "deeper"
+    # the weakest of holding rows: the lowest lower end
+    weak = _r(iv(0.01, 0.3), iv(-0.05, 0.35), "weak")
+    assert da._decide([clear, weak], above).worst["tag"] == "weak"
+
+
+def test_judge_beats_numbers_against_a_t_interval():
+    """mean Δ and its 95% and Bonferroni (over levels × baselines) t-intervals, from the
+    accuracies by scipy's t quantile: mean ± t_{1−α/2, k−1}·sd/√k."""
+    from scipy.stats import t as student
+    acc = _acc([0.8, 0.75, 0.7], [0.5, 0.3, 0.2], [0.55, 0.35, 0.2], runs=5)
+    _, rows, _ = da.judge_beats(acc, LEVELS)
+    assert len(rows) == 6
+    for r in rows:
+        j = LEVELS.index(r["level"])
+        delta = acc["ngc"][:, j] - acc[r["baseline"]][:, j]
+        mu, half = delta.mean(), delta.std(ddof=1) / np.sqrt(5)
+        assert r["mean_delta"] == pytest.approx(mu, rel=1e-14, abs=0)
+        for key, alpha in (("ci", 0.05), ("ci_bonferroni", 0.05 / 6)):
+            q = student.ppf(1 - alpha / 2, 4)
+            assert r[key] == pytest.approx((mu - q * half, mu + q * half), rel=1e-12, abs=0)
+
+
+def test_judge_slower_numbers_against_a_t_interval():
+    from scipy.stats import t as student
+    acc = _acc([0.8, 0.75, 0.7], [0.6, 0.4, 0.2], [0.6, 0.4, 0.25], runs=4)
+    _, rows, _ = da.judge_slower(acc, LEVELS, n_classes=7)
+    drop = {m: acc[m][:, 0] - acc[m][:, -1] for m in ("ngc", "raw", "mlp")}
+    for r in rows:
+        D = drop["ngc"] - drop[r["baseline"]]
+        mu, half = D.mean(), D.std(ddof=1) / 2
+        q = student.ppf(1 - 0.05 / 2 / 2, 3)                  # Bonferroni over 2 baselines
+        assert r["ci_bonferroni"] == pytest.approx((mu - q * half, mu + q * half), rel=1e-12,
+                                                   abs=0)
+        assert r["drop_ngc"] == pytest.approx(drop["ngc"].mean(), rel=1e-14, abs=0)
+        chance = 1 / 7
+        a = acc[r["baseline"]]
+        assert r["retained_above_chance_baseline"] == pytest.approx(
+            (a[:, -1].mean() - chance) / (a[:, 0].mean() - chance), rel=1e-13, abs=0)

@@ -95,3 +95,66 @@ def test_planted_non_isolated_node_at_n_fails_the_corrected_statement(monkeypatc
     assert {r.verdict for r in res} == {"fails"}
     assert all(r.counterexample["rerun"].startswith("ngc-ref check --only isolated-tau")
                for r in res)
+
+
+# ---------------------------------------------------------------------------------------------
+# the judges at their tolerances (EQ_TOL = 1e-12, GAP = 1e-9) and the headline number by hand
+
+UP, DOWN = np.inf, -np.inf
+
+
+def test_reaches_n_and_own_verdict_at_eq_tol():
+    t = isolated_tau.EQ_TOL
+    assert t == 1e-12 and isolated_tau.GAP == 1e-9
+    assert isolated_tau.reaches_n({"tau_over_n": 1.0})
+    assert isolated_tau.reaches_n({"tau_over_n": 1.0 - 2.0 ** -40})          # 9.1e-13 ≤ 1e-12
+    assert not isolated_tau.reaches_n({"tau_over_n": 1.0 - 2.0 ** -39})      # 1.8e-12 > 1e-12
+    assert isolated_tau.reaches_n({"tau_over_n": 1.0 + 2.0 ** -40})
+    assert not isolated_tau.reaches_n({"tau_over_n": 1.0 + 2.0 ** -39})
+    assert isolated_tau.own_verdict(t) == "fails"
+    assert isolated_tau.own_verdict(np.nextafter(t, UP)) == "inconclusive"
+    assert isolated_tau.own_verdict(0.0) == "fails"
+
+
+def _crow(iso=None, non=None):
+    return {"isolated_tau_i_over_n": iso, "max_non_isolated_tau_i_over_n": non}
+
+
+def test_corrected_failures_at_their_thresholds():
+    ok = [_crow((1.0 - 2.0 ** -40, 1.0 + 2.0 ** -40), None), _crow(None, 1.0 - 1e-9),
+          _crow(None, np.nextafter(1.0 - 1e-9, DOWN)), _crow(None, None)]
+    assert isolated_tau.corrected_failures(ok) == ([], [])
+    off_lo, off_hi = _crow((1.0 - 2.0 ** -39, 1.0), 0.5), _crow((1.0, 1.0 + 2.0 ** -39), None)
+    at_n = _crow(None, np.nextafter(1.0 - 1e-9, UP))
+    assert isolated_tau.corrected_failures([off_lo, at_n, off_hi]) == ([off_lo, off_hi], [at_n])
+
+
+def test_corrected_headline_is_k2_at_lam_half_by_hand(results):
+    """The largest τ_i/n of a non-isolated node is K2's at λ = 1/2, S = 3: Ã = J/2, r = 1/3,
+    m = 80/81, Ã_3 = (2/3)I + (26/81)J/2, a row (67/81, 13/81): τ_i/n = (67² + 13²)/81²/m² =
+    4658/6400."""
+    from fractions import Fraction
+    m = 1 - Fraction(1, 3) ** 4
+    row = (Fraction(2, 3) + (m - Fraction(2, 3)) / 2, (m - Fraction(2, 3)) / 2)
+    value = (row[0] ** 2 + row[1] ** 2) / m ** 2
+    assert value == Fraction(4658, 6400)
+    by, _ctx = results
+    for norm in ("sym", "rw"):
+        c = by["isolated-tau-corrected", norm].evidence["closest_non_isolated"]
+        assert (c["n"], c["lam"], c["S"]) == (2, 0.5, 3)
+        assert c["max_non_isolated_tau_i_over_n"] == pytest.approx(float(value), rel=1e-13, abs=0)
+
+
+def test_only_if_test_at_its_threshold():
+    """The atlas test: τ ≥ n(1 − 1e-12) on a graph with an edge is a counterexample; all
+    isolated nodes (Remark 1's own case) or τ just below that is not."""
+    edge = np.array([[[0.0, 1.0], [1.0, 0.0]]])
+    empty = np.zeros((1, 2, 2))
+
+    def cells(A, tau):
+        return SimpleNamespace(stack=SimpleNamespace(A=A), n=2, tau=np.array([[tau]]))
+    at = 2 * (1 - 1e-12)
+    assert isolated_tau.only_if_test(cells(edge, at))[0][0, 0]
+    assert not isolated_tau.only_if_test(cells(edge, np.nextafter(at, DOWN)))[0][0, 0]
+    assert not isolated_tau.only_if_test(cells(empty, 2.0))[0][0, 0]
+    assert isolated_tau.only_if_test(cells(edge, 2.0))[1][0, 0] == 1.0

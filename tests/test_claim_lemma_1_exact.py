@@ -95,3 +95,107 @@ def test_probability_erratum_is_vacuous_at_d_1(by):
         assert r.summary.startswith("erratum: vacuous as written at d = 1")
         assert r.evidence["proof_failure_bound_by_d_at_n_2"][1] == pytest.approx(1.0)
         assert "d=4" in r.summary
+
+
+# ---------------------------------------------------------------------------------------------
+# the judge (worst case over rows, τ's bracket) and the Monte Carlo cases' numbers against
+# formulas written here
+
+def _lrow(k, upper=None, n=100, d=8, trials=200):
+    row = {"exceed": k, "trials": trials, "d": d, "n": n}
+    if upper is not None:
+        row["exceed_at_tau_upper"] = upper
+    return row
+
+
+def test_judge_worst_case_and_bracket():
+    """0/200 exceedances put the 95% interval below 1/8 (holds), 200/200 above (fails), 25/200
+    straddles it. With τ bracketed, a row not holding at the bracket's lower end fails only when
+    it also fails at the upper end's count; else it is inconclusive."""
+    from ngc_ref_theory.claims import lemma_1
+    assert lemma_1.judge([_lrow(0), _lrow(0, n=300)], "exceed")[0] == "holds"
+    v, w, ci = lemma_1.judge([_lrow(0), _lrow(25, n=300), _lrow(0, n=1000)], "exceed")
+    assert v == "inconclusive" and w["n"] == 300 and ci[0] < 1 / 8 < ci[1]
+    v, w, _ = lemma_1.judge([_lrow(25), _lrow(200, n=300), _lrow(30, n=1000)], "exceed")
+    assert v == "fails" and w["n"] == 300
+    # the bracket: fails at both ends → fails (with the upper end's interval)
+    v, w, ci = lemma_1.judge([_lrow(200, upper=150)], "exceed")
+    assert v == "fails" and 0.6 < ci[0] < 0.75 < ci[1] < 1.0          # 150/200, not 200/200
+    # fails at the lower end, holds or straddles at the upper end → inconclusive
+    assert lemma_1.judge([_lrow(200, upper=0)], "exceed")[0] == "inconclusive"
+    assert lemma_1.judge([_lrow(200, upper=25)], "exceed")[0] == "inconclusive"
+    assert lemma_1.judge([_lrow(0, upper=200)], "exceed")[0] == "holds"
+    # within a verdict the larger lower end is the worst, then the larger n, then the first row
+    v, w, _ = lemma_1.judge([_lrow(200, n=300), _lrow(200, n=1000), _lrow(200, n=100)], "exceed")
+    assert v == "fails" and w["n"] == 1000
+    v, w, _ = lemma_1.judge([_lrow(150, n=1000), _lrow(200, n=100)], "exceed")
+    assert w["n"] == 100
+    rows = [_lrow(200), _lrow(200)]
+    assert lemma_1.judge(rows, "exceed")[1] is rows[0]
+
+
+def _cells(E, B_rho, V=0.0, d=4, n=2):
+    """One atlas cell with E‖Ã_Sη‖_F²/σ² = E (d = 4: exact), Var = V, max ρ_i = B_rho."""
+    from types import SimpleNamespace
+    import numpy as np
+    return SimpleNamespace(fro2=np.array([[E / d]]), gram_fro2=np.array([[V / (2 * d)]]),
+                           rho=np.array([[[B_rho, 0.0]]]), n=n), d
+
+
+def test_atlas_mean_and_paley_zygmund_tests_at_their_thresholds():
+    import numpy as np
+    from ngc_ref_theory.claims import lemma_1
+    rho = 0.01
+    B = 2 * rho * (4 * math.log(2) + math.log(8))             # Eq. 11's bound/σ² at n = 2, d = 4
+    assert not lemma_1._mean_test(*_cells(B, rho))[0][0, 0]   # mean = bound: not above
+    bad, ratio = lemma_1._mean_test(*_cells(np.nextafter(B, np.inf), rho))
+    assert bad[0, 0] and ratio[0, 0] > 1
+    # Paley–Zygmund with θ = 0 (ρ = 0): P ≥ E²/(V + E²), compared with (1 + 1e-9)/d
+    for pz, above in ((0.25 * (1 + 0.5e-9), False), (0.25 * (1 + 2e-9), True), (0.25, False)):
+        bad, ratio = lemma_1._pz_test(*_cells(1.0, 0.0, V=1 / pz - 1))
+        assert bad[0, 0] == above and ratio[0, 0] == pytest.approx(4 * pz, rel=1e-12, abs=0)
+    for theta in (1.0, 1.2):                                   # θ ≥ 1: no lower bound
+        assert lemma_1._pz_test(*_cells(B / theta, rho, V=0.0))[1][0, 0] == 0.0
+
+
+def _circulant_row_energy(n, lam, S, offsets):
+    """Σ_j [Ã_S]_0j² of a vertex-transitive graph whose node 0 is joined to ``offsets`` (Ã =
+    (I + A)/(deg + 1), both norms), by the recursion v ← e_0 + r·vÃ on one row."""
+    import numpy as np
+    r = lam / (lam + 1)
+    row = np.zeros(n)
+    row[0] = 1.0
+    for k in offsets:
+        row[k % n] = 1.0
+    row /= row.sum()
+    v = np.zeros(n)
+    v[0] = 1.0
+    e0 = v.copy()
+    for _ in range(S):                    # v = e_0 + r(e_0 + r(…)Ã)Ã, S + 1 terms
+        v = e0 + r * np.array([v @ np.roll(row, j) for j in range(n)])
+    return float(((v / (lam + 1)) ** 2).sum())
+
+
+def test_monte_carlo_cases_against_closed_forms(by):
+    """Each case's three bounds from its τ by the formulas (Eq. 11, max-entry, Frobenius), and
+    for the ring (node i joined to i ± 1) and K_200 the τ and E‖Ã_Sη‖_F² = σ²d·Σ_iρ_i from one
+    row of Ã_S computed here."""
+    from ngc_ref_theory.claims import lemma_1
+    lam, S = lemma_1.LAM, lemma_1.S
+    m2 = (1 - (lam / (lam + 1)) ** (S + 1)) ** 2
+    for norm in ("sym", "rw"):
+        rows = by["lemma-1", norm].evidence["cases"]
+        assert {r["family"] for r in rows} >= {"ring", "complete"}
+        for r in rows:
+            n, d, t = r["n"], r["d"], r["tau"]
+            assert r["paper_bound"] == pytest.approx(
+                2 * t * m2 * (4 * math.log(n) + math.log(2 * d)) / n, rel=1e-12, abs=0)
+            assert r["max_entry_bound"] == pytest.approx(
+                2 * t * m2 * math.log(2 * n * d * d) / n, rel=1e-12, abs=0)
+            assert r["frobenius_bound"] == pytest.approx(
+                2 * t * m2 * d * math.log(2 * n * d * d), rel=1e-12, abs=0)
+            if r["family"] == "ring" and n <= 300 or r["family"] == "complete":
+                offs = (1, -1) if r["family"] == "ring" else range(1, n)
+                rho = _circulant_row_energy(n, lam, S, offs)
+                assert t == pytest.approx(n * rho / m2, rel=1e-10, abs=0)
+                assert r["expected_fro2"] == pytest.approx(d * n * rho, rel=1e-10, abs=0)

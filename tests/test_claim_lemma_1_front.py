@@ -76,3 +76,28 @@ def test_front_points_against_independent_probabilities(norm):
     ref = _two_weights_sf(m * m, u * u, 4, 2 * (m * m + u * u) / 2 * (4 * math.log(2)
                                                                       + math.log(8)))
     assert _bracket(k2["P"])[0] == pytest.approx(ref, abs=1e-9)
+
+
+def test_front_of_keeps_the_undominated_points():
+    """A point is dropped when a smaller d fails on no more nodes (equal n included); a point
+    without a witness neither stays nor dominates."""
+    def pt(n, d, w=True):
+        return {"n": n, "d": d, "witness": {"graph": f"{n},{d}"} if w else None}
+    pts = [pt(6, 2), pt(6, 3), pt(5, 3), pt(5, 4), pt(4, 5, w=False), pt(4, 6), pt(7, 7)]
+    assert [(p["n"], p["d"]) for p in front.front_of(pts)] == [(6, 2), (5, 3), (4, 6)]
+    assert front.front_of([pt(3, 2, w=False), pt(3, 3)]) == [pt(3, 3)]
+
+
+def test_lower_n_bounds_against_scipy():
+    """The bound lower_n reports at the front's n and at every smaller n, against scipy's χ²
+    tails at y_n = 2(4 log n + log 2d)/(dn) written here: above 1/d at n (by 8% for d = 2, 3:
+    the front moves only for a threshold shifted by more than that), at most 1/d below it."""
+    yn = lambda n, d: 2 * (4 * math.log(n) + math.log(2 * d)) / (d * n)    # noqa: E731
+    for d in (2, 3):
+        n, at, below = front.lower_n(d)
+        assert float(at["bound"]) == pytest.approx(_extremal(yn(n, d), n * d), rel=1e-9)
+        assert 1.08 / d < float(at["bound"]) < 1.09 / d
+        assert [r["n"] for r in below] == list(range(2, n))
+        for r in below:
+            ref = _extremal(yn(r["n"], d), r["n"] * d)
+            assert float(r["bound"]) == pytest.approx(ref, rel=1e-9) and ref <= 1 / d

@@ -131,10 +131,24 @@ def pareto_front(norm, lams, max_d=16):
                        if w else certified})
         if n == 2 and w is not None:
             break
-    front = [p for p in points
-             if p["witness"] and not any(q["witness"] and q["n"] <= p["n"] and q["d"] < p["d"]
-                                         for q in points)]
-    return front, points
+    return front_of(points), points
+
+
+def front_of(points):
+    """The Pareto front of ``points`` (dicts with ``n``, ``d``, ``witness``): those with a
+    witness that no other point with a witness dominates — a smaller d on no more nodes.
+
+    Examples
+    --------
+    >>> w = {"graph": "G"}
+    >>> pts = [{"n": 5, "d": 2, "witness": w}, {"n": 5, "d": 3, "witness": w},
+    ...        {"n": 3, "d": 4, "witness": w}, {"n": 2, "d": 5, "witness": None}]
+    >>> [(p["n"], p["d"]) for p in front_of(pts)]
+    [(5, 2), (3, 4)]
+    """
+    return [p for p in points
+            if p["witness"] and not any(q["witness"] and q["n"] <= p["n"] and q["d"] < p["d"]
+                                        for q in points)]
 
 
 def describe(front):

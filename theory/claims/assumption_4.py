@@ -24,7 +24,7 @@ from ngc_ref import neumann_matrix
 
 from .. import _exact as ex
 from .._atlas import adjacency, graph_name, stacks
-from .._common import EXACT_RTOL, counterexample
+from .._common import EXACT_RTOL, Judgement, counterexample
 from .._core import Violation, claim
 from .._graphs import lam_S_grid
 from .._paper import eq, generic
@@ -134,12 +134,29 @@ def certify_k2():
             "L": ex.text(L), "L_decimal": f"{float(L):.12g}", "certified": "exact (fractions)"}
 
 
+def judge(rows, k2_exact):
+    """``holds`` when every case's L (both norms) is 2σ_max(Ã_S X)² and its Hessian is M ⊗ I_c
+    to :data:`~.._common.EXACT_RTOL` (relative; ≤ it passes) and the exact K2 Hessian is
+    2BᵀB ⊗ I (``k2_exact``); else ``fails``. The rows are the failing cases, the worst the case
+    of the largest deviation.
+
+    Examples
+    --------
+    >>> judge([{"rel_err": 1e-10, "kronecker_rel_dev": 0.0}], True).verdict
+    'holds'
+    >>> judge([{"rel_err": 0.5, "kronecker_rel_dev": 0.0}], True).verdict
+    'fails'
+    """
+    w = max(rows, key=lambda r: max(r["rel_err"], r["kronecker_rel_dev"]))
+    bad = [r for r in rows if r["rel_err"] > EXACT_RTOL or r["kronecker_rel_dev"] > EXACT_RTOL]
+    return Judgement("holds" if not bad and k2_exact else "fails", bad, w)
+
+
 @CLAIM.checker
 def check(ctx, norm):
     rows = measure(ctx, norm)
     k2 = certify_k2()
-    w = max(rows, key=lambda r: max(r["rel_err"], r["kronecker_rel_dev"]))
-    bad = [r for r in rows if r["rel_err"] > EXACT_RTOL or r["kronecker_rel_dev"] > EXACT_RTOL]
+    verdict, bad, w = judge(rows, k2["hessian_is_2BtB_kron_I"])
     ev = {"words": WORDS, "assumption": ASSUMPTION_WORDS,
           "norms": "Assumption 4 writes ‖·‖_2 on d × c matrices (the spectral norm; the paper's "
                    "Frobenius norm is ‖·‖_F); L is the Hessian's gain in each, and both are "
@@ -151,7 +168,7 @@ def check(ctx, norm):
                                       "L_spectral", "kronecker_rel_dev", "rel_err")},
           "exact_k2": k2}
     where = f"{graph_name(w['atlas_index'])}, λ={w['lam']:g}, S={w['S']}"
-    if not bad and k2["hessian_is_2BtB_kron_I"]:
+    if verdict == "holds":
         return CLAIM.result(norm, "holds", ev, f"the smallest L is 2σ_max(Ã_S X)² in both norms "
                                                f"on all {len(rows)} cases (worst relative "
                                                f"difference {w['rel_err']:.1e}, {where}); exact "
@@ -167,4 +184,4 @@ def check(ctx, norm):
                                             "=", 1, case=where))
 
 
-__all__ = ["CLAIM", "certify_k2", "check", "hessian", "smallest_L"]
+__all__ = ["CLAIM", "certify_k2", "check", "hessian", "judge", "smallest_L"]

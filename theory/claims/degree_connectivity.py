@@ -95,6 +95,20 @@ def judge(rows):
     return out
 
 
+def verdict(pairs):
+    """The statement's verdict from the judged pairs (:func:`judge`): ``fails`` when a large
+    data set is ``worse`` than a small one on some pair, else ``inconclusive`` when a pair is
+    ``undecided`` by the brackets, else ``holds``.
+
+    Examples
+    --------
+    >>> verdict([("better", {}, {}), ("undecided", {}, {})])
+    'inconclusive'
+    """
+    hows = {h for h, _big, _small in pairs}
+    return "fails" if "worse" in hows else "inconclusive" if "undecided" in hows else "holds"
+
+
 def _pair(big, small):
     sign = "" if big["exact"] else "≥ "
     return (f"{big['dataset']} τ/n {sign}{big['lower']:.4g} vs {small['dataset']} "
@@ -119,10 +133,11 @@ def check(ctx, norm):
     worse = [p for p in pairs if p[0] == "worse"]
     counts = {h: sum(p[0] == h for p in pairs) for h in ("better", "worse", "undecided")}
     tally = ", ".join(f"{v} {k}" for k, v in counts.items())
-    if not worse and not counts["undecided"]:
+    v = verdict(pairs)
+    if v == "holds":
         return CLAIM.result(norm, "holds", ev, f"τ/n of each large data set is below every small "
                                                f"one's at its settings ({tally} pairs)")
-    if not worse:
+    if v == "inconclusive":
         return CLAIM.result(norm, "inconclusive", ev, f"the brackets do not decide every pair "
                                                       f"({tally})")
     worse.sort(key=lambda p: (p[2]["exact"], p[1]["lower"] / p[2]["upper"]), reverse=True)

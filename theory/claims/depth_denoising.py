@@ -294,6 +294,19 @@ def _monotone_result(ctx, norm, rows, G, grid, figs, reading):
         search=search, minimal_counterexample=mc)
 
 
+def convergence_verdict(worst_ratio, atlas_minimal):
+    """(d)'s verdict: ``holds`` when every seeded draw's error is within its bound (the largest
+    error/bound ``worst_ratio`` ≤ 1) and the atlas has no η-free counterexample
+    (``atlas_minimal`` is None), else ``fails``.
+
+    Examples
+    --------
+    >>> convergence_verdict(1.0, None), convergence_verdict(1.5, None)
+    ('holds', 'fails')
+    """
+    return "holds" if worst_ratio <= 1.0 and atlas_minimal is None else "fails"
+
+
 def _convergence_worst(ctx, norm, G):
     """Measure (d) on seeded noise draws: the case of the largest error / bound, and the count."""
     worst, cases = {"ratio": 0.0}, 0
@@ -317,7 +330,7 @@ def _convergence_result(ctx, norm, G):
     atlas = scan(norm, _operator_test, lams=(1.0,),
                  ratio="‖Ã^{S+1}‖_2 / κ = sup_η error / (κ r^{S+1}‖(I+λL̃)⁻¹η‖_F), any λ")
     mc = atlas_minimal(atlas, None, norm)
-    ok = worst["ratio"] <= 1.0 and mc is None
+    ok = convergence_verdict(worst["ratio"], mc) == "holds"
     ev = {"cases": cases, "graphs": list(G), "lams": list(LAMS),
           "S_values": "0,1,2,4,8,16,32,64 and S_conv = neumann_order(λ, 1e-8)",
           "noise": "η ~ N(0,1), n × 4, ctx.rng(ID, norm, graph, λ)",

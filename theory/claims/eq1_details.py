@@ -38,6 +38,47 @@ from .._graphs import small_graphs
 
 TOL = 1e-10
 
+
+def within_tol(deviation):
+    """``holds`` when a relative deviation from an exact identity is at most :data:`TOL`, else
+    ``fails`` (the rule of gsd-trace-corrected and agsd-stationarity and its correction).
+
+    Examples
+    --------
+    >>> within_tol(1e-10), within_tol(1e-3)
+    ('holds', 'fails')
+    """
+    return "holds" if deviation <= TOL else "fails"
+
+
+def trace_failures(rows):
+    """The rows where the appendix's ½Σ_ij form is off tr(FᵀL̃F) by more than :data:`TOL`
+    (relative to Σ_i‖F_i‖²): gsd-trace fails on any.
+
+    Examples
+    --------
+    >>> trace_failures([{"rel_diff_half_double_sum": 1e-10}, {"rel_diff_half_double_sum": 0.1}])
+    [{'rel_diff_half_double_sum': 0.1}]
+    """
+    return [r for r in rows if r["rel_diff_half_double_sum"] > TOL]
+
+
+def judge_minimum(rows):
+    """agsd-stationarity:minimum from the smallest eigenvalues per case: ``(verdict, unbounded,
+    non-convex)``. ``fails`` when some (1 + λε)I + λ(L̃ + L̃ᵀ)/2 has an eigenvalue below −TOL
+    (ρ → −∞ along a rank-one direction); else ``holds`` when no I + λ(L̃ + L̃ᵀ)/2 has one
+    (ρ convex); else ``inconclusive``.
+
+    Examples
+    --------
+    >>> judge_minimum([{"min_eig_rank_one_coefficient": 1.0, "min_eig_I_plus_lam_Ls": 0.5}])
+    ('holds', [], [])
+    """
+    unbounded = [r for r in rows if r["min_eig_rank_one_coefficient"] < -TOL]
+    nonconvex = [r for r in rows if r["min_eig_I_plus_lam_Ls"] < -TOL]
+    verdict = "fails" if unbounded else "holds" if not nonconvex else "inconclusive"
+    return verdict, unbounded, nonconvex
+
 # ----------------------------------------------------------------------------- trace identity
 
 TRACE_ID = "gsd-trace"
@@ -117,7 +158,7 @@ def check_trace(ctx, norm):
         ev2 = dict(ev, correction="½Σ_ij Ã_ij‖F_i − F_j‖²/d̃_i + ½Σ_j (1 − c_j)‖F_j‖²",
                    max_rel_diff_corrected=worst_fix)
         results.append(judged(
-            TRACE_CORRECTED, ctx, norm, Judgement("holds" if worst_fix <= TOL else "fails", rows),
+            TRACE_CORRECTED, ctx, norm, Judgement(within_tol(worst_fix), rows),
             ev2, f"with the column-sum term the identity holds to {worst_fix:.1e} on {len(rows)} "
                  "graphs", dict(max_rel_diff=worst_fix)))
     return results
@@ -126,7 +167,7 @@ def check_trace(ctx, norm):
 def _trace_result(ctx, norm, rows, kept, worst, ev):
     """The appendix's form against tr(FᵀL̃F): the first failing graph (path-3 when it fails:
     the smallest) is the counterexample."""
-    fails = [r for r in rows if r["rel_diff_half_double_sum"] > TOL]
+    fails = trace_failures(rows)
     if not fails:
         return TRACE.result(norm, "holds", ev,
                             f"appendix form = tr(FᵀL̃F) to {worst:.1e} (relative) on "
@@ -222,10 +263,10 @@ def check_stationarity(ctx, norm):
           "why": "∇ρ = 2(F − X) + λ(L̃ + L̃ᵀ)F + 2λεFFᵀF/‖FFᵀ‖_F; at X = (I + λL̃ + λεP_F)F it "
                  "is λ(L̃ᵀ − L̃)F, zero iff L̃ is symmetric on the span of F"}
     summ = (f"∇ρ = 0 at Eq. 16's solutions to {w:.1e} (relative) on {count} cases; analytic "
-            f"gradient vs central differences {fd:.1e}" if w <= TOL else
+            f"gradient vs central differences {fd:.1e}" if within_tol(w) == "holds" else
             f"L̃_rw is not symmetric: at F solving Eq. 16, ‖∇ρ‖ is {w:.2f} of its terms "
             f"({name}, λ={lam:g}, ε={eps:g}); ∇ρ = λ(L̃ᵀ − L̃)F")
-    results = [judged(STAT, ctx, norm, Judgement("holds" if w <= TOL else "fails", []), ev, summ,
+    results = [judged(STAT, ctx, norm, Judgement(within_tol(w), []), ev, summ,
                       dict(graph=(name, A), lam=lam, eps=eps, norm=norm, relative_gradient=w,
                            construction="F ~ N(0,1) n×3 from the run seed; X = (I + λL̃ + "
                                         "λεFFᵀ/‖FFᵀ‖_F)F")),
@@ -235,7 +276,7 @@ def check_stationarity(ctx, norm):
                worst_case={"graph": name2, "lam": lam2, "eps": eps2},
                correction="K = (L̃ + L̃ᵀ)/2 in place of L̃")
     results.append(judged(
-        STAT_CORRECTED, ctx, norm, Judgement("holds" if w2 <= TOL else "fails", []), ev2,
+        STAT_CORRECTED, ctx, norm, Judgement(within_tol(w2), []), ev2,
         f"with (L̃ + L̃ᵀ)/2, ∇ρ = 0 to {w2:.1e} on {count2} cases",
         dict(graph=(name2, A2), lam=lam2, eps=eps2, relative_gradient=w2)))
     return results
@@ -264,8 +305,7 @@ def _minimum(ctx, norm):
                                                                 X, L, lam, eps)
                                                for t in (1.0, 10.0, 100.0)}
                 rows.append(row)
-    unbounded = [r for r in rows if r["min_eig_rank_one_coefficient"] < -TOL]
-    nonconvex = [r for r in rows if r["min_eig_I_plus_lam_Ls"] < -TOL]
+    verdict, unbounded, nonconvex = judge_minimum(rows)
     ev = {"cases": [public(r) for r in rows],
           "criterion": "holds: I + λ(L̃ + L̃ᵀ)/2 ⪰ 0 in every case (ρ convex, so a zero of the "
                        "gradient is the global minimum); fails: (1 + λε)I + λ(L̃ + L̃ᵀ)/2 has a "
@@ -273,7 +313,7 @@ def _minimum(ctx, norm):
           "unbounded_cases": len(unbounded), "non_convex_cases": len(nonconvex),
           "gsd_note": "at ε = 0 (GSD, Eq. 1) the same direction makes q(F) unbounded below "
                       "whenever I + λ(L̃ + L̃ᵀ)/2 has a negative eigenvalue"}
-    if unbounded:
+    if verdict == "fails":
         w = min(unbounded, key=lambda r: r["min_eig_rank_one_coefficient"])
         ce = counterexample(MINIMUM.id, ctx, graph=(w["graph"], w["A"]), lam=w["lam"],
                             eps=w["eps"], norm=norm,
@@ -288,7 +328,7 @@ def _minimum(ctx, norm):
             f"{w['min_eig_sym_part']:.3f}, ρ(t·v e_1ᵀ) = "
             + ", ".join(f"{v:.3g}" for v in w["rho_along_t_v_e1"].values())
             + " at t = 1, 10, 100", ce)
-    if not nonconvex:
+    if verdict == "holds":
         lo = min(r["min_eig_I_plus_lam_Ls"] for r in rows)
         return MINIMUM.result(norm, "holds", ev,
                               f"I + λ(L̃ + L̃ᵀ)/2 ⪰ 0 in all {len(rows)} cases (smallest "

@@ -135,6 +135,32 @@ def simulate(ctx, sets):
     return rows
 
 
+def covers_p(row):
+    """Does each class's interval of the flip rate (``rate_0_ci``, ``rate_1_ci``, closed)
+    contain the flip probability ``p``? Which entries flip is then Bernoulli(p) whatever X, and
+    E ζ = 0 inside both intervals.
+
+    Examples
+    --------
+    >>> covers_p({"p": 0.1, "rate_0_ci": (0.09, 0.1), "rate_1_ci": (0.1, 0.12)})
+    True
+    """
+    return all(lo <= row["p"] <= hi for lo, hi in (row["rate_0_ci"], row["rate_1_ci"]))
+
+
+def corrected_verdict(mgf_gap, resid, biased):
+    """flip-noise-corrected: ``holds`` when the centred ζ's log-MGF stays below t²/8 on the
+    grid up to :data:`MGF_TOL` (``mgf_gap`` ≤ it), the decomposition is exact (``resid`` = 0)
+    and no case is ``biased`` (rows whose interval excludes p); else ``fails``.
+
+    Examples
+    --------
+    >>> corrected_verdict(1e-12, 0.0, []), corrected_verdict(0.0, 1e-17, [])
+    ('holds', 'fails')
+    """
+    return "holds" if mgf_gap <= MGF_TOL and resid == 0.0 and not biased else "fails"
+
+
 def intervals(rows):
     """Bonferroni-corrected Clopper–Pearson intervals of the flip rates per class."""
     k = 2 * len(rows)
@@ -201,8 +227,7 @@ def _own(ctx, norm, rows, sets, common):
 
 
 def _bernoulli(ctx, norm, rows, sets, common):
-    miss = [r for r in rows if not (r["rate_0_ci"][0] <= r["p"] <= r["rate_0_ci"][1]
-                                    and r["rate_1_ci"][0] <= r["p"] <= r["rate_1_ci"][1])]
+    miss = [r for r in rows if not covers_p(r)]
     ev = dict(common, cases=rows, criterion="holds when every per-class interval of the flip "
                                             "rate contains p; fails when one excludes it")
     if not miss:
@@ -222,14 +247,13 @@ def _corrected(ctx, norm, rows, sets, common):
                   for p in LEVELS for x in (0, 1))
     resid = max(r["decomposition_max_abs_residual"] for r in rows)
     # E ζ | class = rate − p (X = 0) or p − rate (X = 1): 0 is inside iff p is in the rate's CI.
-    biased = [r for r in rows if not (r["rate_0_ci"][0] <= r["p"] <= r["rate_0_ci"][1]
-                                      and r["rate_1_ci"][0] <= r["p"] <= r["rate_1_ci"][1])]
+    biased = [r for r in rows if not covers_p(r)]
     ev = dict(common, cases=rows, max_log_mgf_minus_t2_over_8=mgf_gap, t_grid=[-40, 40, 4001],
               decomposition_max_abs_residual=resid,
               identical_law="ζ | X=0 = B − p and ζ | X=1 = p − B: the same law only for p = 1/2",
               optimal_sigma2={f"p={p:g}": (1 - 2 * p) / (2 * np.log((1 - p) / p))
                               for p in LEVELS})
-    ok = mgf_gap <= MGF_TOL and resid == 0.0 and not biased
+    ok = corrected_verdict(mgf_gap, resid, biased) == "holds"
     summ = (f"decomposition exact (residual {resid:g}); max over t ∈ [−40, 40] of "
             f"log E e^(tζ) − t²/8 = {mgf_gap:.1e} (≤ {MGF_TOL:g}, rounding); E ζ = 0 inside "
             f"every interval ({len(rows)} cases)")
