@@ -180,8 +180,7 @@ def check_ngc_ref(argv, where):
     if args.command == "check":
         from ngc_ref_theory.runner import resolve_ids, select
         select(resolve_ids(args.only))               # unknown ids raise ValueError
-        for flag, given in (("--scale", args.scale), ("--scheduler", args.scheduler),
-                            ("-j", args.jobs)):
+        for flag, given in (("--scale", args.scale), ("--scheduler", args.scheduler)):
             assert given is None or args.thorough, f"{where}: {flag} needs --thorough"
     elif args.command == "reproduce" and args.only:
         from ngc_ref_theory.reproduce.targets import parse_only

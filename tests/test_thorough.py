@@ -45,6 +45,7 @@ def tiny(tmp_path_factory):
     return code, out, doc
 
 
+@pytest.mark.slow
 def test_tiny_profile_runs_end_to_end(tiny):
     code, out, doc = tiny
     assert code == 0
@@ -72,6 +73,7 @@ def test_tiny_profile_runs_end_to_end(tiny):
     assert {r["task"] for r in recs} == {"tau", "lemma1", "theorem1", "check"}
 
 
+@pytest.mark.slow
 def test_plan_cell_count_equals_cells_run(tiny, capsys):
     _, out, _ = tiny
     assert _check(out, "--dry-run") == 0
@@ -93,6 +95,7 @@ def test_dry_run_creates_nothing(tmp_path, capsys):
     assert "~" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_rerun_runs_nothing_and_gives_the_same_report(tiny, monkeypatch):
     _, out, doc = tiny
     ran = []
@@ -108,6 +111,7 @@ def test_rerun_runs_nothing_and_gives_the_same_report(tiny, monkeypatch):
     assert _timeless(again) == _timeless(doc)
 
 
+@pytest.mark.slow
 def test_interrupted_and_resumed_report_equals_uninterrupted(tiny, tmp_path, monkeypatch, capsys):
     _, tiny_out, doc = tiny
     total = len(read_records(tiny_out / ".thorough" / "store.jsonl"))
@@ -144,13 +148,50 @@ def test_interrupted_and_resumed_report_equals_uninterrupted(tiny, tmp_path, mon
 
 
 def test_thorough_options_need_thorough(tmp_path, capsys):
-    for extra in (["--scale", "0.5"], ["--scheduler", "tcp://127.0.0.1:1"], ["-j", "1"]):
+    for extra in (["--scale", "0.5"], ["--scheduler", "tcp://127.0.0.1:1"]):
         assert cli.main(["check", "--only", "neumann-identity", "--out", str(tmp_path / "o"),
                          "--no-progress", *extra]) == 2
         assert "--thorough" in capsys.readouterr().err
     assert cli.main(["check", "--thorough", "--scale", "-1", "--only", "neumann-identity",
                      "--out", str(tmp_path / "o")]) == 2
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.slow
+def test_default_run_on_workers_equals_the_in_process_run(tmp_path, monkeypatch):
+    """``check -j 2``: each claim and norm a check cell on a local worker (its default grid,
+    no store), the report the same as the one-by-one run's but for the seconds (figures
+    byte for byte); a check that raises in a worker is that claim's error result, and the
+    run goes on. (Seen failing with the cells' thorough=True, and with a worker's error
+    dropped from the results.)"""
+    ids = ["gsd-trace", "row-sum", "case-study"]
+    assert cli.main(["check", "--only", *ids, "--out", str(tmp_path / "one"),
+                     "--no-progress"]) == 0
+    assert cli.main(["check", "--only", *ids, "-j", "2", "--out", str(tmp_path / "two"),
+                     "--no-progress"]) == 0
+    docs = [json.loads((tmp_path / d / "report.json").read_text(encoding="utf-8"))
+            for d in ("one", "two")]
+    one, two = ([{k: v for k, v in r.items() if k != "seconds"} for r in d["results"]]
+                for d in docs)
+    assert one == two and len(one) > 6
+    pngs = sorted(p.name for p in (tmp_path / "one").glob("*.png"))
+    assert pngs and pngs == sorted(p.name for p in (tmp_path / "two").glob("*.png"))
+    for name in pngs:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+    assert not (tmp_path / "two" / ".thorough").exists()
+    # a worker's crash: the claim's error result, the other claims' results still there
+    real = runner.run_sweep
+
+    def crashing(cells, *a, **kw):
+        recs = real(cells, *a, **kw)
+        return [dict(r, error="RuntimeError: planted", traceback="tb") if i == 0 else r
+                for i, r in enumerate(recs)]
+    monkeypatch.setattr(runner, "run_sweep", crashing)
+    results = runner.run_checks(
+        Context(seed=0, parallel=True, n_jobs=2), only=ids, progress=False)
+    errors = [r for r in results if r.verdict == "error"]
+    assert len(errors) == 1 and "planted" in errors[0].summary
+    assert {r.claim for r in results} == {"gsd-trace", "row-sum", "case-study"}
 
 
 def test_default_run_has_no_store(tmp_path):
@@ -160,6 +201,7 @@ def test_default_run_has_no_store(tmp_path):
     assert not (out / ".thorough").exists()
 
 
+@pytest.mark.slow
 def test_dask_cluster_runs_the_cells(tiny, tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     _, _, doc = tiny

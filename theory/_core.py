@@ -463,6 +463,9 @@ class Context:
     #: scheduler address (``--scheduler``).
     n_jobs: int = -1
     scheduler: object = None
+    #: A default (not thorough) run's checks on ``n_jobs`` local workers, one per claim and
+    #: norm (``check -j``); False: one after another in this process.
+    parallel: bool = False
     #: ``--family``: the graph families the asymptotic claims run on instead of their own
     #: (registered names or ``package.module:function``); empty: the claims' own families.
     families: tuple = ()

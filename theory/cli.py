@@ -83,7 +83,8 @@ def _context(args):
                    # a thorough run's cells live beside the report and outlive it (resume)
                    store=args.out / ".thorough" / "store.jsonl" if args.thorough else None,
                    n_jobs=-1 if args.jobs is None else args.jobs, scheduler=args.scheduler,
-                   families=families)
+                   # -j on a default run: its checks on local workers (else one by one here)
+                   parallel=args.jobs is not None and not args.thorough, families=families)
 
 
 def _interrupted(cells, note=""):
@@ -95,8 +96,7 @@ def _interrupted(cells, note=""):
 
 
 def _thorough_only(args):
-    for flag, given in (("--scale", args.scale is not None), ("--scheduler", args.scheduler),
-                        ("--jobs", args.jobs is not None)):
+    for flag, given in (("--scale", args.scale is not None), ("--scheduler", args.scheduler)):
         if given and not args.thorough:
             raise ValueError(f"{flag} applies to --thorough runs only")
 
@@ -545,7 +545,10 @@ def _add_check(sub, parents):
                      help="replace the report in --out even if it has statements this run does "
                      "not check, or is a --thorough report and this run is not")
     _add_cells(chk, None, "--thorough: ", progress="no progress bar (--thorough: one line per "
-               "finished claim)")
+               "finished claim)",
+               jobs_help="local joblib workers: a default run's checks one per claim and norm "
+               "(-1: all cores; without -j one after another in this process), --thorough's "
+               "cells (default -1)")
     chk.add_argument("--scale", metavar="FLOAT", type=_scale,
                      help="--thorough: multiply every planned grid's sizes (and, below 1, its "
                      "trial counts) by FLOAT; default $NGC_REF_THOROUGH_SCALE or 1")
@@ -608,15 +611,15 @@ def _add_reproduce(sub, parents):
     rep.set_defaults(func=_reproduce)
 
 
-def _add_cells(parser, default=-1, note="", progress="no progress bar"):
+def _add_cells(parser, default=-1, note="", progress="no progress bar", jobs_help=None):
     """``--no-progress``, ``-j/--jobs`` and ``--scheduler``: how the cells of ``check
     --thorough``, ``sweep`` and ``reproduce`` show their progress and where they run (``note``
     prefixes the help of the last two; ``check``'s default None tells whether ``--jobs`` was
     given)."""
     parser.add_argument("--no-progress", action="store_true", help=progress)
     parser.add_argument("-j", "--jobs", type=_jobs, default=default,
-                        help=f"{note}local joblib workers (default -1: all cores; 1: "
-                        "in-process)")
+                        help=jobs_help or f"{note}local joblib workers (default -1: all cores; "
+                        "1: in-process)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                         help=f"{note}run the cells on this dask.distributed scheduler")
 

@@ -124,6 +124,8 @@ def run_checks(ctx, only=None, progress=True, raise_errors=False, on_cell=None):
     if thorough:
         cells = run_thorough_cells(ctx, claims, progress=progress, raise_errors=raise_errors,
                                    on_cell=on_cell)
+    elif _parallel(ctx, jobs, raise_errors):
+        cells = run_default_cells(ctx, jobs, progress=progress)
     judged = {}
     bar = None
     if progress:
@@ -213,6 +215,42 @@ def _from_check_cell(ctx, record):
         if entry not in ctx.skipped:
             ctx.skipped.append(entry)
     return [Result(**r) for r in res["results"]]
+
+
+def _parallel(ctx, jobs, raise_errors):
+    """Whether a default run's checks go to local workers: ``check -j`` asked for it, there is
+    more than one check and more than one worker, and nothing lives only in this process (a
+    user's ``--family`` functions; ``--debug``, which lets a check's exception through here)."""
+    return (ctx.parallel and not ctx.thorough and not ctx.families and not raise_errors
+            and ctx.scheduler is None and len(jobs) > 1 and _workers(ctx) > 1)
+
+
+def run_default_cells(ctx, jobs, progress=True):
+    """A default run's checks on ``ctx.n_jobs`` local workers (``check -j``): one ``check``
+    cell per claim and norm (its default grid, no store), the longest first, so the last
+    checks do not leave cores idle.
+
+    Returns the outcomes of :func:`run_thorough_cells` (``{(claim id, norm): {"record",
+    "error", "traceback", "seconds"}}``). A cell runs the same ``Claim.run`` with the same
+    seeds as the in-process run (:func:`check_cell`), so the results are the same.
+    """
+    cells = {(c.id, norm): make_cell(CHECK_TASK, {"claim": c.id, "norm": norm,
+                                                  "run_seed": ctx.seed, "thorough": False,
+                                                  "data_root": str(ctx.data_root or "")},
+                                     ctx.seed, f"{c.id} [{norm}]")
+             for c, norm in jobs}
+    order = sorted(cells.values(), key=lambda cl: -cell_seconds(cl.task, cl.params))
+    recs = {r["id"]: r for r in run_sweep(order, None, n_jobs=ctx.n_jobs, seed=ctx.seed,
+                                          progress=progress, desc="check",
+                                          raise_errors=False)}
+    outcomes = {}
+    for key, cell in cells.items():
+        rec = recs[cell.id]
+        bad = "error" in rec
+        outcomes[key] = {"record": None if bad else rec, "error": rec["error"] if bad else None,
+                         "traceback": rec.get("traceback", "") if bad else None,
+                         "seconds": 0.0 if bad else rec.get("seconds", 0.0)}
+    return outcomes
 
 
 def thorough_plan(ctx, claims):
