@@ -323,7 +323,7 @@ def cli_argvs(draw, tmp):
     unknown ids and options. ``check`` always gets a cheap ``--only`` so a valid line is fast."""
     cmd = draw(st.sampled_from(["check", "sweep", "demo", "nope", ""]))
     vocab = {
-        "check": [["--only", "case-study"], ["--only", "no-such-claim"], ["--seed", "x"],
+        "check": [["--only", "gsd-trace"], ["--only", "no-such-claim"], ["--seed", "x"],
                   ["--seed", "-3"], ["--out", str(tmp / "out")], ["--out", "/proc/nope"],
                   ["--out", str(tmp / "file.txt")], ["--no-progress"], ["--thorough"]],
         "sweep": [[str(tmp / "missing.toml")], [str(tmp / "bad.toml")], [str(tmp / "bad.json")],
@@ -338,7 +338,7 @@ def cli_argvs(draw, tmp):
     for opt in draw(st.lists(st.sampled_from(vocab), max_size=3)):
         argv += opt
     if cmd == "check" and "--only" not in argv:
-        argv += ["--only", "case-study", "--no-progress"]
+        argv += ["--only", "gsd-trace", "--no-progress"]
     if cmd == "check" and "--thorough" in argv:
         argv.remove("--thorough")
     return argv
