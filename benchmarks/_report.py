@@ -183,9 +183,10 @@ def _reorder_section(rows, roof):
     L += ["", "The same ratios from the **CPU-time** medians of the same rounds (this process, "
           "all its threads: the time other processes held the cores left out, so these move "
           "less with the machine's load, though not to nothing: the cores' caches and memory are "
-          "still shared). % of triad from CPU time: bytes per product × S / CPU seconds over the "
-          "triad: a lower bound of the wall-clock figure on an idle machine (CPU seconds are at "
-          "least the wall-clock seconds of one busy thread, up to twice them with two).\n",
+          "still shared). % of triad from CPU time: bytes per product × S / CPU seconds, over the "
+          "triad measured at the start of the run; CPU seconds are at least the wall-clock "
+          "seconds of one busy thread, so over an idle machine's triad this bounds the idle "
+          "wall-clock figure from below (a triad measured under load is itself too low).\n",
           "| graph | call rcm | call auto | filter rcm | filter auto | kernel rcm | "
           "% triad (CPU) filter none / rcm |", "|" + "---|" * 7]
     for r in rows:
