@@ -178,6 +178,25 @@ def _reorder_section(rows, roof):
                  f"{r['triad_GBps_in_rounds']:.1f} GB/s | "
                  f"{r['max_abs_diff_vs_none']:.1e} | "
                  f"{r['loadavg_before'][0]:.1f} → {r['loadavg_after'][0]:.1f} |")
+    # On a shared machine the wall-clock medians move with the other processes' load; the
+    # CPU time of this process (all its threads) leaves out the time they held the cores.
+    L += ["", "The same ratios from the **CPU-time** medians of the same rounds (this process, "
+          "all its threads: the time other processes held the cores left out, so these move "
+          "less with the machine's load, though not to nothing: the cores' caches and memory are "
+          "still shared). % of triad from CPU time: bytes per product × S / CPU seconds, over the "
+          "triad measured at the start of the run; CPU seconds are at least the wall-clock "
+          "seconds of one busy thread, so over an idle machine's triad this bounds the idle "
+          "wall-clock figure from below (a triad measured under load is itself too low).\n",
+          "| graph | call rcm | call auto | filter rcm | filter auto | kernel rcm | "
+          "% triad (CPU) filter none / rcm |", "|" + "---|" * 7]
+    for r in rows:
+        L.append(f"| {r['graph']} | {r['cpu_call_ratio_none_over_rcm']:.2f}x | "
+                 f"{r['cpu_call_ratio_none_over_auto']:.2f}x | "
+                 f"{r['cpu_filter_ratio_none_over_rcm']:.2f}x | "
+                 f"{r['cpu_filter_ratio_none_over_auto']:.2f}x | "
+                 f"{r['cpu_kernel_ratio_none_over_rcm']:.2f}x | "
+                 f"{100 * r['cpu_filter_fraction_of_triad/None']:.1f}% / "
+                 f"{100 * r['cpu_filter_fraction_of_triad/rcm']:.1f}% |")
     return L + [""]
 
 

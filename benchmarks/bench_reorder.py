@@ -181,16 +181,23 @@ def case(name, A, d, S, triad_GBps, log, k):
     return row
 
 
-def run(triad_GBps, quick=False, log=print):
+def run(triad_GBps, quick=False, log=print, done=None):
     """Pubmed and Coauthor-CS at d = 128, S = 16; the 400,000-node geometric and ER graphs
-    (mean degree 10) at d = 64, S = 8 (``quick``: d = 16, and fewer rounds)."""
+    (mean degree 10) at d = 64, S = 8 (``quick``: d = 16, and fewer rounds). ``done(rows)`` is
+    called after each graph with the rows so far, so that a run killed later (the 400k graphs
+    hold ~2 GB) keeps what it measured."""
     k_small, k_big = (5, 2) if quick else (11, 3)
     d_big = 16 if quick else 64
-    rows = [case("pubmed", load_graph("pubmed"), 128, 16, triad_GBps, log, k_small),
-            case("coauthor-cs", load_graph("coauthor-cs"), 128, 16, triad_GBps, log, k_small)]
     n = 400_000
-    rows.append(case(f"geometric-{n // 1000}k-deg10 (points in drawn order)",
-                     geometric(n, 10.0, seed=0), d_big, 8, triad_GBps, log, k_big))
-    rows.append(case(f"er-{n // 1000}k-deg10", graphs.erdos_renyi(n, 10.0 / n, seed=2), d_big,
-                     8, triad_GBps, log, k_big))
+    cases = [("pubmed", lambda: load_graph("pubmed"), 128, 16, k_small),
+             ("coauthor-cs", lambda: load_graph("coauthor-cs"), 128, 16, k_small),
+             (f"geometric-{n // 1000}k-deg10 (points in drawn order)",
+              lambda: geometric(n, 10.0, seed=0), d_big, 8, k_big),
+             (f"er-{n // 1000}k-deg10", lambda: graphs.erdos_renyi(n, 10.0 / n, seed=2), d_big,
+              8, k_big)]
+    rows = []
+    for name, graph, d, S, k in cases:
+        rows.append(case(name, graph(), d, S, triad_GBps, log, k))
+        if done is not None:
+            done(rows)
     return rows

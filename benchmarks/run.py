@@ -77,7 +77,9 @@ def main(argv=None):
         save()
     if "reorder" in parts:
         res["reorder_roofline_GBps"] = triad["roofline_GBps"]
-        res["reorder"] = bench_reorder.run(triad["roofline_GBps"], quick=a.quick, log=log)
+        res["reorder"] = bench_reorder.run(
+            triad["roofline_GBps"], quick=a.quick, log=log,
+            done=lambda rows: (res.__setitem__("reorder", rows), save()))
     run["triad_end"] = _common.triad_bandwidth()
     run["total_seconds"] = time.perf_counter() - t0
     try:

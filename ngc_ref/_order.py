@@ -47,6 +47,9 @@ Cost model of ``"auto"``, in units of the time a product spends per byte of a ro
 * one product: nnz · (row_bytes + ``base``), the cost of the gathers in the caller's order;
 * RCM: nnz · ``rcm``; the permuted copy P Ã Pᵀ: nnz · ``matrix``; X in and the result out:
   n · row_bytes · ``rows``;
+* measuring the graph (the locality sample and the balls below, about
+  (min(n, :data:`SAMPLE_ROWS`) + :data:`BALL_SEEDS` · :data:`BALL_NODES`) · nnz/n entries read,
+  sorted and deduplicated): ``measure`` per entry;
 * a product in the new order saves the fraction locality_after − locality_before of its cost
   (an underestimate on every graph measured: Pubmed saves 0.49 of a product where the locality
   gains 0.34).
@@ -54,8 +57,10 @@ Cost model of ``"auto"``, in units of the time a product spends per byte of a ro
 Measured (medians of 5 runs on a shared 2-core AMD EPYC, float64, on Pubmed, Coauthor-CS and
 400,000-node geometric and ER graphs): a product costs 0.17-2.3 ns per nonzero and byte of row
 (0.3-0.9 for rows of 1-4 KB); RCM 16-190 ns per nonzero, i.e. 84-230 units; P Ã Pᵀ 35-145 ns,
-98-180 units; X in and out 0.3-6 ns per byte, 1-11 units. The constants sit at or above nearly
-all of these (rcm 300, matrix 200, rows 6), so the model errs towards keeping the caller's order.
+98-180 units; X in and out 0.3-6 ns per byte, 1-11 units; measuring 65-300 ns per entry,
+400-860 units (Cora, Pubmed at d = 16 and 128, ER graphs of 3,000 and 20,000 nodes; one outlier
+of 2,500 under a load of 5). The constants sit at or above nearly all of these (rcm 300, matrix
+200, rows 6, measure 1000), so the model errs towards keeping the caller's order.
 
 ``"auto"`` reorders when, for the number of products the call makes (S for the series, an
 estimate of the iterations for the solvers, S per block for τ):
@@ -65,7 +70,10 @@ estimate of the iterations for the solvers, S per block for τ):
 3. even the best case, every product saving all of its misses (1 − locality_before), pays for
    RCM, P Ã Pᵀ and the permutations of X — only then is RCM computed, so where reordering
    cannot pay nothing is spent but the sample (and not even the sample where turning every
-   read into a hit would not pay);
+   read into a hit would not pay, or where measuring would cost more than
+   :data:`MEASURE_SHARE` of the call's products: the graph is measured once per operator, and
+   a call that keeps the caller's order then costs at most that share more than
+   ``reorder=None``);
 4. the locality RCM reaches, measured on the same sample, gains at least :data:`MIN_GAIN` and
    its saving pays for P Ã Pᵀ and the permutations of X (RCM is spent by then).
 
@@ -74,7 +82,7 @@ second call pays only for what it still needs.
 
 Examples
 --------
-S = 16 products on 16 float64 columns: a grid in a shuffled order is reordered, a random graph
+S = 16 products on 32 float64 columns: a grid in a shuffled order is reordered, a random graph
 is left alone without computing RCM.
 
 >>> import numpy as np
@@ -82,11 +90,11 @@ is left alone without computing RCM.
 >>> from ngc_ref._order import Reorder
 >>> p = np.random.default_rng(0).permutation(128 * 128)
 >>> grid = Reorder(normalized_adjacency(graphs.grid(128, 128)[p][:, p], "sym"), "auto")
->>> grid.ordering(16, 16, 8) is not None, grid.decision.reason
+>>> grid.ordering(16, 32, 8) is not None, grid.decision.reason
 (True, 'RCM pays')
 >>> er = Reorder(normalized_adjacency(graphs.erdos_renyi(20000, 8 / 20000, seed=0), "sym"),
 ...              "auto")
->>> er.ordering(16, 16, 8), er.decision.reason, er.order
+>>> er.ordering(16, 32, 8), er.decision.reason, er.order
 (None, 'a random graph: no order has short gaps', None)
 """
 
@@ -123,8 +131,14 @@ EXPANSION_MIN = 0.3
 #: The locality gain below which a reorder is not trusted to pay (ER: 0.07; real graphs >= 0.2).
 MIN_GAIN = 0.1
 
-#: The cost model (see the module docstring), in bytes of gathered rows per nonzero / per byte.
-COSTS = {"base": 16.0, "rcm": 300.0, "matrix": 200.0, "rows": 6.0}
+#: The cost model (see the module docstring), in bytes of gathered rows per nonzero / per byte
+#: / per entry measured.
+COSTS = {"base": 16.0, "rcm": 300.0, "matrix": 200.0, "rows": 6.0, "measure": 1000.0}
+
+#: The graph is measured only where that costs at most this share of the call's products in
+#: the caller's order: what "auto" may lose when it then keeps that order (issue #38: within
+#: 5 % of reorder=None).
+MEASURE_SHARE = 0.05
 
 
 def check_reorder(reorder):
@@ -205,6 +219,13 @@ def rcm(A, gpu=False):
     return Ordering(perm, inv, gpu)
 
 
+def measured_entries(n, nnz):
+    """About how many entries of the pattern ``"auto"`` reads to measure a graph of n nodes and
+    nnz nonzeros: the sampled columns of :func:`reuse_gaps` and the balls of
+    :func:`random_like`, each of mean degree nnz / n."""
+    return (min(n, SAMPLE_ROWS) + BALL_SEEDS * BALL_NODES) * nnz / max(n, 1)
+
+
 def _sample(n):
     """Up to :data:`SAMPLE_ROWS` evenly spaced indices of 0..n-1."""
     return np.unique(np.linspace(0, n - 1, min(n, SAMPLE_ROWS)).astype(np.int64))
@@ -219,9 +240,11 @@ def reuse_gaps(indptr, indices, order=None):
         cols = order.perm[cols]                  # the nodes at those new positions
     src, owner = _segments(indptr, cols)
     rows = indices[src] if order is None else order.inv[indices[src]]
-    key = np.lexsort((rows, owner))
-    rows, owner = rows[key], owner[key]
-    return np.diff(rows)[owner[1:] == owner[:-1]]
+    # One int64 key, column then row, sorted: np.lexsort of the two was ~6 ms for 18,000
+    # entries, more than RCM itself on graphs of a few thousand nodes.
+    n = len(indptr) - 1
+    key = np.sort(owner * n + rows)
+    return np.diff(key)[key[1:] // n == key[:-1] // n]
 
 
 def locality(gaps, window):
@@ -340,6 +363,15 @@ class Reorder:
         few = "too few products: even the best order would not pay for the permutation"
         if products * product < ahead:         # not even every read turned into a hit
             return Decision(False, few, saving=products * product, cost=ahead)
+        if not {"before", "random"} <= self._measured.keys():
+            # The sample and the balls are ~1-3 ms whatever the call: on a small call that is
+            # a large part of it, lost if the caller's order is kept (measured once per
+            # operator, then kept, so only its first call pays).
+            measure = COSTS["measure"] * measured_entries(n, nnz)
+            if measure > MEASURE_SHARE * products * product:
+                return Decision(False, "too few products: measuring the order would cost more "
+                                f"than {MEASURE_SHARE:.0%} of them",
+                                saving=MEASURE_SHARE * products * product, cost=measure)
         indptr, indices = self.A.indptr, self.A.indices
         window = max(1, int(CACHE_BYTES / (row_bytes * nnz / n)))
         before = locality(self._measure("before", lambda: reuse_gaps(indptr, indices)), window)

@@ -291,6 +291,36 @@ def test_auto_needs_enough_products(grid128):
     assert r.ordering(64, 16, 8) is not None
 
 
+def test_auto_measures_only_where_it_costs_a_small_share_of_the_call(grid128, monkeypatch):
+    """The sample and the balls cost ``COSTS['measure']`` per entry they read; "auto" measures
+    only where that is at most MEASURE_SHARE of the call's products (the model of the module
+    docstring, written out here), so a small call that keeps the caller's order is not slowed
+    by the decision. Once measured, an operator does not pay again."""
+    n, nnz, columns = grid128.shape[0], grid128.nnz, 16
+    product = nnz * (columns * 8 + _order.COSTS["base"])
+    ahead = (_order.COSTS["rows"] * n * columns * 8
+             + (_order.COSTS["matrix"] + _order.COSTS["rcm"]) * nnz)
+    entries = (min(n, _order.SAMPLE_ROWS) + _order.BALL_SEEDS * _order.BALL_NODES) * nnz / n
+    measure = _order.COSTS["measure"] * entries
+    low = next(p for p in range(1, 10_000) if p * product >= ahead)    # a perfect order pays
+    high = next(p for p in range(1, 10_000) if measure <= _order.MEASURE_SHARE * p * product)
+    assert low < high                       # the case below exists on this graph
+
+    def not_measured(*args):
+        raise AssertionError("the graph was measured")
+    for name in ("reuse_gaps", "random_like"):
+        monkeypatch.setattr(_order, name, not_measured)
+    r = _order.Reorder(grid128, "auto")
+    assert r.ordering(high - 1, columns, 8) is None
+    assert r.decision.reason.startswith("too few products") and "measuring" in r.decision.reason
+    assert np.isnan(r.decision.before) and r.order is None
+    monkeypatch.undo()
+    assert r.ordering(high, columns, 8) is not None and r.decision.reorder   # measured: pays
+    # Measured and RCM computed: a call of `low` products is judged on the rest of the model.
+    r.ordering(low, columns, 8)
+    assert not np.isnan(r.decision.before)
+
+
 def test_auto_leaves_a_good_order_alone():
     A = sp.csr_array(ngc_ref.normalized_adjacency(graphs.grid(128, 128), "sym"))  # row-major
     r = _order.Reorder(A, "auto")
@@ -300,16 +330,16 @@ def test_auto_leaves_a_good_order_alone():
 
 def test_min_gain_threshold(grid128, monkeypatch):
     r = _order.Reorder(grid128, "auto")
-    r.ordering(16, 16, 8)
+    r.ordering(64, 16, 8)
     gain = r.decision.after - r.decision.before
     for at, want in [(gain + 1e-12, False), (gain, True), (gain - 1e-12, True)]:
         monkeypatch.setattr(_order, "MIN_GAIN", at)
-        assert (r.ordering(16, 16, 8) is not None) == want == r.decision.reorder
+        assert (r.ordering(64, 16, 8) is not None) == want == r.decision.reorder
 
 
 def test_auto_results_equal_the_callers_order():
     A = shuffled_grid(128, 128)
-    X = features(A.shape[0], d=16)
+    X = features(A.shape[0], d=32)
     filt = ngc_ref.NeumannFilter(A, 8.0, 16, reorder="auto")
     got = filt @ X
     assert filt._order.decision.reorder                       # it did reorder
