@@ -185,3 +185,12 @@ def test_pinned_numbers(framework):
         gap = np.abs(cands[:, None] * a[None] - b[None]).max(axis=1).min()
         assert g["value"] == pytest.approx(gap, rel=1e-4)
         assert float(nf.P3_FLOOR) <= g["value"] < 0.06
+
+
+def test_thresholds_are_the_documented_ones():
+    # a difference above 1e-9 is not rounding (entries ≤ 1, sums of ≤ 65 terms); 11/204 is
+    # the proven P3 floor: g(r/2)/g(−r/6) < 12/5 against the 9 Ã² needs
+    assert nf.DIFF_TOL == 1e-9
+    mu = nf.P3_EIGENVALUES
+    ratio_needed, ratio_max = (mu[1] ** 2) / (mu[2] ** 2), Fraction(12, 5)
+    assert ratio_needed == 9 and nf.P3_FLOOR == Fraction(11, 204) and ratio_max < ratio_needed

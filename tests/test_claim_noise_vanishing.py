@@ -129,3 +129,7 @@ def test_pinned_numbers(results):
         assert total["total_energy"] == pytest.approx(800 * _complete_rho(800, 32.0, 16),
                                                       rel=1e-12)
         assert total["floor"] == pytest.approx(800 / 33 ** 2, rel=1e-15)
+
+
+def test_rounding_threshold_is_the_documented_one():
+    assert nv.ROUND == 1e-12       # "relative 1e-12" (the total's evidence)

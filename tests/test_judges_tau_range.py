@@ -105,3 +105,9 @@ def test_reaches_upper_atlas_test_both_equivalences(monkeypatch):
     bad, ratio = tr._upper_test(c)
     assert bad.tolist() == [[False, False, True, True]]
     assert ratio[0, 0] == 0.75                     # the largest τ_i/n of a two-entry row
+
+
+def test_thresholds_are_the_documented_ones():
+    # the statement's tolerance (relative 1e-9), attainment within 1e-12 (float64 rounding of
+    # τ_i is ~1e-15), K8's τ below 1.01 at λ = S = 1024
+    assert (tr.TOL, tr.ATTAIN_TOL, tr.COMPLETE_LIMIT_BELOW) == (1e-9, 1e-12, 1.01)
