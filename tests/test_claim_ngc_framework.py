@@ -121,3 +121,76 @@ def test_planted_wrong_power_breaks_the_span(monkeypatch):
     finally:
         nf.span_check.cache_clear()
     assert bad
+
+
+# --- judges at their thresholds and pinned numbers (issue 34) ------------------------------
+
+def test_not_covered_at_the_rounding_threshold_and_below_the_power():
+    tol = nf.DIFF_TOL
+    dev = np.array([[tol, np.nextafter(tol, np.inf), np.nextafter(tol, 0), 1.0]] * 3)
+    bad = nf.not_covered(dev, np.array([1, 2, 3]), 2)
+    assert bad.tolist() == [[False] * 4,                      # S = 1 < K: Ã² is not in Ã_1
+                            [False, True, False, True],       # S = K: above rounding only
+                            [False, True, False, True]]
+    assert nf.not_covered(dev, np.array([1, 2, 3]), 1)[0].tolist() == [False, True, False, True]
+
+
+def test_corrected_holds_at_the_p3_floor():
+    floor = float(nf.P3_FLOOR)
+    assert nf.corrected_holds([], floor) and nf.corrected_holds([], 1.0)
+    assert not nf.corrected_holds([], np.nextafter(floor, 0))   # below a proven floor
+    assert not nf.corrected_holds([(7, 2)], 1.0)                 # the span identity fails
+
+
+def test_pinned_numbers(framework):
+    graphs, lams, s_values = 1043, len(nf.lam_grid()), 65       # S = 0..64
+    for norm in ("sym", "rw"):
+        sgc, gcn = framework["ngc-framework:sgc", norm], framework["ngc-framework:gcn", norm]
+        # every graph in range fails at every λ and every S ≥ K (the K2 eigenvector argument
+        # holds on every graph with the eigenvalue 0 of Ã; the search finds no exception)
+        assert sgc.search["failing_cases"] == graphs * lams * (s_values - 2)
+        assert gcn.search["failing_cases"] == graphs * lams * ((s_values - 1) + (s_values - 2))
+        # the closest approach, recomputed densely at its case: (1 − r^{S+1})/‖Ã_S x − mÃ²x‖_∞
+        w = sgc.search["worst"]
+        A = np.zeros((w["n"], w["n"]))
+        for i, j in w["edges"]:
+            A[i, j] = A[j, i] = 1.0
+        M, An = dense_filter(A, w["lam"], w["S"], norm)
+        x = 1.0 / (np.arange(w["n"]) + np.pi)
+        m = 1 - (w["lam"] / (w["lam"] + 1)) ** (w["S"] + 1)
+        assert sgc.search["worst_ratio"] == pytest.approx(
+            m / np.abs(M @ x - m * An @ An @ x).max(), rel=1e-8)
+        ev = framework["ngc-framework-corrected", norm].evidence
+        # K2: ‖Ã_S/(1 − r^{S+1}) − Ã²‖ = 1/((λ+1)(1 − r^{S+1})), exactly at λ = S
+        for lam in (1, 16, 256):
+            r = Fraction(lam, lam + 1)
+            assert ev["single_filter_K2"]["values"][f"λ=S={lam}"] == pytest.approx(
+                float(1 / ((lam + 1) * (1 - r ** (lam + 1)))), rel=1e-14)
+        # the span coefficients solve Σ_j c_j r_j^s/(λ_j + 1) = [s = K] exactly
+        for K, cs in ((0, ev["span_coefficients"]["Ã^0"]), (1, ev["span_coefficients"]["Ã^1"]),
+                      (2, ev["span_coefficients"]["Ã^2"])):
+            c = [Fraction(v) for v in cs]
+            for s in range(3):
+                total = sum(cj * (lam / (lam + 1)) ** s / (lam + 1)
+                            for cj, lam in zip(c, nf.SPAN_LAMS))
+                assert total == (1 if s == K else 0), (K, s)
+        # P3's grid minimum at its (λ, S), from the dense filter's eigenvalues: min over c of
+        # max_k |c·μ_k(Ã_S) − μ_k(Ã)²| (a fine scan of c around the optimum)
+        g = ev["single_filter_P3_grid_min"]
+        P3 = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=float)
+        M, An = dense_filter(P3, g["lam"], g["S"], "sym")
+        # Ã_S = p(Ã) with p increasing on [−1/6, 1]: both spectra ascend together
+        a, b = np.linalg.eigvalsh(M), np.linalg.eigvalsh(An) ** 2
+        cands = np.linspace(0.0, 2 * b.max() / a.max() + 1.0, 200001)
+        gap = np.abs(cands[:, None] * a[None] - b[None]).max(axis=1).min()
+        assert g["value"] == pytest.approx(gap, rel=1e-4)
+        assert float(nf.P3_FLOOR) <= g["value"] < 0.06
+
+
+def test_thresholds_are_the_documented_ones():
+    # a difference above 1e-9 is not rounding (entries ≤ 1, sums of ≤ 65 terms); 11/204 is
+    # the proven P3 floor: g(r/2)/g(−r/6) < 12/5 against the 9 Ã² needs
+    assert nf.DIFF_TOL == 1e-9
+    mu = nf.P3_EIGENVALUES
+    ratio_needed, ratio_max = (mu[1] ** 2) / (mu[2] ** 2), Fraction(12, 5)
+    assert ratio_needed == 9 and nf.P3_FLOOR == Fraction(11, 204) and ratio_max < ratio_needed

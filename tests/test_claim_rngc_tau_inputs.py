@@ -131,3 +131,25 @@ def test_exact_factors_take_absolute_row_masses():
     ref = _factors(np.array(M, dtype=float), 1, 1)
     assert float(tau) == pytest.approx(ref[0], rel=1e-15)
     assert float(uni) == pytest.approx(ref[1], rel=1e-15) and uni == Fraction(74, 49)
+
+
+# --- the judge at its threshold (issue 34) ---------------------------------------------------
+
+def test_lowers_and_raises_at_the_relative_tolerance():
+    assert ti.TOL == 1e-9                                 # "strict within relative 1e-9"
+    low, high = 1 - ti.TOL, 1 + ti.TOL
+    for key in ("tau", "uniform", "energy"):
+        row = lambda x, key=key: {f"{key}_rngc": x, f"{key}_ngc": 1.0}    # noqa: E731
+        assert not ti.lowers(row(low), key) and ti.lowers(row(np.nextafter(low, 0)), key)
+        assert not ti.raises(row(high), key) and ti.raises(row(np.nextafter(high, 2)), key)
+        assert not ti.lowers(row(1.0), key) and not ti.raises(row(1.0), key)
+
+
+def test_judge_fails_on_one_case_not_lowered_and_names_the_worst():
+    def row(u, k):
+        return {"uniform_rngc": u, "uniform_ngc": 1.0, "uniform_ratio": u, "k": k}
+    low = 1 - ti.TOL
+    v, w, bad = ti._judge([row(0.5, 0), row(np.nextafter(low, 0), 1)], "uniform")
+    assert v == "holds" and bad == [] and w["k"] == 1        # the worst is the largest ratio
+    v, w, bad = ti._judge([row(0.5, 0), row(low, 1), row(0.9, 2)], "uniform")
+    assert v == "fails" and [r["k"] for r in bad] == [1] and w["k"] == 1

@@ -85,6 +85,42 @@ def test_tau_at_scale_verdicts_scopes_and_words():
         assert lam.verdict == "holds" and lam.scope == "extension"
         assert lam.evidence["sqrt_n_limit_on_K_n"] == pytest.approx(
             1 + 1 / (1 - math.exp(-2)) ** 2)
+        _pins(res["tau-at-scale", norm], lam)
+
+
+def _pins(own, lam):
+    """The headline numbers against closed forms and a dense computation written here: τ(K_n)
+    = 1 + (n − 1)/D with D = ((λ+1)(1 − r^{S+1}))² in fractions (D ≈ 1703 at λ = S = 64, 181 at
+    λ = 32, S = 16), the λ(n) schedules' K_n at the largest n, and the first G(n, 1/2) at λ = 32,
+    S = 16 from its dense Ã_S (the 16 rows of extreme degree the check reads)."""
+    from fractions import Fraction
+    ev = own.evidence
+    for lam_, S in ((64, 64), (32, 16)):
+        r = Fraction(lam_, lam_ + 1)
+        D = ((lam_ + 1) * (1 - r ** (S + 1))) ** 2
+        for row in ev["complete"][f"λ={lam_},S={S}"]:
+            n = row["n"]
+            assert row["tau"] == pytest.approx(float(1 + (n - 1) / D), rel=1e-12)
+            assert row["floor"] == pytest.approx(float(n / D), rel=1e-12)
+        assert f"1 + (n−1)/{float(D):.0f} at λ" in own.summary
+    assert f"{float(((65) * (1 - Fraction(64, 65) ** 65)) ** 2):.0f}" == "1703"
+    first = ev["dense_gnp_half"]["λ=32,S=16"][0]
+    A = tas.dense_graph(first["n"], first["graph_seed"])
+    tau_i = first["n"] * (_dense_A_S(A, 32.0, 16, own.norm) ** 2).sum(axis=1) / \
+        series_mass(32.0, 16) ** 2
+    deg = np.asarray(A.sum(axis=1)).ravel()
+    order = np.argsort(deg, kind="stable")
+    rows = np.concatenate([order[:8], order[-8:]])
+    assert first["tau_lower"] == pytest.approx(tau_i[rows].max(), rel=1e-10)
+    assert first["tau_lower"] <= tau_i.max() * (1 + 1e-12)
+    D = float(((33) * (1 - Fraction(32, 33) ** 17)) ** 2)
+    assert first["floor"] == pytest.approx(first["n"] / D, rel=1e-12)
+    last = {k: v[-1] for k, v in lam.evidence["complete"].items()}
+    n = last["λ=√n, S=⌈2λ⌉"]["n"]
+    for key, (l_, S) in (("λ=√n, S=⌈2λ⌉", (math.sqrt(n), math.ceil(2 * math.sqrt(n)))),
+                         ("λ=n, S=⌈2λ⌉", (float(n), 2 * n)), ("fixed λ=32, S=16", (32.0, 16))):
+        mass = 1 - (l_ / (l_ + 1)) ** (S + 1)
+        assert last[key]["tau"] == pytest.approx(1 + (n - 1) / ((l_ + 1) * mass) ** 2, rel=1e-12)
 
 
 def test_planted_wrong_closed_form_is_caught(monkeypatch):
@@ -148,3 +184,29 @@ def test_planted_decreasing_families_hold(monkeypatch):
     monkeypatch.setattr(case_study, "minimal_rise", lambda norm, **kw: None)
     r = run_claims("case-study")["case-study:5-at-scale", "rw"]
     assert r.verdict == "holds"
+
+
+# --- the judges at their thresholds (issue 34) -----------------------------------------------
+
+def test_lambda_rule_at_each_threshold():
+    lim, tol = tas.SQRT_LIMIT, tas.SQRT_LIMIT_ATOL
+    assert tol == 0.05
+    good = dict(dense_gap=[0.3, 0.2], complete_at_n=[1.5, 1.1], complete_sqrt_last=lim,
+                complete_fixed=[2.0, 9.0])
+
+    def holds(**kw):
+        return tas.lambda_holds(**dict(good, **kw))
+    assert holds()
+    assert holds(dense_gap=[0.3, 0.3]) and not holds(dense_gap=[0.3, np.nextafter(0.3, 1)])
+    assert holds(complete_at_n=[1.1, 1.1]) and not holds(complete_at_n=[1.1, 1.2])
+    assert holds(complete_sqrt_last=lim + 0.049) and holds(complete_sqrt_last=lim - 0.049)
+    assert not holds(complete_sqrt_last=lim + 0.051)
+    assert not holds(complete_sqrt_last=lim - 0.051)
+    assert not holds(complete_fixed=[2.0, 2.0])           # must grow at fixed λ
+    assert holds(complete_fixed=[2.0, np.nextafter(2.0, 3)])
+
+
+def test_closed_form_agreement_at_its_tolerance():
+    assert tas.CLOSED_FORM_RTOL == 1e-10
+    assert tas.closed_form_agrees({"a": 0.0, "b": tas.CLOSED_FORM_RTOL})
+    assert not tas.closed_form_agrees({"a": 0.0, "b": np.nextafter(tas.CLOSED_FORM_RTOL, 1)})

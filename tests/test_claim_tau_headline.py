@@ -100,3 +100,59 @@ def test_lemma_1_bound_is_linear_in_tau():
     # 2τm²σ²(4 log n + log 2d)/n by hand at τ = 1, λ = S = 1 (m = 3/4), n = 4, d = 2
     assert b1 == pytest.approx(2 * (3 / 4) ** 2 * (4 * np.log(4) + np.log(4)) / 4)
 
+
+
+# --- the atlas test at its margin, Lemma 1's bound pinned (issue 34) -------------------------
+
+def _cells(tau, fro2, n=4):
+    """Hand-made cells: one S row of padding (S = 0 is never judged) and one judged row; the
+    graphs connected (no isolated node) so that all are in range."""
+    G = len(tau)
+    A = np.ones((G, n, n)) - np.eye(n)
+    return type("C", (), {"tau": np.array([[np.nan] * G, tau]),
+                          "fro2": np.array([[np.nan] * G, fro2]), "n": n,
+                          "stack": type("St", (), {"A": A, "n": n, "size": G})()})()
+
+
+def test_margin_is_the_documented_one():
+    assert th.MARGIN == 1e-9
+
+
+def test_literal_partners_at_the_tau_margin():
+    m = th.MARGIN
+    # graph 0: τ = 1; graph 1 just at the margin below it (not a partner), graph 2 just past it
+    t = [1.0, 1 - m, np.nextafter(1 - m, 0)]
+    got = th._partners(_cells(t, [4.0, 2.0, 3.0]), "literal")[1]
+    assert got[0] == 3.0                           # only graph 2 has a smaller τ by the margin
+    got = th._partners(_cells([1.0, 0.5], [4.0, 2.0]), "meant")[1]
+    assert got[1] == 4.0 and got[0] == np.inf      # graph 1 sees graph 0 above it
+
+
+def test_meant_partners_at_the_tau_margin():
+    m = th.MARGIN
+    got = th._partners(_cells([1.0, 1 + m, np.nextafter(1 + m, 2)], [4.0, 2.0, 3.0]), "meant")[1]
+    assert got[0] == 3.0                           # graph 1 at the margin is not above by it
+
+
+def test_noise_comparison_at_the_margin():
+    m = th.MARGIN
+    for direction, t in (("literal", [2.0, 1.0]), ("meant", [1.0, 2.0])):
+        test = th._test(direction)
+        for e, bad in ((1 + m, False), (np.nextafter(1 + m, 2), True), (1.0, False)):
+            got, ratio = test(_cells(t, [e, 1.0]))
+            assert bool(got[1, 0]) is bad, (direction, e)
+            assert ratio[1, 0] == e
+
+
+def test_lemma_1_bound_of_the_minimal_pairs(headline):
+    """2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n at d = 2, σ = 1 with each graph's exact τ."""
+    import math
+    for sid in ("tau-headline", "tau-headline:meant"):
+        r = headline[sid, "rw"]
+        mc = r.minimal_counterexample
+        m2 = (1 - (mc["lam"] / (mc["lam"] + 1)) ** (mc["S"] + 1)) ** 2
+        n = mc["n"]
+        want = [2 * float(Fraction(mc["exact"][k])) * m2 * (4 * math.log(n) + math.log(4)) / n
+                for k in ("τ (this graph)", "τ (partner)")]
+        got = r.evidence["minimal_pair_lemma_1_bound"]
+        assert [got["this_graph"], got["partner"]] == pytest.approx(want, rel=1e-12)

@@ -5,6 +5,7 @@ e/τ = m²/n exactly."""
 
 import math
 
+import numpy as np
 import pytest
 
 from ngc_ref import graphs, series_mass
@@ -75,3 +76,61 @@ def test_judge_thresholds():
     assert tl.judge(rows)[0] == "holds"
     assert tl.judge([{"ratio": 1.0}, {"ratio": 1.8}])[0] == "inconclusive"
     assert tl.judge([{"ratio": 1.0}, {"ratio": 2.5}])[0] == "fails"
+
+
+# --- judges at their thresholds, pinned numbers (issue 34) -----------------------------------
+
+def test_thresholds_are_the_statement_ones():
+    assert (tl.RATIO_HOLDS, tl.RATIO_FAILS, tl.LINEAR_RTOL, tl.MC_REL) == (1.5, 2.0, 1e-12, 0.25)
+
+
+def test_judge_at_each_ratio_threshold():
+    up = lambda x: np.nextafter(x, np.inf)                  # noqa: E731
+    for hi, verdict in ((tl.RATIO_HOLDS, "holds"), (up(tl.RATIO_HOLDS), "inconclusive"),
+                        (tl.RATIO_FAILS, "inconclusive"), (up(tl.RATIO_FAILS), "fails")):
+        v, spread, lo, top = tl.judge([{"ratio": 1.0}, {"ratio": hi}, {"ratio": 1.2}])
+        assert (v, spread, lo["ratio"], top["ratio"]) == (verdict, hi, 1.0, hi)
+
+
+def test_linear_holds_at_each_condition():
+    tol = tl.LINEAR_RTOL
+    ok = {"lemma_1_bound": (0.5, 0.0), "theorem_1_second_term": (0.1, 0.0)}
+    assert tl.linear_holds(ok, {"a": tol, "b": 0.0})
+    assert not tl.linear_holds(ok, {"a": np.nextafter(tol, 1), "b": 0.0})
+    assert not tl.linear_holds(dict(ok, lemma_1_bound=(0.5, 1e-300)), {"a": 0.0})   # intercept
+    assert not tl.linear_holds(dict(ok, lemma_1_bound=(0.0, 0.0)), {"a": 0.0})      # a > 0
+    assert not tl.linear_holds({"error": "not linear"}, {"a": 0.0})
+
+
+def test_monte_carlo_agreement_at_its_tolerance():
+    assert tl.mc_agrees(tl.MC_REL) and tl.mc_agrees(0.0)
+    assert not tl.mc_agrees(np.nextafter(tl.MC_REL, 1))
+
+
+def test_pinned_numbers(res):
+
+    from threadpoolctl import threadpool_limits
+
+    from ngc_ref_theory import Context
+
+    from ._reference import neumann
+    n, m2 = 400, (1 - (32 / 33) ** 17) ** 2
+    graphs = tl.graph_set(Context(seed=0), n)
+    for norm in ("sym", "rw"):
+        sym = res["tau-linearity", norm].evidence["symbolic"]
+        # Lemma 1's bound 2τm²σ²(4 log n + log 2d)/n at d = 8, σ = 1; Eq. 13's τ log n/n
+        assert sym["lemma_1_bound"] == pytest.approx(
+            [2 * m2 * (4 * math.log(n) + math.log(16)) / n, 0.0], rel=1e-12)
+        assert sym["theorem_1_second_term"] == pytest.approx([math.log(n) / n, 0.0], rel=1e-12)
+        ev = res["tau-linearity:measured", norm].evidence
+        # the highest ratio: a vertex-transitive graph, all rows equal, ratio m²/n exactly
+        assert ev["highest_ratio"]["ratio"] == pytest.approx(m2 / n, rel=1e-10)
+        # the lowest: its per-node energy and τ from a dense Ã_S
+        low = ev["lowest_ratio"]
+        with threadpool_limits(limits=1):
+            M = neumann(graphs[low["graph"]][0].toarray(), 32.0, 16, norm)
+        rho = (M ** 2).sum(axis=1)
+        tau = n * rho.max() / m2
+        assert low["tau"] == pytest.approx(tau, rel=1e-10)
+        assert low["ratio"] == pytest.approx(rho.mean() / tau, rel=1e-10)
+        assert ev["ratio_max_over_min"] == pytest.approx(m2 / n / (rho.mean() / tau), rel=1e-9)

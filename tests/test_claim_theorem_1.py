@@ -14,8 +14,8 @@ from ngc_ref_theory._bounds import grown_lam_S
 from ngc_ref_theory._core import Result
 from ngc_ref_theory._stats import quantile_trend
 from ngc_ref_theory.claims import theorem_1 as t1
-from ngc_ref_theory.claims.theorem_1 import (assumptions, fixed_lambda, inside, part_b, part_c,
-                                             readings, statements)
+from ngc_ref_theory.claims.theorem_1 import (assumptions, corrected, fixed_lambda, inside, part_b,
+                                             part_c, readings, statements)
 from ngc_ref_theory.sweep import theorem1 as problems
 
 from ._reference import neumann
@@ -136,7 +136,11 @@ def test_theorem_1_check_end_to_end(monkeypatch):
     # (c) runs at fixed λ, S: outside Assumption 2, an extension in both norms.
     c = by["theorem-1:c"]
     assert c.scope == "extension" and "Assumption 2" in c.scope_reason
-    assert by["theorem-1:c"].evidence["outside_assumption_2"]["floor_tau_over_n"] > 0.005
+    # pinned: 1/((λ+1)(1 − r^{S+1}))² at λ = 32, S = 16, in fractions
+    from fractions import Fraction
+    floor = 1 / (33 * (1 - Fraction(32, 33) ** 17)) ** 2
+    assert by["theorem-1:c"].evidence["outside_assumption_2"]["floor_tau_over_n"] == \
+        pytest.approx(float(floor), rel=1e-12)
     # Inside the hypotheses: the sum (Eq. 8 as written) is the paper's statement for rw; the
     # per-node mean is our reading.
     for rid, scope in (("theorem-1:sum", "as-stated"), ("theorem-1:mean", "extension")):
@@ -344,3 +348,112 @@ def test_hidden_constant_step_on_planted_runs():
     flat = readings.hidden_constant_step({"flat": {"inside": True, "runs": [
         {"n": n, "g_star": 3.0 + (0.3 if j % 2 else -0.3)} for j, n in enumerate(ns)]}})
     assert flat["verdict"] == "inconclusive"
+
+
+# --- the judges at their thresholds (issue 34) -----------------------------------------------
+
+def _up(x):
+    return np.nextafter(x, np.inf)
+
+
+def test_judge_exponents_at_minus_one(monkeypatch):
+    def verdict(lo, hi):
+        monkeypatch.setattr(part_b, "mean_ci", lambda x, conf: ((lo + hi) / 2, (lo, hi)))
+        return part_b.judge_exponents([0.0, 0.0])[0]
+    assert verdict(-2.0, -1.0) == "holds"                    # upper end at −1: 1/k or faster
+    assert verdict(-2.0, _up(-1.0)) == "inconclusive"
+    assert verdict(-1.0, 0.0) == "inconclusive"              # lower end at −1: not above it
+    assert verdict(_up(-1.0), 0.0) == "fails"
+
+
+def test_judge_floor_at_zero(monkeypatch):
+    def verdict(lo, hi):
+        monkeypatch.setattr(part_c, "slope_ci", lambda x, y, conf: ((lo + hi) / 2, (lo, hi)))
+        return part_c.judge_floor([1, 2, 4], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0])[0]
+    assert verdict(-1.0, 0.0) == "holds"
+    assert verdict(-1.0, _up(0.0)) == "inconclusive"
+    assert verdict(0.0, 1.0) == "inconclusive"
+    assert verdict(_up(0.0), 1.0) == "fails"
+
+
+@pytest.mark.parametrize("verdicts, expected", [
+    ({}, "inconclusive"), ({"a": "holds"}, "holds"), ({"a": "holds", "b": "inconclusive"},
+                                                      "inconclusive"),
+    ({"a": "inconclusive", "b": "fails", "c": "holds"}, "fails")])
+def test_combined_verdict(verdicts, expected):
+    assert readings.combined_verdict(verdicts) == expected
+
+
+def test_hidden_constant_step_at_its_thresholds(monkeypatch):
+    ns = [100, 200, 400]
+    n_fit = readings.EXACT_FIT * 100                    # g(W_g*)/n at EXACT_FIT: an exact fit
+    assert readings.EXACT_FIT == 1e-12
+    row = readings.hidden_constant_step({"f": _fam(ns, [n_fit, n_fit * 2, n_fit * 4], reps=1)})
+    assert "exact fit, no such term: f" in row["where"] and row["instances"] == 0
+    row = readings.hidden_constant_step({"f": _fam(ns, [_up(n_fit), 1.0, 1.0], reps=1)})
+    assert row["instances"] == 1                         # just above: fitted
+
+    def verdict(lo, hi):
+        monkeypatch.setattr(readings, "loglog_slope_ci", lambda x, y: ((lo + hi) / 2, (lo, hi)))
+        return readings.hidden_constant_step({"f": _fam(ns, [1.0, 2.0, 3.0], reps=1)})["verdict"]
+    assert verdict(-1.0, 0.0) == "holds"
+    assert verdict(-1.0, _up(0.0)) == "inconclusive"
+    assert verdict(0.0, 1.0) == "inconclusive"
+    assert verdict(_up(0.0), 1.0) == "fails"
+
+
+def _a3_runs(lower, upper):
+    """Runs at n = 100, 200 (lower half) and 400, 800 (upper) whose norms peak at the given
+    values."""
+    return [{"n": n, "W_g_norm": w, "W_f_norm": 0.5 * w, "W_max_norm": 0.25 * w}
+            for n, w in ((100, lower), (200, 0.5), (400, upper), (800, 0.5))]
+
+
+def test_assumption_3_at_its_growth_factor():
+    assert assumptions.A3_GROWTH == 1.1
+    assert assumptions.check_a3(_a3_runs(1.0, 1.1))[0]                # at 1.1×: verified
+    assert not assumptions.check_a3(_a3_runs(1.0, _up(1.1)))[0]
+    ok, ev = assumptions.check_a3(_a3_runs(2.0, 1.0))
+    assert ok and ev["C"] == 2.0 and ev["upper_over_lower_half"] == 0.5
+
+
+def _a2_rows(tn, ns=(100, 200, 400), isolated=0):
+    return [{"n": n, "tau_over_n": t, "isolated_nodes": isolated, "max_degree_share": 0.1,
+             "floor_tau_over_n": 0.0} for n, t in zip(ns, tn)]
+
+
+def test_assumption_2_at_its_thresholds(monkeypatch):
+    monkeypatch.setattr(assumptions, "loglog_slope_ci", lambda x, y: (-1.0, (-2.0, -1e-300)))
+    assert assumptions.check_a2(_a2_rows([0.4, 0.2, 0.1]))[0]
+    assert not assumptions.check_a2(_a2_rows([0.4, 0.4, 0.1]))[0]         # not down over 2×
+    assert not assumptions.check_a2(_a2_rows([0.4, 0.2, 0.1], isolated=1))[0]
+    # sizes less than 2× (within 1 %) apart are not compared; 1.98× is
+    assert assumptions.check_a2(_a2_rows([0.4, 0.4, 0.1], ns=(100, 197, 400)))[0]
+    assert not assumptions.check_a2(_a2_rows([0.4, 0.4, 0.1], ns=(100, 198, 400)))[0]
+    monkeypatch.setattr(assumptions, "loglog_slope_ci", lambda x, y: (-1.0, (-2.0, 0.0)))
+    assert not assumptions.check_a2(_a2_rows([0.4, 0.2, 0.1]))[0]          # interval reaches 0
+
+
+def test_assumption_4_at_its_tolerances():
+    def runs(aL, slack):
+        return [{"n": 100, "alpha_L": aL, "descent_max_slack": slack, "L": 2.0}]
+    assert assumptions.A4_RTOL == 1e-12
+    assert assumptions.check_a4(runs(1.0, statements.EXACT_RTOL))[0]       # slack at the tol
+    assert assumptions.check_a4(runs(1 + 0.5e-12, 0.0))[0]
+    assert assumptions.check_a4(runs(1 - 0.5e-12, 0.0))[0]
+    assert not assumptions.check_a4(runs(1.0, _up(statements.EXACT_RTOL)))[0]
+    assert not assumptions.check_a4(runs(1.0 + 2e-12, 0.0))[0]
+    assert not assumptions.check_a4(runs(1.0 - 2e-12, 0.0))[0]
+
+
+def test_exact_result_at_the_rounding_slack():
+    rows = [{"slack": 2.0 * statements.EXACT_RTOL, "scale": 2.0, "n": 100, "graph_seed": 1,
+             "noise_seed": 2, "norm": "rw", "A": np.ones((2, 2))},
+            {"slack": 0.0, "scale": 1.0, "n": 100, "graph_seed": 3, "noise_seed": 4,
+             "norm": "rw", "A": np.ones((2, 2))}]
+    ctx = Context(seed=0)
+    res = corrected.exact_result(statements.PART_A, ctx, "rw", rows, "slack", {}, str)
+    assert res.verdict == "holds"                            # at EXACT_RTOL × the loss scale
+    rows[0]["slack"] = _up(2.0 * statements.EXACT_RTOL)
+    res = corrected.exact_result(statements.PART_A, ctx, "rw", rows, "slack", {}, str)
+    assert res.verdict == "fails" and res.counterexample["graph_seed"] == 1

@@ -237,9 +237,30 @@ def minimal_k2(which, max_height=4):
 
 # --- the result ----------------------------------------------------------------------------------
 
+def lowers(row, key, tol=TOL):
+    """Whether RNGC's ``key`` ("tau", "uniform", "energy") is below NGC's on one case by more
+    than the relative ``tol``: ``row[key_rngc] < row[key_ngc]·(1 − tol)``.
+
+    >>> [lowers({"tau_rngc": x, "tau_ngc": 1.0}, "tau") for x in (0.5, 1.0)]
+    [True, False]
+    """
+    return row[f"{key}_rngc"] < row[f"{key}_ngc"] * (1 - tol)
+
+
+def raises(row, key, tol=TOL):
+    """Whether RNGC's ``key`` is above NGC's by more than the relative ``tol``:
+    ``row[key_rngc] > row[key_ngc]·(1 + tol)``.
+
+    >>> [raises({"tau_rngc": x, "tau_ngc": 1.0}, "tau") for x in (2.0, 1.0)]
+    [True, False]
+    """
+    return row[f"{key}_rngc"] > row[f"{key}_ngc"] * (1 + tol)
+
+
 def _judge(rows, key):
-    """(verdict, worst row): fails when some case is not below NGC by the relative TOL."""
-    bad = [r for r in rows if r[f"{key}_rngc"] >= r[f"{key}_ngc"] * (1 - TOL)]
+    """(verdict, worst row, the cases not lowered): fails when some case is not below NGC by
+    the relative TOL (:func:`lowers`)."""
+    bad = [r for r in rows if not lowers(r, key)]
     worst = max(rows, key=lambda r: r[f"{key}_ratio"])
     return ("fails" if bad else "holds"), worst, bad
 
@@ -272,7 +293,7 @@ def paper_inputs_result(st, ctx, norm, words):
         return None
     v, w, bad = _judge(rows, "uniform")
     v1, w1, bad1 = _judge(rows, "tau")
-    low = [r for r in rows if r["tau_rngc"] < r["tau_ngc"] * (1 - TOL)]
+    low = [r for r in rows if lowers(r, "tau")]
     mc_u, mc_1 = minimal_k2("uniform"), minimal_k2("def1")
     ev = {"words": words, "meaning": MEANING_WORDS, "noise": NOISE_WORDS,
           "features": "X + ξη, η i.i.d. N(0, 1), then PyG 2.0.3 NormalizeFeatures (rows with "

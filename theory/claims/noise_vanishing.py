@@ -102,6 +102,34 @@ def judge_grown(rows):
     return decay_verdict([r["n"] for r in rows], [r["per_node_energy"] for r in rows])
 
 
+def below_floor(value, floor):
+    """Whether a measured energy is below a proven floor by more than rounding (relative
+    :data:`ROUND`): a checker bug, never a finding.
+
+    >>> below_floor(1.0 - 1e-12, 1.0), below_floor(1.0 - 2e-12, 1.0)
+    (False, True)
+    """
+    return value < floor * (1 - ROUND)
+
+
+def total_floor(row, norm):
+    """The proven floor of the total energy Σ_iρ_i: n/(λ+1)² for every graph; for rw also
+    (1 − r^{S+1})² (Eq. 7's lower bound summed), the larger of the two."""
+    floor = row["n"] / (row["lam"] + 1.0) ** 2
+    return max(floor, row["rw_total_floor"]) if norm == "rw" else floor
+
+
+def combine(verdicts):
+    """The grown statement's verdict from its families' (inside the hypotheses): fails if one
+    fails, inconclusive if one is or there is none, else holds.
+
+    >>> combine(["holds", "inconclusive"]), combine(["inconclusive", "fails"]), combine([])
+    ('inconclusive', 'fails', 'inconclusive')
+    """
+    return "fails" if "fails" in verdicts else ("inconclusive" if "inconclusive" in verdicts
+                                                or not verdicts else "holds")
+
+
 def inside_hypotheses(rows):
     return no_hub_hypotheses(rows, "their ρ_i = (1 − r^{S+1})² for every λ, S")
 
@@ -147,7 +175,7 @@ def _fixed_result(ctx, norm, series, gap, figs):
                      "loglog_slope": loglog_slope([r["n"] for r in fixed], e),
                      "last_over_floor": e[-1] / floor,
                      "total_energy": [r["total_energy"] for r in fixed]}
-        below += [(fam, r) for r in fixed if r["per_node_energy"] < floor * (1 - ROUND)]
+        below += [(fam, r) for r in fixed if below_floor(r["per_node_energy"], floor)]
     ev = {"lam": LAM, "S": S, "sizes": list(sizes(ctx)), "floor_per_node": floor,
           "families": fams, "sigma2_d": "1 (the energies scale with σ²d)",
           "dense_spectral_reference_vs_connectivity_factor_rel_diff": gap,
@@ -195,8 +223,7 @@ def _grown_result(ctx, norm, series, figs):
             outside[fam] = f"{why}; its own trend: {v} (slope {rounded(slope)})"
     judged = {f: r for f, r in fams.items() if f not in outside}
     verdicts = [r["verdict"] for r in judged.values()]
-    v = "fails" if "fails" in verdicts else ("inconclusive" if "inconclusive" in verdicts
-                                              or not verdicts else "holds")
+    v = combine(verdicts)
     ev = {"schedule": "λ = √n, S = ⌈2λ⌉", SQRT_N_KEY: SQRT_N_WHY, "families": fams,
           "outside_the_hypotheses": outside,
           "criterion": f"per family — holds: the 95% interval of the log-log slope ≤ "
@@ -230,9 +257,7 @@ def _total_result(ctx, norm, series):
     for fam, pair in series.items():
         for schedule, rows in zip(("fixed", "sqrt_n"), pair):
             for r in rows:
-                floor = r["n"] / (r["lam"] + 1.0) ** 2
-                if norm == "rw":
-                    floor = max(floor, r["rw_total_floor"])
+                floor = total_floor(r, norm)
                 ratio = r["total_energy"] / floor
                 count += 1
                 if ratio < worst[0]:
@@ -244,7 +269,7 @@ def _total_result(ctx, norm, series):
           "tolerance": f"relative {ROUND:g}",
           "why": "ρ_i ≥ [Ã_S]_ii² ≥ 1/(λ+1)²; for rw the row sums are m = 1 − r^{S+1} and "
                  "Cauchy–Schwarz gives ρ_i ≥ m²/n (Eq. 7)"}
-    if ratio >= 1 - ROUND:
+    if not below_floor(ratio, 1.0):
         return TOTAL.result(norm, "holds", ev,
                             f"Σ_iρ_i ≥ its floor on all {count} cases; closest {fam} "
                             f"({schedule}) n={r['n']}: {r['total_energy']:.4g} = "

@@ -219,10 +219,20 @@ def _grouped(rows):
     return ", ".join(f"{k} ×{v}" for k, v in count.items())
 
 
+def smoother(row, tol=TOL):
+    """Whether RNGC's features are smoother than NGC's on one case, strictly: q_RNGC below
+    q_NGC by more than the relative ``tol`` (the statement holds when every case is).
+
+    >>> smoother({"q_rngc": 0.5, "q_ngc": 1.0}), smoother({"q_rngc": 1.0, "q_ngc": 1.0})
+    (True, False)
+    """
+    return row["q_rngc"] < row["q_ngc"] * (1 - tol)
+
+
 def judge(st, ctx, norm, rows, ref, k2):
     """Smoother on every case (strictly): holds; else fails at the largest q_RNGC/q_NGC."""
-    bad = [r for r in rows if r["q_rngc"] >= r["q_ngc"] * (1 - TOL)]
-    lowered = [r for r in rows if r["q_rngc"] < r["q_ngc"] * (1 - TOL)]
+    lowered = [r for r in rows if smoother(r)]
+    bad = [r for r in rows if not smoother(r)]
     raw_lower = [r for r in rows if r["raw_rngc"] < r["raw_ngc"]]
     w = max(rows, key=lambda r: r["ratio"])
     ratios = [r["ratio"] for r in rows]

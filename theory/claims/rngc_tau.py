@@ -267,7 +267,7 @@ def _usage(ctx, norm, part, rows, ref):
     """The paper's usage: the connectivity factor 'increases' when τ decreases (strictly)."""
     ev = dict(_common_ev(rows, ref), words=WORDS, usage=USAGE_WORDS,
               criterion=f"τ_RNGC < τ_NGC·(1 − {TOL:g}) on every case")
-    not_down = [r for r in rows if r["tau_rngc"] >= r["tau_ngc"] * (1 - TOL)]
+    not_down = [r for r in rows if not inputs_part.lowers(r, "tau", TOL)]
     if not not_down:
         return part.result(norm, "holds", ev, f"RNGC lowers τ (more uniform rows, the paper's "
                                               f"'increase'): τ_RNGC/τ_NGC < 1 on all "
@@ -290,7 +290,7 @@ def _literal(ctx, norm, rows, ref, usage_results):
               meant_reading="τ_RNGC < τ_NGC (rows more uniform)",
               meant_verdicts=meant)
     meant_txt = ", ".join(f"{k}: {v}" for k, v in meant.items()) or "no usage result"
-    not_up = [r for r in rows if r["tau_rngc"] <= r["tau_ngc"] * (1 + TOL)]
+    not_up = [r for r in rows if not inputs_part.raises(r, "tau", TOL)]
     if not not_up:
         return LITERAL.result(norm, "holds", ev, f"τ_RNGC/τ_NGC > 1 on all {len(rows)} cases "
                                                  f"({_ratios(rows)}); meant reading: {meant_txt}")
@@ -309,8 +309,8 @@ def _corrected(ctx, norm, rows, ref):
     ev = _common_ev(rows, ref)
     ev["direction"] = ("Def. 1 / Remark 1: τ → 1 for high connectivity, τ → n for low; Lemma 1's "
                        "noise bound is linear in τ")
-    bad = [r for r in rows if r["tau_rngc"] > r["tau_ngc"] * (1 + TOL)
-           or r["energy_rngc"] > r["energy_ngc"] * (1 + TOL)]
+    bad = [r for r in rows if inputs_part.raises(r, "tau", TOL)
+           or inputs_part.raises(r, "energy", TOL)]
     hi_t = max(rows, key=lambda r: r["tau_ratio"])
     hi_e = max(rows, key=lambda r: r["energy_ratio"])
     summ = (f"{len(rows)} cases: τ_RNGC/τ_NGC ≤ {hi_t['tau_ratio']:.4f}, ‖R_S‖_F²/‖Ã_S‖_F² ≤ "

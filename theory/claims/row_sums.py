@@ -46,6 +46,22 @@ def _space(ctx):
 PROOF_INSTANCES = 30
 
 
+def within(deviation, tol=EXACT_RTOL):
+    """An identity of Eq. 6 holds on the sampled cases: the largest relative deviation is at
+    most ``tol`` (float64 rounding of an exact identity)."""
+    return deviation <= tol
+
+
+def bounds_hold(min_over_lower, max_over_upper, tol=EXACT_RTOL):
+    """Eq. 7's two bounds hold on the sampled rows: min ρ_i/lower ≥ 1 − ``tol`` and
+    max ρ_i/upper ≤ 1 + ``tol``; ``(lower ok, upper ok)``.
+
+    >>> bounds_hold(1.0, 1.0), bounds_hold(0.5, 1.0), bounds_hold(1.0, 1.5)
+    ((True, True), (False, True), (True, False))
+    """
+    return min_over_lower >= 1 - tol, max_over_upper <= 1 + tol
+
+
 def _row_sum_test(c):
     """Atlas test of Eq. 6: relative deviation of every row sum from 1 − r^{S+1}."""
     dev = np.abs(c.row_sums - c.mass[:, None, None]).max(axis=2) / c.mass[:, None]
@@ -126,12 +142,12 @@ def check_row_sum(ctx, norm):
     broken = first_failure(steps)
     ev["proof_first_false_step"] = broken["step"] if broken else None
     extra = [_row_sum_corrected(ctx, norm)] if norm == "sym" else []
-    if worst[0] <= EXACT_RTOL and mc is None:
+    if within(worst[0]) and mc is None:
         return [ROW_SUM_CLAIM.result(norm, "holds", ev,
                                      f"row sums equal 1 − r^(S+1) to {worst[0]:.1e} "
                                      f"(relative); entries ≥ {neg:.1e}; {atlas.describe()}",
                                      search=search, steps=steps), *extra]
-    if worst[0] <= EXACT_RTOL:
+    if within(worst[0]):
         ce = atlas_counterexample(ctx, ROW_SUM, mc, exact=mc["exact"])
         return [ROW_SUM_CLAIM.result(
             norm, "fails", ev, f"sampled graphs hold; atlas minimal counterexample "
@@ -166,9 +182,9 @@ def _row_sum_corrected(ctx, norm):
     atlas2 = scan(norm, _weighted_row_sum_test, lams=lam_grid(ctx),
                   ratio="max_i |Σ_j [Ã_S]_ij √d̃_j − m√d̃_i| / (m max √d̃)")
     mc2 = atlas_minimal(atlas2, None, norm)
-    v = "holds" if worst2 <= EXACT_RTOL and mc2 is None else "fails"
+    v = "holds" if within(worst2) and mc2 is None else "fails"
     ce2 = None
-    if worst2 > EXACT_RTOL:
+    if not within(worst2):
         ce2 = counterexample(ROW_SUM_CORRECTED.id, ctx, max_relative_deviation=worst2)
     elif mc2 is not None:
         ce2 = atlas_counterexample(ctx, ROW_SUM_CORRECTED.id, mc2)
@@ -227,9 +243,9 @@ def _row_square_violations(ctx, low, high):
     """The sampled violations of Eq. 7 (the bounds on the row square sums): the counterexample
     and the summary's words."""
     bad, which = [], []
-    ok_low = low[0] >= 1 - EXACT_RTOL
+    ok_low, ok_high = bounds_hold(low[0], high[0])
     for bound, ok_bound, (_ratio, where) in (("lower", ok_low, low),
-                                            ("upper", high[0] <= 1 + EXACT_RTOL, high)):
+                                            ("upper", ok_high, high)):
         if not ok_bound:
             name, _A, lam, S, i, sq, b = where
             bad.append({"bound": bound, "graph": name, "lam": lam, "S": S, "row": i,
@@ -250,7 +266,7 @@ def check_row_square(ctx, norm):
     low, high, count = _sampled_row_squares(ctx, norm)
     ev = dict(_space(ctx), rows_checked=count, min_sq_over_lower_bound=low[0],
               max_sq_over_upper_bound=high[0], tolerance=f"relative {EXACT_RTOL:g}")
-    sampled_ok = low[0] >= 1 - EXACT_RTOL and high[0] <= 1 + EXACT_RTOL
+    sampled_ok = all(bounds_hold(low[0], high[0]))
     atlas = scan(norm, _row_square_test, lams=lam_grid(ctx), within=NON_DEGENERATE,
                  ratio="max(bound_low/ρ_i, ρ_i/bound_high) (> 1: a bound fails)")
     mc = atlas_minimal(atlas, lambda w: certify_row_squares(w["n"], w["edges"], w["lam"],
@@ -309,7 +325,7 @@ def _check_sym_corrected(ctx):
     atlas = scan("sym", _row_square_corrected_test, lams=lam_grid(ctx),
                  ratio="max(bound_low/ρ_i, ρ_i/bound_high) (> 1: a bound fails)")
     mc = atlas_minimal(atlas, None, "sym")
-    ok = lo_min >= 1 - EXACT_RTOL and hi_max <= 1 + EXACT_RTOL
+    ok = all(bounds_hold(lo_min, hi_max))
     ce = None
     if not ok:
         ce = counterexample(ROW_SQ_CORRECTED.id, ctx, min_ratio=lo_min, max_ratio=hi_max)

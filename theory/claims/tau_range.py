@@ -106,6 +106,34 @@ def check(ctx, norm):
             + [reaches_lower(ctx, norm), lower_limit(ctx, norm), reaches_upper(ctx, norm)])
 
 
+TAU_ABOVE_N = "tau > n"
+#: τ(K8) at λ = S = 1024 must come below this (the 'τ → 1' of the sampled check).
+COMPLETE_LIMIT_BELOW = 1.01
+
+
+def range_problems(max_tau_over_n, isolated_over_n, complete_taus, min_tau, tol=TOL):
+    """What Remark 1's range breaks on the sampled cases, in order: τ/n above 1, an edgeless
+    graph's τ/n off 1, τ(K8) along λ = S not decreasing (within ``tol``) to below 1.01, τ below
+    1; each by more than the relative ``tol``. Empty: the range holds.
+
+    >>> range_problems(1.0, [1.0], [1.5, 1.2, 1.005], 1.0)
+    []
+    >>> range_problems(1.0 + 1e-8, [1.0], [1.5, 1.6], 0.5)
+    ['tau > n', 'complete graph tau does not decrease to 1', 'tau < 1']
+    """
+    out = []
+    if max_tau_over_n > 1 + tol:
+        out.append(TAU_ABOVE_N)
+    if max(abs(x - 1) for x in isolated_over_n) > tol:
+        out.append("isolated tau != n")
+    if not (all(b <= a + tol for a, b in zip(complete_taus, complete_taus[1:]))
+            and complete_taus[-1] < COMPLETE_LIMIT_BELOW):
+        out.append("complete graph tau does not decrease to 1")
+    if min_tau < 1 - tol:
+        out.append("tau < 1")
+    return out
+
+
 def _range_results(ctx, norm):
     lo, hi = (np.inf, None), (-np.inf, None)
     for name, A in small_graphs(ctx).items():
@@ -130,18 +158,11 @@ def _range_results(ctx, norm):
                                "(tau-at-scale)",
           "note": "τ is a max over rows: the bound τ ≥ 1 needs every τ_i ≥ 1 only for max_i; "
                   "min τ_i is reported as well because Remark 1's argument is per row (Eq. 7)."}
-    problems = []
-    if hi[0] > 1 + TOL:
-        problems.append(("tau > n", hi))
-    if max(abs(x - 1) for x in iso) > TOL:
-        problems.append(("isolated tau != n", (None, None)))
-    if not (all(b <= a + TOL for a, b in zip(taus, taus[1:])) and taus[-1] < 1.01):
-        problems.append(("complete graph tau does not decrease to 1", (None, None)))
     # τ = max_i τ_i ≥ 1 always holds when some row reaches the average; check it directly.
     tau_min_over_cases = _min_tau(ctx, norm)
     ev["min_tau_over_cases"] = tau_min_over_cases
-    if tau_min_over_cases < 1 - TOL:
-        problems.append(("tau < 1", (None, None)))
+    problems = [(p, hi if p == TAU_ABOVE_N else (None, None))
+                for p in range_problems(hi[0], iso, taus, tau_min_over_cases)]
     atlas = scan(norm, _range_test, lams=lam_grid(ctx), ratio="max(1/τ, τ/n)")
     sampled = {"graphs": list(small_graphs(ctx)), "lam_S": lam_S_grid(ctx),
                "isolated_n": [2, 5, 50], "complete_K8_lam_eq_S": [k for k, _ in kn_seq]}
@@ -288,6 +309,18 @@ def _limit_examples(norm):
     return out
 
 
+def limit_holds(taus, bounds):
+    """The limit reading on one K_n: τ strictly decreasing along λ = S (``taus``, exact) and
+    1 < τ ≤ its bound 1 + (n − 1)/((λ+1)(1 − 1/e))² at each λ (``bounds``).
+
+    >>> from fractions import Fraction as F
+    >>> limit_holds([F(3), F(2), F(3, 2)], [3.0, 2.5, 1.5]), limit_holds([F(2), F(2)], [3, 3])
+    (True, False)
+    """
+    down = all(b < a for a, b in zip(taus, taus[1:]))
+    return down and all(1 < float(t) <= b for t, b in zip(taus, bounds))
+
+
 def lower_limit(ctx, norm):
     """``tau-range:lower-limit``: τ(K_n) → 1 as λ = S → ∞ at fixed n (exact closed form)."""
     table, bad = {}, []
@@ -295,8 +328,7 @@ def lower_limit(ctx, norm):
         taus = [ex.complete_tau(n, lam, lam) for lam in LIMIT_LAMS]
         bound = [1 + (n - 1) / ((lam + 1) * (1 - np.exp(-1.0))) ** 2 for lam in LIMIT_LAMS]
         table[f"K{n}"] = {lam: float(t) for lam, t in zip(LIMIT_LAMS, taus)}
-        down = all(b < a for a, b in zip(taus, taus[1:]))
-        if not (down and all(1 < float(t) <= b for t, b in zip(taus, bound))):
+        if not limit_holds(taus, bound):
             bad.append(n)
     ev = {"words": LIMIT_WORDS, "which_reading_the_paper_means": WHICH_READING,
           "complete_graph_tau_at_lam_eq_S": table,
