@@ -12,6 +12,7 @@ import pytest
 from ngc_ref_theory.claims import case_study as cs
 
 from ._claims import run_claims
+from ._reference import neumann as _neumann   # Ã_S with explicit matrix powers
 
 UP, DOWN = np.inf, -np.inf
 
@@ -62,13 +63,6 @@ def test_first_rise_at_its_threshold():
     assert (a["n"], b["n"]) == (1, 2)                                       # the first rise
     assert cs.first_rise(rows(0.5)) is None
 
-
-def _neumann(A, lam, S, norm):
-    At = A + np.eye(len(A))
-    d = At.sum(axis=1)
-    An = At / d[:, None] if norm == "rw" else At / np.sqrt(np.outer(d, d))
-    r = lam / (lam + 1)
-    return sum(np.linalg.matrix_power(r * An, s) for s in range(S + 1)) / (lam + 1)
 
 
 def _dense_tau(A, lam, S, norm):
