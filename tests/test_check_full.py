@@ -2,7 +2,7 @@
 cites: every result under its own id with its own statement, every ``rerun`` string runs and
 reproduces its numbers, skipped parts are visible.
 
-The full run takes about 2 minutes on 2 cores (-j 2); with ``NGC_REF_DATA`` set it also covers
+The full run takes about 3 minutes on 2 cores (-j 2); with ``NGC_REF_DATA`` set it also covers
 the real data sets.
 """
 
@@ -33,7 +33,7 @@ def full_report(tmp_path_factory, request):
     # Its table (stdout) stays out of the test log.
     capture = request.config.pluginmanager.getplugin("capturemanager")
     with capture.global_and_fixture_disabled(), contextlib.redirect_stdout(io.StringIO()):
-        print("\ntests/test_check_full.py: the full default check, about 2 min on 2 cores",
+        print("\ntests/test_check_full.py: the full default check, about 3 min on 2 cores",
               file=sys.stderr, flush=True)
         code = cli.main(["check", "--out", str(out), "-j", "2"])
     doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
