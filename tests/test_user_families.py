@@ -333,3 +333,19 @@ def test_one_lemma1_task_with_the_former_trials_task_as_an_alias():
     # K_n's τ in closed form is the τ of the built graph.
     tau = connectivity_factor(graphs.complete(30), 32.0, 16, norm="rw").tau
     assert rec["tau"] == pytest.approx(tau, rel=1e-10)
+
+
+def test_a_builders_self_loops_are_dropped():
+    """Ã = A + I adds the self-loops, so a user builder's stored ones are removed (else they
+    would count twice); the rest of the graph is kept. (Seen failing with the removal skipped;
+    written for SciPy 1.10, which has no diags_array.)"""
+    from types import SimpleNamespace
+
+    import numpy as np
+    import scipy.sparse as sp
+
+    from ngc_ref.graphs._registry import user_graph
+    A = sp.csr_array(np.array([[1.0, 1, 0], [1, 0, 1], [0, 1, 2]]))
+    out = user_graph(SimpleNamespace(name="looped", exact_n=True), A, 3)
+    assert not out.diagonal().any()
+    assert np.array_equal(out.toarray(), [[0, 1, 0], [1, 0, 1], [0, 1, 0]])

@@ -353,8 +353,10 @@ def user_graph(fam, G, n, option="family"):
         raise ValueError(f"{option} {fam.name!r}: the builder returned {A.shape[0]} nodes for "
                          f"n={n}; register it with exact_n=False if it rounds n")
     A = sp.csr_array(A, dtype=np.float64)
-    if A.diagonal().any():   # Ã = A + I adds the self-loops; a stored one would count twice
-        A = sp.csr_array(A - sp.diags_array(A.diagonal()))
+    # Ã = A + I adds the self-loops, so a stored one would count twice. (sp.diags: SciPy 1.10,
+    # the oldest declared, has no diags_array.)
+    if A.diagonal().any():
+        A = sp.csr_array(A - sp.diags(A.diagonal()))
     A.eliminate_zeros()
     A.sort_indices()
     return A
