@@ -47,8 +47,8 @@ PROOF_INSTANCES = 30
 
 
 def within(deviation, tol=EXACT_RTOL):
-    """An identity of Eq. 6 holds on the sampled cases: the largest relative deviation is at
-    most ``tol`` (float64 rounding of an exact identity)."""
+    """Eq. 6's identity (a row sum of Ã_S is 1 − r^{S+1}) holds on the sampled cases: the
+    largest relative deviation is at most ``tol`` (float64 rounding of an exact identity)."""
     return deviation <= tol
 
 
