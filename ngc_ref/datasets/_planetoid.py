@@ -83,7 +83,8 @@ def restricted_loads(data):
 
 def _csr_from_pickled(obj):
     """A checked float ``csr_array`` built from a pickled (old-layout) csr_matrix."""
-    if not isinstance(obj, sp.csr_matrix):
+    # (csr_array subclasses csr_matrix before SciPy 1.11: refused by name on every SciPy)
+    if not isinstance(obj, sp.csr_matrix) or isinstance(obj, sp.csr_array):
         raise ValueError(f"expected a pickled scipy.sparse csr_matrix, got {type(obj).__name__}")
     # Rebuild from the stored pieces, whatever attributes the current SciPy expects.
     state = vars(obj)
