@@ -65,3 +65,15 @@ def rngc(A, X, lam, S, eps, norm, mask=None):
     for s in range(S + 1):
         total += np.linalg.matrix_power(M, s)
     return total @ X / (lam + 1)
+
+
+def ring_row(n, lam, S):
+    """Row 0 of Ã_S on the ring C_n (Ã = (I + A)/3 in both norms), by the recursion
+    v ← e_0 + r·vÃ (Horner), without forming Ã_S: Σ_j of its squares is ρ_0."""
+    r = lam / (lam + 1)
+    e0 = np.zeros(n)
+    e0[0] = 1.0
+    v = e0.copy()
+    for _ in range(S):
+        v = e0 + r * (v + np.roll(v, 1) + np.roll(v, -1)) / 3
+    return v / (lam + 1)

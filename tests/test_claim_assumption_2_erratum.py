@@ -14,6 +14,8 @@ import pytest
 from ngc_ref_theory import Context
 from ngc_ref_theory.claims import assumption_2 as a2
 
+from . import _reference as ref
+
 
 @pytest.fixture(scope="module")
 def out():
@@ -74,16 +76,9 @@ def test_worst_verdict_of_the_families():
 
 
 def _ring_tau_over_n(n, lam, S):
-    """τ/n of the ring C_n (vertex-transitive, Ã = (I + A)/3 in both norms): Σ_j [Ã_S]_0j²/m²,
-    one row by the recursion v ← e_0 + r·vÃ."""
-    r = lam / (lam + 1)
-    v = np.zeros(n)
-    v[0] = 1.0
-    e0 = v.copy()
-    for _ in range(S):
-        v = e0 + r * (v + np.roll(v, 1) + np.roll(v, -1)) / 3
-    m = 1 - r ** (S + 1)
-    return float(((v / (lam + 1)) ** 2).sum()) / m ** 2
+    """τ/n of the ring C_n (vertex-transitive): Σ_j [Ã_S]_0j²/m², m = 1 − r^{S+1}."""
+    m = 1 - (lam / (lam + 1)) ** (S + 1)
+    return float((ref.ring_row(n, lam, S) ** 2).sum()) / m ** 2
 
 
 def test_floor_and_ring_series_against_formulas(out):

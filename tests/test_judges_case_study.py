@@ -13,6 +13,7 @@ from ngc_ref_theory.claims import case_study as cs
 
 from ._claims import run_claims
 from ._reference import neumann as _neumann   # Ã_S with explicit matrix powers
+from ._reference import ring_row
 
 UP, DOWN = np.inf, -np.inf
 
@@ -132,14 +133,8 @@ def test_complete_family_at_scale_against_its_closed_form():
 
 
 def _ring_row_energy(n, lam, S):
-    """Σ_j [Ã_S]_0j² of the ring C_n (Ã = (I + A)/3), one row by v ← e_0 + r·vÃ."""
-    r = lam / (lam + 1)
-    v = np.zeros(n)
-    v[0] = 1.0
-    e0 = v.copy()
-    for _ in range(S):
-        v = e0 + r * (v + np.roll(v, 1) + np.roll(v, -1)) / 3
-    return float(((v / (lam + 1)) ** 2).sum())
+    """Σ_j [Ã_S]_0j² of the ring C_n, one row (tests/_reference.ring_row)."""
+    return float((ring_row(n, lam, S) ** 2).sum())
 
 
 def test_ring_family_at_scale_against_one_row():
