@@ -217,6 +217,13 @@ def _from_check_cell(ctx, record):
     return [Result(**r) for r in res["results"]]
 
 
+def check_params(ctx, c, norm, thorough):
+    """The parameters of claim ``c``'s ``check`` cell in ``norm``: the run's seed and data
+    folder, and whether the claim's thorough grid runs (``thorough``)."""
+    return {"claim": c.id, "norm": norm, "run_seed": ctx.seed, "thorough": thorough,
+            "data_root": str(ctx.data_root or "")}
+
+
 def _parallel(ctx, jobs, raise_errors):
     """Whether a default run's checks go to local workers: ``check -j`` asked for it, there is
     more than one check and more than one worker, and nothing lives only in this process (a
@@ -234,10 +241,8 @@ def run_default_cells(ctx, jobs, progress=True):
     "error", "traceback", "seconds"}}``). A cell runs the same ``Claim.run`` with the same
     seeds as the in-process run (:func:`check_cell`), so the results are the same.
     """
-    cells = {(c.id, norm): make_cell(CHECK_TASK, {"claim": c.id, "norm": norm,
-                                                  "run_seed": ctx.seed, "thorough": False,
-                                                  "data_root": str(ctx.data_root or "")},
-                                     ctx.seed, f"{c.id} [{norm}]")
+    cells = {(c.id, norm): make_cell(CHECK_TASK, check_params(ctx, c, norm, False), ctx.seed,
+                                     f"{c.id} [{norm}]")
              for c, norm in jobs}
     order = sorted(cells.values(), key=lambda cl: -cell_seconds(cl.task, cl.params))
     recs = {r["id"]: r for r in run_sweep(order, None, n_jobs=ctx.n_jobs, seed=ctx.seed,
@@ -262,9 +267,8 @@ def thorough_plan(ctx, claims):
             if c.planned:
                 pairs = c.cells(ctx, norm)
             else:
-                pairs = [(CHECK_TASK, {"claim": c.id, "norm": norm, "run_seed": ctx.seed,
-                                       "thorough": check_context(ctx, c).thorough,
-                                       "data_root": str(ctx.data_root or "")})]
+                pairs = [(CHECK_TASK, check_params(ctx, c, norm,
+                                                   check_context(ctx, c).thorough))]
             plan[c.id][norm] = [make_cell(task, params, ctx.seed, f"{c.id} [{norm}]")
                                 for task, params in pairs]
     return plan
@@ -348,8 +352,8 @@ def dry_run(ctx, claims, store=None):
     """The lines ``--dry-run`` prints: per claim its cells, what they vary and the estimated
     time, then the total on the run's workers; nothing runs."""
     plan = thorough_plan(ctx, claims) if ctx.thorough else {
-        c.id: {norm: [make_cell(CHECK_TASK, {"claim": c.id, "norm": norm, "run_seed": ctx.seed,
-                                             "thorough": False})] for norm in c.norms}
+        c.id: {norm: [make_cell(CHECK_TASK, check_params(ctx, c, norm, False))]
+               for norm in c.norms}
         for c in claims.values()}
     done = set(finished(read_records(store))) if store is not None else set()
     lines, total, total_left, longest, n_cells, n_done = [], 0.0, 0.0, 0.0, 0, 0
