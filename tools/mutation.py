@@ -90,6 +90,8 @@ MODULES = {
     "datasets/_npz": ["tests/test_datasets.py"],
     "datasets/_planetoid": ["tests/test_datasets.py"],
     "datasets/_root": ["tests/test_datasets.py", "tests/test_data_fetch.py"],
+    # The locality order: every operator's reorder= tests, and its device branches.
+    "_order": ["tests/test_order.py", "tests/test_gpu.py"],
     # The checker (theory/, imported as ngc_ref_theory).
     "theory/_text": ["tests/test_summary_text.py", "tests/test_text.py"],
     "theory/_stats": ["tests/test_stats.py", "tests/test_interval_verdicts.py",
@@ -106,6 +108,16 @@ MODULES = {
                                "tests/test_reproduce.py"],
     "theory/reproduce/verdicts": ["tests/test_reproduce_verdicts.py", "tests/test_reproduce.py"],
     "theory/reproduce/report": ["tests/test_reproduce_report.py", "tests/test_reproduce.py"],
+    # The exact side: the atlas search, exact fractions, chi-square certificates, proof chains.
+    "theory/_atlas": ["tests/test_atlas.py", "tests/test_claim_lemma_1_front.py",
+                      "tests/test_claim_remark_1.py", "tests/test_claim_tau_headline.py"],
+    "theory/_exact": ["tests/test_atlas.py", "tests/test_chisq.py",
+                      "tests/test_claim_lemma_1_front.py", "tests/test_claim_ngc_framework.py",
+                      "tests/test_claim_remark_1.py",
+                      "tests/test_claim_rngc_convergence_small.py",
+                      "tests/test_summary_text.py"],
+    "theory/_chisq": ["tests/test_chisq.py", "tests/test_claim_lemma_1_front.py"],
+    "theory/_proofs": ["tests/test_atlas.py", "tests/test_claim_theorem_1.py"],
     "theory/sweep/summary": ["tests/test_sweep_summary.py", "tests/test_interval_verdicts.py",
                              "tests/test_sweep_theorem1.py", "tests/test_user_families.py"],
 }
@@ -125,8 +137,6 @@ NOT_MUTATED = {
         r"^def (figures|_present|_noise_figure|_depth_figure|_accuracy_axes)\(":
             "figure drawing (matplotlib calls, colours, sizes, labels)",
     },
-    # The locality order: every operator's reorder= tests, and its device branches.
-    "_order": ["tests/test_order.py", "tests/test_gpu.py"],
 }
 
 #: mutmut through this interpreter: a venv that sees a system-wide mutmut has no script of its
