@@ -77,3 +77,30 @@ def ring_row(n, lam, S):
     for _ in range(S):
         v = e0 + r * (v + np.roll(v, 1) + np.roll(v, -1)) / 3
     return v / (lam + 1)
+
+
+def softmax_adam(H, y, n_classes, seed, lr=0.2, epochs=100, weight_decay=1e-5):
+    """The linear classifier softmax(HW + b) of Eq. 4 trained as the paper's appendix says:
+    full-batch mean cross-entropy, ``epochs`` steps of Adam with torch.optim.Adam's update and its
+    L2 weight decay (g ← ∇ + wd·θ; β = (0.9, 0.999), eps 1e-8; bias-corrected moments); W, b ~
+    U(±1/√d) drawn in that order from ``default_rng(seed)`` (PyTorch's nn.Linear init).
+    Returns (W, b)."""
+    rng = np.random.default_rng(seed)
+    d = H.shape[1]
+    W = rng.uniform(-1 / np.sqrt(d), 1 / np.sqrt(d), (d, n_classes))
+    b = rng.uniform(-1 / np.sqrt(d), 1 / np.sqrt(d), n_classes)
+    Y = np.eye(n_classes)[y]
+    first = [np.zeros_like(W), np.zeros_like(b)]
+    second = [np.zeros_like(W), np.zeros_like(b)]
+    for t in range(1, epochs + 1):
+        Z = H @ W + b
+        P = np.exp(Z - Z.max(axis=1, keepdims=True))
+        P /= P.sum(axis=1, keepdims=True)
+        G = (P - Y) / len(y)                      # ∂(mean cross-entropy)/∂Z
+        for k, (theta, grad) in enumerate(((W, H.T @ G), (b, G.sum(axis=0)))):
+            grad = grad + weight_decay * theta
+            first[k] = 0.9 * first[k] + 0.1 * grad
+            second[k] = 0.999 * second[k] + 0.001 * grad ** 2
+            theta -= lr * (first[k] / (1 - 0.9 ** t)) / (
+                np.sqrt(second[k] / (1 - 0.999 ** t)) + 1e-8)
+    return W, b

@@ -8,8 +8,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from ngc_ref_theory import Context
+from ngc_ref_theory._graphs import small_graphs
 from ngc_ref_theory.claims import gsd_closed_form as gcf
 
+from . import _reference as ref
 from ._claims import run_claims
 
 
@@ -125,3 +128,47 @@ def test_rw_minimal_counterexamples_against_dense_numbers(res):
     for norm in ("sym", "rw"):
         ex = res["gsd-closed-form:gradient", norm].minimal_counterexample["exact"]
         assert ex["(2L̃ − λ(L̃ + L̃ᵀ))_00"] == "-1" and ex["L̃_00"] == "1/2"
+
+
+def _sampled_worst(norm, key, paper_minus_true):
+    """The sampled search of the gradient statements done here, densely: on the checker's small
+    graphs (the input, in its order) and λ ∈ {0.5, 1, 32}, X, F ~ N(0, 1) of shape (n, 3) drawn
+    together from the stream the claim documents, ``ctx.rng(ID, norm, key)`` at seed 0; the
+    relative difference of a gradient formula from the true gradient 2(F − X) + λ(L̃ + L̃ᵀ)F of
+    q, with L̃ = I − Ã from tests/_reference and the difference (formula − true) as its own
+    closed form ``paper_minus_true(L̃, λ)`` @ F. Returns (largest, graph name, λ)."""
+    ctx = Context(seed=0)
+    rng = ctx.rng("gsd-closed-form", norm, key)
+    worst = (-1.0, None, None)
+    for name, A in small_graphs(ctx).items():
+        L = np.eye(A.shape[0]) - ref.norm_adj(A, norm)
+        for lam in (0.5, 1.0, 32.0):
+            X, F = rng.standard_normal((2, A.shape[0], 3))
+            true = 2 * F - 2 * X + lam * (L @ F) + lam * (L.T @ F)
+            rel = np.linalg.norm(paper_minus_true(L, lam) @ F) / np.linalg.norm(true)
+            if rel > worst[0]:
+                worst = (rel, name, lam)
+    return worst
+
+
+@pytest.mark.parametrize("norm", ["sym", "rw"])
+def test_sampled_gradient_differences_against_a_dense_computation(res, norm):
+    """The headline number of the gradient statements (``max_relative_difference``) and where
+    it is reached, recomputed: Sec. 2's 2L̃F + 2(F − X) is off the true gradient by
+    (2L̃ − λ(L̃ + L̃ᵀ))F; the meant 2λL̃F + 2(F − X) by λ(L̃ − L̃ᵀ)F, zero for the symmetric
+    L̃_sym up to rounding."""
+    rel, name, lam = _sampled_worst(norm, "gradient", lambda L, lam: 2 * L - lam * (L + L.T))
+    r = res["gsd-closed-form:gradient", norm]
+    assert r.evidence["max_relative_difference"] == pytest.approx(rel, rel=1e-12, abs=0)
+    assert rel > 0.5                                # far from 0: the erratum is no rounding
+    ce = r.counterexample
+    assert (ce["graph"]["name"], ce["lam"]) == (name, lam)
+    assert ce["relative_difference"] == r.evidence["max_relative_difference"]
+    assert f"at λ={lam:g} ({name})" in r.summary
+    rel, name, lam = _sampled_worst(norm, "gradient-meant", lambda L, lam: lam * (L - L.T))
+    r = res["gsd-closed-form:gradient-meant", norm]
+    if norm == "sym":
+        assert rel <= 1e-15 and r.evidence["max_relative_difference"] <= 1e-15
+    else:
+        assert r.evidence["max_relative_difference"] == pytest.approx(rel, rel=1e-12, abs=0)
+        assert rel > 0.1 and f"at λ={lam:g} ({name})" in r.summary

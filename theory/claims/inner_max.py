@@ -84,6 +84,14 @@ def projected_ascent(F, L, eps, rng, steps=200):
 
 @CLAIM.checker
 def check(ctx, norm):
+    """δ* against random feasible δ and projected ascent, the dimensions and the value.
+
+    The stream is ``ctx.rng(ID, norm)``: per small graph (in order) and ε ∈ (1e-3, 1, 10),
+    F ~ N(0, 1) of shape (n, 3); then ``trials // 30 + 1`` feasible δ = ε·u^{1/n²}·D/‖D‖_F
+    (D ~ N(0, 1)^{n×n}, then u ~ U(0, 1)), each scored by its excess
+    (tr(Fᵀ(L̃ + δ)F) − tr(Fᵀ(L̃ + δ*)F))/(|tr(Fᵀ(L̃ + δ*)F)| + 1); then projected ascent's
+    random start; after the graphs, :func:`_dimension_check`'s draws.
+    """
     rng = ctx.rng(ID, norm)
     trials = 2000 if ctx.thorough else 300
     worst_gap, worst_case, pgd_gap = -np.inf, None, 0.0
