@@ -52,7 +52,10 @@ STATEMENT = ("Under Assumption 1 (i.i.d. zero-mean sub-Gaussian η ∈ R^{n×d},
 CLAIM = claim(ID, "Lemma 1, Eq. 11 (proof: appendix 'Proof of Lemma 1')", STATEMENT, order=90,
               # the Monte Carlo cases; the errata read the atlas
               families=(ID, f"{ID}-corrected:max-entry", f"{ID}-corrected:frobenius"),
-              **THEORY_RW_SCOPES)
+              **THEORY_RW_SCOPES,
+              rule="theory", seconds=(3.6, 0.0),
+              doc=("P(‖Ã_Sη‖_F² > bound) against 1/d (Monte Carlo, intervals; exact expectation "
+                   "on the atlas); the Pareto front of minimal (n, d); the proof's steps"))
 #: Per-entry Hoeffding bounds plus a union bound over the nd entries (what the proof's own
 #: argument gives), and their Frobenius consequence.
 MAX_ENTRY = CLAIM.corrected(

@@ -45,7 +45,9 @@ STATEMENT = ("The aggregated noise diminishes as the graph grows: at the experim
              "along n; the verdict rests on the floor Σ_iρ_i/n ≥ 1/(λ+1)², which holds for every "
              "graph.")
 CLAIM = claim(ID, "Sec. 1 (introduction); Lemma 1", STATEMENT, order=95, families=True,
-              **theory_rw(WORDS, "the noise and τ of the theory use D̃⁻¹Ã"))
+              **theory_rw(WORDS, "the noise and τ of the theory use D̃⁻¹Ã"),
+              rule="theory", seconds=(1.2, 49.0),
+              doc="does the per-node aggregated noise vanish as n grows (fixed λ; λ = √n)")
 GROWN = CLAIM.corrected(
     "With λ = √n and S = ⌈2λ⌉ the per-node noise energy Σ_iρ_i/n decreases along n (log-log "
     "slope ≤ −0.1, decreasing at every step) for every graph family without isolated nodes whose "

@@ -6,16 +6,19 @@ with joblib or ``dask.distributed`` (:mod:`.backends`), appends one JSON line pe
 to a crash-safe store (:mod:`.store`) and returns the records in cell order. :mod:`.summary`
 turns a store into a table and the usual plots; :mod:`.thorough_tasks` holds the τ and Lemma 1
 tasks of ``ngc-ref check --thorough`` at large n, :mod:`.theorem1` Theorem 1's graphs and
-task, and :func:`run_planned` reads a claim's planned cells back from a thorough run's store.
+task, :mod:`.classification` the node-classification task (each task declares its cost model
+and its summary where it is registered), and :func:`run_planned` reads a claim's planned cells
+back from a thorough run's store.
 Configs, output, seeds and the cluster set-up are documented in docs/sweeps.md.
 """
 
 from .config import Cell, Sweep, as_cells, load_config, make_cell, parse_config
 from .runner import SweepError, run_planned, run_sweep
 from .store import read_records
-from .tasks import CellSeeds, Param, describe, get_task, register_task, tasks
-from . import theorem1, thorough_tasks  # noqa: F401  (register tau, lemma1, theorem1, aliases)
+from .tasks import CellSeeds, Param, cell_seconds, describe, get_task, register_task, tasks
+# The built-in tasks, each registered by its module with its cost model and summary.
+from . import classification, theorem1, thorough_tasks  # noqa: F401
 
-__all__ = ["Cell", "CellSeeds", "Param", "Sweep", "SweepError", "as_cells", "describe",
-           "get_task", "load_config", "make_cell", "parse_config", "read_records",
+__all__ = ["Cell", "CellSeeds", "Param", "Sweep", "SweepError", "as_cells", "cell_seconds",
+           "describe", "get_task", "load_config", "make_cell", "parse_config", "read_records",
            "register_task", "run_planned", "run_sweep", "tasks"]
