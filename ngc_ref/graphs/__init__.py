@@ -159,8 +159,8 @@ def make_graph(family, n, seed=None, **params):
 
 
 # The table of families in make_graph's docstring is written from the registered records.
-make_graph.__doc__ = make_graph.__doc__.replace("    %(family_table)s",
-                                                family_table(tuple(_FAMILIES)))
+make_graph.__doc__ = (make_graph.__doc__ or "").replace("    %(family_table)s",
+                                                        family_table(tuple(_FAMILIES)))
 fill_doc(make_graph)
 
 

@@ -434,12 +434,13 @@ def family_table(names, indent=4):
     Examples
     --------
     >>> print(family_table(["ring", "erdos_renyi"], indent=0))
-    ===============  ============  ===============
-    family           parameters    notes
-    ===============  ============  ===============
-    ``ring``         --            n >= 3
-    ``erdos_renyi``  ``p``         exact G(n, p)
-    ===============  ============  ===============
+    =================  ============  ===========================================================
+    family             parameters    notes
+    =================  ============  ===========================================================
+    ``ring``           --            n >= 3
+    ``erdos_renyi``    ``p``         exact G(n, p)
+    your own           --            :func:`register_family`, or ``"package.module:function"``
+    =================  ============  ===========================================================
     """
     rows = [("family", "parameters", "notes")]
     for name in names:
@@ -447,7 +448,7 @@ def family_table(names, indent=4):
         params = [f"``{p}``" for p in fam.required] + [f"``{p}`` (optional)"
                                                        for p in fam.optional]
         rows.append((f"``{name}``", ", ".join(params) or "--", fam.description))
-    rows.append(("your own", "--", "register_family, or ``\"package.module:function\"``"))
+    rows.append(("your own", "--", ':func:`register_family`, or ``"package.module:function"``'))
     widths = [max(len(r[k]) for r in rows) + 2 for k in range(3)]
     rule = "  ".join("=" * w for w in widths)
 
