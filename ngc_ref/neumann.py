@@ -19,11 +19,11 @@ from scipy.sparse.linalg import LinearOperator
 
 from . import _backend
 from ._docs import fill_doc
-from .exceptions import PrecisionWarning  # noqa: F401  (also its former home, kept importable)
 from ._order import Reorder, check_reorder
 from ._spmm import HornerKernel, horner
 from ._validation import (DEFAULT_MAX_DENSE_NODES, check_array, check_dense_size, check_lam,
                           check_norm, check_order, check_scalar)
+from .exceptions import PrecisionWarning    # defined there; importable from here as before
 from .normalize import _degrees_from_scaled, _normalized_adjacency
 
 
