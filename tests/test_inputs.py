@@ -38,7 +38,7 @@ def _y(n):
 CALLS = {
     "add_self_loops": lambda G, X, **kw: ngc_ref.add_self_loops(G, **kw).toarray(),
     "normalized_adjacency": lambda G, X, **kw: ngc_ref.normalized_adjacency(
-        G, "rw", **kw).toarray(),
+        G, norm="rw", **kw).toarray(),
     "NeumannFilter": lambda G, X, **kw: ngc_ref.NeumannFilter(G, 2.0, 3, **kw) @ X,
     "neumann_propagate": lambda G, X, **kw: ngc_ref.neumann_propagate(G, X, 2.0, 3, **kw),
     "neumann_matrix": lambda G, X, **kw: ngc_ref.neumann_matrix(G, 2.0, 3, **kw),
