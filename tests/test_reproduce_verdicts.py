@@ -92,6 +92,25 @@ def test_beats_names_the_comparison_furthest_on_the_other_side():
                     threshold=-MATCH_MARGIN)["verdict"] == "holds"
 
 
+def test_a_claim_of_several_comparisons_is_their_worst_reading():
+    """fails if one comparison fails, else inconclusive if one is undecided, holds only when
+    every one holds (RNGC − GCN per column: 10 points ahead in every run, 0 ± 4·jitter, 10
+    behind in every run)."""
+    cols = [("cornell", 1.0, "paper"), ("texas", 1.0, "paper"), ("actor", 1.0, "paper")]
+    acc = {cols[0]: {"rngc": runs(60.0), "gcn": runs(50.0)},
+           cols[1]: {"rngc": runs(50.0, spread=5.0), "gcn": runs(50.0)},
+           cols[2]: {"rngc": runs(40.0), "gcn": runs(50.0)}}
+
+    def verdict(*k):
+        rec = V._beats("k", "q", acc, [cols[i] for i in k], ("rngc",), ("gcn",), "r")
+        return rec["verdict"], [r["reading"] for r in rec["evidence"]]
+    assert verdict(0, 1, 2) == ("fails", ["holds", "inconclusive", "fails"])
+    assert verdict(2, 1) == ("fails", ["fails", "inconclusive"])
+    assert verdict(1, 0) == ("inconclusive", ["inconclusive", "holds"])
+    assert verdict(0) == ("holds", ["holds"])
+    assert verdict() == ("inconclusive", [])                     # nothing compared
+
+
 def test_rngc_over_ngc_pools_every_run_of_every_column():
     """'in general': the pooled paired mean over all columns' runs; one column behind does
     not fail it when the pool is ahead, the per-column rows are the evidence."""
