@@ -208,3 +208,26 @@ def test_one_filter_catches_both_convergence_warnings():
     assert _convergence_warnings() == [ngc_ref.ConvergenceWarning,
                                        sklearn.exceptions.ConvergenceWarning]
     assert _convergence_warnings(ignore=sklearn.exceptions.ConvergenceWarning) == []
+
+
+def test_convergence_warning_is_made_once_on_first_use(monkeypatch):
+    """The class is made by the first look-up (scikit-learn imported only then) and found by
+    every later one; run here on a fresh module state (the process made it already), so the
+    factory itself is exercised, not a cached class."""
+    made = exceptions.ConvergenceWarning
+    monkeypatch.delitem(vars(exceptions), "ConvergenceWarning")
+    assert "ConvergenceWarning" not in vars(exceptions)
+    first = exceptions.ConvergenceWarning            # through the module's __getattr__
+    assert vars(exceptions)["ConvergenceWarning"] is first      # kept for later look-ups
+    assert exceptions.ConvergenceWarning is first
+    assert exceptions._make_convergence_warning() is first
+    assert first is not made                          # a new class: the factory ran
+    assert first.__name__ == "ConvergenceWarning" and first.__module__ == "ngc_ref.exceptions"
+    assert first.__bases__ == (sklearn.exceptions.ConvergenceWarning,)
+    assert first.__doc__.startswith("An iterative method stopped before meeting its tolerance")
+    assert "See Also" in first.__doc__ or "See also" in first.__doc__
+    with pytest.raises(AttributeError, match="module 'ngc_ref.exceptions' has no attribute "
+                                             "'Missing'"):
+        exceptions.Missing    # noqa: B018
+    # dir() lists the module's own names and the one made on first use.
+    assert set(vars(exceptions)) | {"ConvergenceWarning"} <= set(dir(exceptions))
