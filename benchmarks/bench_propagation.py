@@ -101,7 +101,7 @@ def appnp_peers(An, X, lam, S, repeat, max_message_bytes=4 * 2**30):
 
 
 def case(name, A, d, S, lam, triad_GBps, log, repeat, rcm=False, peer=True):
-    An = normalized_adjacency(A, "sym")
+    An = normalized_adjacency(A, norm="sym")
     del A
     n = An.shape[0]
     r = lam / (lam + 1.0)

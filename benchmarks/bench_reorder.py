@@ -112,7 +112,7 @@ def _ratios(row, med, prefix, nbytes, S, triad_GBps):
 def case(name, A, d, S, triad_GBps, log, k):
     n = A.shape[0]
     X = np.random.default_rng(0).standard_normal((n, d))
-    An = sp.csr_array(normalized_adjacency(A, "sym"))
+    An = sp.csr_array(normalized_adjacency(A, norm="sym"))
     log(f"  reorder {name}: n={n} nnz={An.nnz} d={d} S={S}, {k} rounds")
     row = {"graph": name, "n": n, "nnz": int(An.nnz), "d": d, "S": S, "lam": LAM,
            "rounds": k, "loadavg_before": os.getloadavg()}

@@ -105,7 +105,7 @@ def run(quick=False, log=print):
     s_max = 4000 if quick else 30000
     results = []
     for gname, A in graphs:
-        An = normalized_adjacency(A, "sym")
+        An = normalized_adjacency(A, norm="sym")
         n = An.shape[0]
         X = np.random.default_rng(0).standard_normal((n, d))
         for lam in LAMS:

@@ -251,7 +251,7 @@ def tau_case(cp, csp, torch, clock, name, A, triad_bw, lam=32.0, S=16):
     Ag = csp.csr_matrix(sp.csr_matrix(A))
     res = ngc_ref.connectivity_factor(Ag, lam, S, norm="rw")
     sec = clock(lambda: ngc_ref.connectivity_factor(Ag, lam, S, norm="rw"), repeat=2)
-    An = ngc_ref.normalized_adjacency(Ag, "rw")
+    An = ngc_ref.normalized_adjacency(Ag, norm="rw")
     # The library's block on the GPU (one worker): _BLOCK_ELEMENTS // n columns, at most 1024.
     nnz, block = int(An.nnz), int(min(1024, max(1, _BLOCK_ELEMENTS // n)))
     blocks = -(-n // block)

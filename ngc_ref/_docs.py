@@ -46,14 +46,18 @@ lam : float
     "S": """\
 S : int
     The expansion order S >= 0 of the truncated Neumann series (paper Eq. 3-4).""",
+    # The one statement of the default rule of ``norm``: every public function with a ``norm``
+    # parameter takes it keyword-only and includes this paragraph; tests/test_api.py checks
+    # each default against the functions named here.
     "norm": """\
 norm : {"sym", "rw"}
     The normalisation of Ã: D̃^{-1/2} Ã D̃^{-1/2} (``"sym"``) or D̃⁻¹Ã (``"rw"``). The
-    operators default to ``"sym"``, the paper's experiments; τ
-    (:func:`ngc_ref.connectivity_factor`) and Theorem 1's trajectory
-    (:func:`ngc_ref.training.theory_trajectory`) default to ``"rw"``, the paper's theory:
-    "this result is obtained by using D̃⁻¹Ã for the ease of theoretical analysis while in
-    experiments we adopt more commonly used D̃^{-1/2}ÃD̃^{-1/2}" (footnote to Remark 1).""",
+    default is the paper's for what the function computes: ``"sym"``, the paper's
+    experiments, for the operators, solvers and trainers; ``"rw"``, the paper's theory, for
+    τ (:func:`ngc_ref.connectivity_factor`) and Theorem 1's trajectory
+    (:func:`ngc_ref.training.theory_trajectory`) only: "this result is obtained by using
+    D̃⁻¹Ã for the ease of theoretical analysis while in experiments we adopt more commonly
+    used D̃^{-1/2}ÃD̃^{-1/2}" (footnote to Remark 1).""",
     "symmetrize": """\
 symmetrize : bool or {"max", "mean"}
     How to treat a non-symmetric ``A``: ``False`` (default) rejects it with a ValueError,
@@ -159,15 +163,19 @@ def add_see_also(package):
     prefix of module names) listed in :data:`ngc_ref._see_also.SEE_ALSO` into its docstring.
 
     Called once at the end of ``ngc_ref/__init__.py`` and of ``ngc_ref/training/__init__.py``
-    (imported on first use); a module not imported yet is left for its own package's call.
+    (imported on first use); a module not imported yet is left for its own package's call, and
+    an object a module makes on first use (``ngc_ref.exceptions.ConvergenceWarning``) for the
+    call that module makes then: it is looked up in the module's namespace, not with
+    ``getattr``, which would make it now.
     """
     import sys
     from ._see_also import SEE_ALSO
     for key, entries in SEE_ALSO.items():
         module, _, name = key.rpartition(".")
         if (module == package or module.startswith(package + ".")) and module in sys.modules:
-            obj = getattr(sys.modules[module], name)
-            obj.__doc__ = with_see_also(obj.__doc__, entries)
+            obj = vars(sys.modules[module]).get(name)
+            if obj is not None:
+                obj.__doc__ = with_see_also(obj.__doc__, entries)
 
 
 def fill_doc(obj):

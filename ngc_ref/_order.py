@@ -89,10 +89,10 @@ is left alone without computing RCM.
 >>> from ngc_ref import graphs, normalized_adjacency
 >>> from ngc_ref._order import Reorder
 >>> p = np.random.default_rng(0).permutation(128 * 128)
->>> grid = Reorder(normalized_adjacency(graphs.grid(128, 128)[p][:, p], "sym"), "auto")
+>>> grid = Reorder(normalized_adjacency(graphs.grid(128, 128)[p][:, p], norm="sym"), "auto")
 >>> grid.ordering(16, 32, 8) is not None, grid.decision.reason
 (True, 'RCM pays')
->>> er = Reorder(normalized_adjacency(graphs.erdos_renyi(20000, 8 / 20000, seed=0), "sym"),
+>>> er = Reorder(normalized_adjacency(graphs.erdos_renyi(20000, 8 / 20000, seed=0), norm="sym"),
 ...              "auto")
 >>> er.ordering(16, 32, 8), er.decision.reason, er.order
 (None, 'a random graph: no order has short gaps', None)

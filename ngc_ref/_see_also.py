@@ -382,8 +382,14 @@ SEE_ALSO = {
     "ngc_ref.solve.SolveInfo": [
         ('gsd_solve', 'Returns it'),
     ],
-    "ngc_ref.solve.ConvergenceWarning": [
+    "ngc_ref.exceptions.ConvergenceWarning": [
         ('gsd_solve', 'Warns with it'),
         ('SolveInfo', 'Its ``converged`` flag'),
+        ('ngc_ref.training.lipschitz_constant', 'Warns with it when the power iteration stops'),
+        ('sklearn.exceptions.ConvergenceWarning', 'Its base class: one filter for both'),
+    ],
+    "ngc_ref.exceptions.PrecisionWarning": [
+        ('neumann_propagate', 'Warns with it for a float32 series of large λ and S'),
+        ('ngc_ref.neumann.float32_error_estimate', 'The error estimate it compares'),
     ],
 }

@@ -184,6 +184,49 @@ def as_generator(seed):
                     f"numpy.random.Generator, got {type(seed).__name__} {seed!r}")
 
 
+class _Deprecated:
+    """The default of a keyword's old name, kept for one release after a rename (scikit-learn
+    uses the string ``"deprecated"``): an object no caller passes by accident."""
+
+    def __repr__(self):
+        return "'deprecated'"
+
+
+#: The default of a renamed keyword's old name: see :func:`renamed_keyword`.
+DEPRECATED = _Deprecated()
+
+
+def renamed_keyword(func, old, new, old_value, new_value, new_default=None):
+    """The value of a keyword renamed from ``old`` to ``new``, whichever name the caller used.
+
+    A function keeps the old name for one release as a keyword-only parameter defaulting to
+    :data:`DEPRECATED`; passing it gives a DeprecationWarning that names the new keyword (at
+    the caller's line), passing both names a TypeError.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from ngc_ref._validation import DEPRECATED, renamed_keyword
+    >>> def f(seed=None, *, rng=DEPRECATED):
+    ...     return renamed_keyword("f", "rng", "seed", rng, seed)
+    >>> f(seed=3)
+    3
+    >>> with warnings.catch_warnings(record=True) as rec:
+    ...     warnings.simplefilter("always")
+    ...     f(rng=3)
+    3
+    >>> rec[0].category.__name__, str(rec[0].message).split(";")[0]
+    ('DeprecationWarning', 'f(): the keyword rng= was renamed to seed=')
+    """
+    if old_value is DEPRECATED:
+        return new_value
+    if new_value is not new_default:
+        raise TypeError(f"{func}() got both {new}= and its former name {old}=; pass {new}= only")
+    _warn(f"{func}(): the keyword {old}= was renamed to {new}=; {old}= will be removed in the "
+          f"next release. Pass {new}= instead.", DeprecationWarning)
+    return old_value
+
+
 def float_dtype(*dtypes):
     """float32 when every given dtype is float32 (or narrower float), else float64."""
     if dtypes and all(np.dtype(d) in (np.dtype(np.float32), np.dtype(np.float16)) for d in dtypes):

@@ -33,7 +33,7 @@ TAU_METHODS = ("exact", "dense", "estimate")
 _BLOCK_ELEMENTS = 2**23
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ConnectivityResult:
     """τ and its ingredients for one graph and (λ, S, norm).
 
@@ -111,7 +111,7 @@ def connectivity_factor(A, lam, S, *, norm="rw", method="exact", nodes=None, blo
     %(lam)s
     %(S)s
     %(norm)s
-        Default ``"rw"`` here, as above: the paper defines τ with the row sums 1 − r^{S+1}
+        Default ``"rw"`` here, by that rule: the paper defines τ with the row sums 1 − r^{S+1}
         of Remark 1, which hold for D̃⁻¹Ã; ``"sym"`` gives τ of the experiments' filter.
     method : {"exact", "dense", "estimate"}
         ``"exact"``: blockwise sparse products, O(nnz + n·block·workers) memory.

@@ -23,6 +23,7 @@ from ._order import Reorder, check_reorder
 from ._spmm import HornerKernel, horner
 from ._validation import (DEFAULT_MAX_DENSE_NODES, check_array, check_dense_size, check_lam,
                           check_norm, check_order, check_scalar)
+from .exceptions import PrecisionWarning    # defined there; importable from here as before
 from .normalize import _degrees_from_scaled, _normalized_adjacency
 
 
@@ -65,14 +66,26 @@ def _log_ratio(lam):
     return -math.log1p(1.0 / lam)
 
 
-def neumann_order(lam, tol, norm="sym"):
+def neumann_order(lam, tol, *, norm="sym"):
     """Smallest S whose truncation bound r^{S+1} is <= ``tol``.
 
     .. math:: \\|\\tilde{\\mathcal{A}}_S - (I+\\lambda\\tilde L)^{-1}\\| \\le r^{S+1},
 
     in the 2-norm for ``"sym"`` and the ∞-norm for ``"rw"`` (the norms in which ‖Ã‖ = 1),
-    so the same S serves both; ``norm`` is validated for symmetry with the other functions.
-    S grows like (λ+1)·ln(1/tol).
+    so the same S serves both. S grows like (λ+1)·ln(1/tol).
+
+    Parameters
+    ----------
+    %(lam)s
+    tol : float in (0, 1]
+        The truncation error r^{S+1} to reach.
+    %(norm)s
+        Here it is only validated, for symmetry with the other functions: S is the same for
+        both.
+
+    Returns
+    -------
+    int
 
     Examples
     --------
@@ -93,12 +106,11 @@ def neumann_order(lam, tol, norm="sym"):
     return S
 
 
+fill_doc(neumann_order)
+
+
 #: Warn when the expected relative rounding error of a float32 series exceeds this.
 FLOAT32_ERROR_WARN = 1e-3
-
-
-class PrecisionWarning(UserWarning):
-    """A float32 computation whose expected rounding error exceeds ``FLOAT32_ERROR_WARN``."""
 
 
 def float32_error_estimate(lam, S):

@@ -105,7 +105,7 @@ def _warn_if_loop_weights_dropped(diag, labels, xp, k=5):
           f"this choice without this warning", UserWarning)
 
 
-def normalized_adjacency(A, norm="sym", *, symmetrize=False, weight="weight", nodelist=None,
+def normalized_adjacency(A, *, norm="sym", symmetrize=False, weight="weight", nodelist=None,
                          return_degrees=False):
     """Ã_norm, the normalised adjacency with self-loops, as a CSR matrix.
 

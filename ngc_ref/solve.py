@@ -33,7 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from . import _backend, _memory
+from . import _backend, _memory, exceptions
 from ._docs import fill_doc
 from ._order import Reorder, check_reorder
 from ._spmm import SparseProduct
@@ -54,10 +54,12 @@ _FILL_PER_DEGREE = 0.033
 _CONSISTENCY_RTOL = 1e-5
 
 
-
-
-class ConvergenceWarning(UserWarning):
-    """An iterative method stopped at ``maxiter`` before meeting its tolerance."""
+def __getattr__(name):
+    # The former home of ConvergenceWarning, kept: the class lives in ngc_ref.exceptions and is
+    # made there on first use (it subclasses scikit-learn's, which import ngc_ref does not load).
+    if name == "ConvergenceWarning":
+        return exceptions.ConvergenceWarning
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass
@@ -252,7 +254,7 @@ def gsd_solve_normalized(A_norm, degrees, X, lam, *, norm="sym", method="auto", 
     ----------
     A_norm : sparse matrix, shape (n, n)
         Ã_norm = D̃^{-1/2} Ã D̃^{-1/2} (``norm="sym"``) or D̃⁻¹Ã (``"rw"``), self-loops
-        stored (``normalized_adjacency(A, norm, return_degrees=True)[0]``).
+        stored (``normalized_adjacency(A, norm=norm, return_degrees=True)[0]``).
     degrees : array_like, shape (n,)
         d̃ = Ã1, or any positive multiple of it (only ratios are used). ValueError when it
         does not belong to ``A_norm``: Ã_sym d̃^{1/2} = d̃^{1/2} and Ã_rw 1 = 1 are checked
@@ -261,8 +263,8 @@ def gsd_solve_normalized(A_norm, degrees, X, lam, *, norm="sym", method="auto", 
         The right-hand side, one row per node.
     lam : float
         λ > 0.
-    norm : {"sym", "rw"}
-        The normalisation ``A_norm`` was built with.
+    %(norm)s
+        Here: the normalisation ``A_norm`` was built with.
     %(solve_options)s
     %(solve_tail)s
 
@@ -277,7 +279,7 @@ def gsd_solve_normalized(A_norm, degrees, X, lam, *, norm="sym", method="auto", 
     >>> from networkx import path_graph
     >>> from ngc_ref import normalized_adjacency
     >>> from ngc_ref.solve import gsd_solve_normalized
-    >>> An, d = normalized_adjacency(path_graph(4), "rw", return_degrees=True)
+    >>> An, d = normalized_adjacency(path_graph(4), norm="rw", return_degrees=True)
     >>> [gsd_solve_normalized(An, d, np.arange(4.0), lam, norm="rw").round(3)
     ...  for lam in (1.0, 1e6)]
     [array([0.353, 1.059, 1.941, 2.647]), array([1.5, 1.5, 1.5, 1.5])]
@@ -565,7 +567,7 @@ def _verify(system, problem, req, F_inf, Z, info):
         _warn(f"gsd_solve(method={req.method!r}): the residual of the solution, "
               f"max_j ‖x_j − (I + λL̃) f_j‖/‖x_j‖ = {worst:.3e}, exceeds rtol={req.rtol:g} "
               f"(and atol={req.atol:g}) beyond rounding; the result is not accurate",
-              ConvergenceWarning)
+              exceptions.ConvergenceWarning)
     rel = xp.where(bnorm > 0, rnorm / xp.where(bnorm > 0, bnorm, 1.0), rnorm)
     info.residual = float(rel.max())
     return _assemble(system, req, F_inf, Z)
@@ -741,7 +743,7 @@ def _iterate(name, label, kernel, system, problem, Minv_diag, *interval):
     if not converged:
         _warn(f"gsd_solve: {label} did not reach rtol={problem.rtol:g} in "
               f"maxiter={problem.maxiter} iterations (final max relative residual "
-              f"{history[-1]:.3e})", ConvergenceWarning)
+              f"{history[-1]:.3e})", exceptions.ConvergenceWarning)
     return Z, SolveInfo(name, converged, iterations=it, residual_history=history)
 
 

@@ -15,6 +15,7 @@ from ngc_ref_theory import Context
 from ngc_ref_theory.claims import assumption_2 as a2
 
 from . import _reference as ref
+from ._claims import assert_worst_verdict_of_families
 
 
 @pytest.fixture(scope="module")
@@ -62,13 +63,9 @@ def test_floor_test_at_its_threshold():
         assert b[0, 0] == bad and ratio[0, 0] == pytest.approx(1 / t, rel=1e-15, abs=0)
 
 
-def test_worst_verdict_of_the_families():
-    def rows(*v):
-        return [{"verdict": x} for x in v]
-    assert a2._worst_verdict(rows("holds", "holds")) == "holds"
-    assert a2._worst_verdict(rows("holds", "inconclusive")) == "inconclusive"
-    assert a2._worst_verdict(rows("inconclusive", "fails", "holds")) == "fails"
-    assert a2._worst_verdict([]) == "inconclusive"
+def test_the_corrected_statement_is_the_worst_verdict_of_the_families_inside():
+    assert_worst_verdict_of_families(
+        lambda series: a2._grown_result(Context(), "rw", series, []), "tau_over_n")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from ngc_ref_theory._common import EXACT_RTOL, Judgement, judged, plain
-from ngc_ref_theory._core import Claim, Context, Result, Tolerance, Violation
+from ngc_ref_theory._core import (VERDICTS, Claim, Context, Result, Tolerance, Violation,
+                                   severity, worst_verdict)
 
 import numpy as np
 
@@ -143,3 +144,18 @@ def test_a_figure_is_named_claim_id_then_norm():
                 "gsd-gradient-minimal-rw.png", "Neumann-truncation-rw.png"):
         with pytest.raises(ValueError, match="is not named"):
             result(bad)
+
+
+def test_verdicts_combine_worst_first_fails_error_inconclusive_holds():
+    """The one order of combination, written out here: every pair of verdicts (and each alone)
+    against the rank fails > error > inconclusive > holds; nothing judged is inconclusive."""
+    rank = {"holds": 0, "inconclusive": 1, "error": 2, "fails": 3}
+    assert set(rank) == set(VERDICTS)
+    for a in VERDICTS:
+        assert severity(a) == rank[a] and worst_verdict([a]) == a
+        for b in VERDICTS:
+            assert worst_verdict([a, b]) == worst_verdict([b, a]) == max(a, b, key=rank.get)
+    assert worst_verdict([]) == "inconclusive"
+    assert worst_verdict(iter(["holds", "inconclusive", "holds"])) == "inconclusive"
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        worst_verdict(["holds", "passes"])

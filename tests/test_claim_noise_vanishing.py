@@ -4,9 +4,10 @@ graph; with λ = √n it decays on the families inside the hypotheses; the total
 import numpy as np
 import pytest
 
+from ngc_ref_theory import Context
 from ngc_ref_theory.claims import noise_vanishing as nv
 
-from ._claims import assert_theory_rw_scopes, run_claims
+from ._claims import assert_theory_rw_scopes, assert_worst_verdict_of_families, run_claims
 
 FEW = {k: nv.FAMILIES[k] for k in ("ring", "complete", "random_regular_4", "star")}
 
@@ -80,11 +81,9 @@ def test_total_floor_takes_the_rw_bound_where_it_is_larger():
     assert nv.total_floor(row, "sym") == 0.25 and nv.total_floor(row, "rw") == 0.5625
 
 
-@pytest.mark.parametrize("verdicts, expected", [
-    (["holds", "holds"], "holds"), (["holds", "inconclusive"], "inconclusive"),
-    (["inconclusive", "fails", "holds"], "fails"), ([], "inconclusive"), (["fails"], "fails")])
-def test_combine_families(verdicts, expected):
-    assert nv.combine(verdicts) == expected
+def test_the_sqrt_n_statement_is_the_worst_verdict_of_the_families_inside():
+    assert_worst_verdict_of_families(lambda series: nv._grown_result(
+        Context(), "rw", {f: (None, rows) for f, rows in series.items()}, []), "per_node_energy")
 
 
 def test_judge_grown_reads_the_per_node_energy_along_n():

@@ -376,12 +376,24 @@ def test_judge_floor_at_zero(monkeypatch):
     assert verdict(_up(0.0), 1.0) == "fails"
 
 
-@pytest.mark.parametrize("verdicts, expected", [
-    ({}, "inconclusive"), ({"a": "holds"}, "holds"), ({"a": "holds", "b": "inconclusive"},
-                                                      "inconclusive"),
-    ({"a": "inconclusive", "b": "fails", "c": "holds"}, "fails")])
-def test_combined_verdict(verdicts, expected):
-    assert readings.combined_verdict(verdicts) == expected
+def test_a_reading_is_the_worst_verdict_of_its_families_inside(hyp_small):
+    """fails if a family inside the hypotheses fails, else inconclusive if one is undecided,
+    holds only when all hold; none inside: inconclusive (the families' verdicts planted)."""
+    fams, _ = hyp_small
+    inside = [f for f in fams if fams[f]["inside"]]
+    assert len(inside) >= 3
+
+    def verdict(*planted, drop=False):
+        fs = {f: dict(rec, inside=False, why="planted outside") if drop else rec
+              for f, rec in fams.items()}
+        for f, v in zip(inside, planted):
+            fs[f] = dict(fams[f], mean=(v, fams[f]["mean"][1]))
+        return readings.reading_result(Context(seed=0), "rw", fs, "mean", []).verdict
+    rest = ["holds"] * (len(inside) - 2)
+    assert verdict("holds", "holds", *rest) == "holds"
+    assert verdict("holds", "inconclusive", *rest) == "inconclusive"
+    assert verdict("inconclusive", "fails", *rest) == "fails"
+    assert verdict(drop=True) == "inconclusive"
 
 
 def test_hidden_constant_step_at_its_thresholds(monkeypatch):

@@ -129,14 +129,3 @@ def test_graph_options_is_the_three_paragraphs_in_order():
     names = [line.split(" : ")[0].strip() for line in f.__doc__.splitlines() if " : " in line]
     assert names == ["symmetrize", "weight", "nodelist"]
     assert all(PARAMS[k] in PARAMS["graph_options"] for k in ("symmetrize", "weight", "nodelist"))
-
-
-def test_norm_default_is_documented_where_it_differs():
-    # "sym" for the operators, "rw" for τ and Theorem 1's trajectory: each says why.
-    for fn in (ngc_ref.connectivity_factor, ngc_ref.training.theory_trajectory):
-        assert inspect.signature(fn).parameters["norm"].default == "rw"
-        assert 'Default ``"rw"`` here' in fn.__doc__, fn.__name__
-    assert "for the ease of theoretical analysis" in PARAMS["norm"]
-    for fn in (ngc_ref.neumann_propagate, ngc_ref.NeumannFilter, ngc_ref.robust_propagate,
-               ngc_ref.normalized_adjacency, ngc_ref.neumann_matrix):
-        assert inspect.signature(fn).parameters["norm"].default == "sym"

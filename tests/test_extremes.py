@@ -88,7 +88,7 @@ def test_weights_near_the_float_maximum(norm):
     # tends to [.5, 0, .5] in the middle row (rw) as w → ∞. Before: 0 instead of 0.5.
     w = 1e308
     A = sp.csr_array(np.array([[0, w, 0], [w, 0, w], [0, w, 0]]))
-    An = ngc_ref.normalized_adjacency(A, norm).toarray()
+    An = ngc_ref.normalized_adjacency(A, norm=norm).toarray()
     scaled = sp.csr_array(A / 2.0**1023)
     # Reference: the same Ã with the weights and the self-loop scaled alike, 2^-1023 each.
     At = scaled.toarray() + 2.0**-1023 * np.eye(3)
@@ -104,7 +104,7 @@ def test_weights_near_the_float_maximum(norm):
     assert_allclose(F, np.linalg.solve(np.eye(3) + 2.0 * (np.eye(3) - want), X), rtol=1e-12)
     # The degrees themselves are not representable: asking for them is refused, naming A.
     with pytest.raises(ValueError, match=r"\bA\b.*overflow"):
-        ngc_ref.normalized_adjacency(A, norm, return_degrees=True)
+        ngc_ref.normalized_adjacency(A, norm=norm, return_degrees=True)
 
 
 def ref_neumann(An, lam, S):

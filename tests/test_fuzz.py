@@ -181,7 +181,8 @@ ADJ_NAMES = ("A", "adjacency", "symmetrize", "norm", "lam", "S", "X", "eps", "me
 @given(A=adjacencies(), norm=NORMS)
 def test_fuzz_normalized_adjacency(A, norm):
     n = _n_of(A)
-    call("normalized_adjacency", ngc_ref.normalized_adjacency, ADJ_NAMES, A, norm, shape=(n, n))
+    call("normalized_adjacency", ngc_ref.normalized_adjacency, ADJ_NAMES, A, norm=norm,
+         shape=(n, n))
 
 
 @FUZZ
@@ -216,7 +217,7 @@ def test_fuzz_gsd_solve(data, A, lam, norm, method):
     if (out is not None and isinstance(X, np.ndarray) and X.dtype == np.float64 and X.size
             and float(lam) < 1e6):
         # The solution satisfies (I + λL̃)F = X (the dense reference is small here).
-        L = np.eye(len(X)) - ngc_ref.normalized_adjacency(A, norm).toarray()
+        L = np.eye(len(X)) - ngc_ref.normalized_adjacency(A, norm=norm).toarray()
         Xm = X.reshape(len(X), -1)
         res = (np.eye(len(X)) + lam * L) @ np.asarray(out).reshape(Xm.shape) - Xm
         assert np.linalg.norm(res) <= 1e-6 * (1 + lam) * max(np.linalg.norm(Xm), 1e-300)
@@ -242,7 +243,7 @@ def test_fuzz_neumann_matrix(A, lam, S, norm):
 @FUZZ
 @given(lam=LAMS, tol=st.sampled_from([1e-12, 1e-3, 0.5, 0.0, 1.0, -1.0, np.nan]), norm=NORMS)
 def test_fuzz_neumann_order(lam, tol, norm):
-    out = call("neumann_order", ngc_ref.neumann_order, ADJ_NAMES, lam, tol, norm)
+    out = call("neumann_order", ngc_ref.neumann_order, ADJ_NAMES, lam, tol, norm=norm)
     if out is not None:
         assert isinstance(out, int) and out >= 0
 

@@ -203,8 +203,8 @@ def test_normalisation_on_the_device(gpu):
     assert_equal_f64(At.get().toarray(), ngc_ref.add_self_loops(A).toarray())
     Ag = on_device(gpu, A)
     for norm in ("sym", "rw"):
-        An, d = ngc_ref.normalized_adjacency(Ag, norm, return_degrees=True)
-        An0, d0 = ngc_ref.normalized_adjacency(A, norm, return_degrees=True)
+        An, d = ngc_ref.normalized_adjacency(Ag, norm=norm, return_degrees=True)
+        An0, d0 = ngc_ref.normalized_adjacency(A, norm=norm, return_degrees=True)
         assert _backend.is_cupy_sparse(An)
         assert_equal_f64(An.get().toarray(), An0.toarray())
         assert_equal_f64(host(d), d0)
@@ -271,7 +271,7 @@ def test_solve_methods_and_devices(gpu):
     F = ngc_ref.gsd_solve(Ag, Xg, 1.0, method="cg", x0=Xg, callback=seen.append, rtol=1e-13)
     assert seen and all(_backend.is_cupy_array(f) for f in seen)
     assert_equal_f64(host(F), ngc_ref.gsd_solve(A, X, 1.0))
-    An, d = ngc_ref.normalized_adjacency(Ag, "rw", return_degrees=True)
+    An, d = ngc_ref.normalized_adjacency(Ag, norm="rw", return_degrees=True)
     got = gsd_solve_normalized(An, d, Xg, 1.0, norm="rw", method="cg", rtol=1e-13)
     assert_equal_f64(host(got), ngc_ref.gsd_solve(A, X, 1.0, norm="rw"))
     with pytest.raises(TypeError, match="mix CuPy"):

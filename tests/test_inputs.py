@@ -38,7 +38,7 @@ def _y(n):
 CALLS = {
     "add_self_loops": lambda G, X, **kw: ngc_ref.add_self_loops(G, **kw).toarray(),
     "normalized_adjacency": lambda G, X, **kw: ngc_ref.normalized_adjacency(
-        G, "rw", **kw).toarray(),
+        G, norm="rw", **kw).toarray(),
     "NeumannFilter": lambda G, X, **kw: ngc_ref.NeumannFilter(G, 2.0, 3, **kw) @ X,
     "neumann_propagate": lambda G, X, **kw: ngc_ref.neumann_propagate(G, X, 2.0, 3, **kw),
     "neumann_matrix": lambda G, X, **kw: ngc_ref.neumann_matrix(G, 2.0, 3, **kw),
@@ -230,7 +230,9 @@ def test_default_order_is_insertion_order_and_warns(key):
     assert len(mine) == 1, [str(w.message) for w in caught]
     msg = str(mine[0].message)
     assert "nodelist=sorted(G)" in msg and "[2, 0, 1]" in msg, msg
-    assert mine[0].filename == HERE, "the warning should point at the caller's line"
+    # At the caller's line (under mutmut a trampoline frame sits in between: the plain run checks).
+    assert mine[0].filename == HERE or "mutmut.mutation.trampoline" in sys.modules, \
+        "the warning should point at the caller's line"
     assert_allclose(got, f(by_insertion, X), rtol=1e-10, atol=1e-12)
     # nodelist=sorted(G): rows follow the labels, and no warning
     with warnings.catch_warnings():
@@ -276,7 +278,7 @@ def test_one_order_rule_for_every_label_type(edges, shown):
         H = ngc_ref.neumann_propagate(G, X, 2.0, 3)
     msg, = [str(w.message) for w in caught]
     assert shown in msg and "nodelist=list(G)" in msg, msg
-    assert caught[0].filename == HERE
+    assert caught[0].filename == HERE or "mutmut.mutation.trampoline" in sys.modules
     # G's order as networkx has it; nodelist=list(G) says so without a word.
     A = nx.to_scipy_sparse_array(G, format="csr")
     assert_allclose(H, ngc_ref.neumann_propagate(A, X, 2.0, 3), rtol=1e-12)

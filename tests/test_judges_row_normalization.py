@@ -59,6 +59,8 @@ def test_judge_excess_at_the_rounding_tolerance():
         "inconclusive"                                       # one cell undecided
     assert rn.judge_excess(_cells(down, fisher=4.0) + _cells(1.0, fisher=4.0, xi=10.0))[0] == \
         "fails"
+    assert rn.judge_excess(_cells(0.0, fisher=4.0) + _cells(down, fisher=4.0, xi=10.0))[0] == \
+        "fails"                                              # one fails, one undecided
 
 
 def test_judge_excess_bonferroni_level():

@@ -24,10 +24,10 @@ def test_weight_and_nodelist_reach_the_normalisation(norm):
     G = _weighted_graph()
     order = ["d", "c", "b", "a"]
     want = ref.norm_adj(nx.to_numpy_array(G, nodelist=order, weight="weight"), norm)
-    got = normalized_adjacency(G, norm, weight="weight", nodelist=order)
+    got = normalized_adjacency(G, norm=norm, weight="weight", nodelist=order)
     assert_allclose(got.toarray(), want, rtol=1e-12)
     unweighted = ref.norm_adj(nx.to_numpy_array(G, nodelist=order, weight=None), norm)
-    got = normalized_adjacency(G, norm, weight=None, nodelist=order)
+    got = normalized_adjacency(G, norm=norm, weight=None, nodelist=order)
     assert_allclose(got.toarray(), unweighted, rtol=1e-12)
 
 
@@ -45,7 +45,7 @@ def test_degrees_that_overflow_are_scaled_away_exactly(norm):
     At = ref.tilde(_huge_path()) * 2.0**-1024
     d = At.sum(axis=1)
     want = At / np.sqrt(np.outer(d, d)) if norm == "sym" else At / d[:, None]
-    got = normalized_adjacency(_huge_path(), norm)
+    got = normalized_adjacency(_huge_path(), norm=norm)
     assert np.isfinite(got.data).all()
     assert_allclose(got.toarray(), want, rtol=1e-12, atol=0)
     # Rows of Ã_rw sum to 1; the weight-1 self-loops are below rounding next to 1e308.
@@ -54,12 +54,12 @@ def test_degrees_that_overflow_are_scaled_away_exactly(norm):
     # The degrees themselves are not representable: refused, by name and with the remedy.
     with pytest.raises(ValueError, match=r"the degrees of A overflow float64 .*2\^1024.*divide "
                                          r"A by a constant"):
-        normalized_adjacency(_huge_path(), norm, return_degrees=True)
+        normalized_adjacency(_huge_path(), norm=norm, return_degrees=True)
 
 
 def test_float32_weights_that_overflow_float32_stay_float32():
     A = np.zeros((3, 3), dtype=np.float32)
     A[0, 1] = A[1, 0] = A[1, 2] = A[2, 1] = np.float32(3e38)
-    got = normalized_adjacency(A, "rw")
+    got = normalized_adjacency(A, norm="rw")
     assert got.dtype == np.float32 and np.isfinite(got.data).all()
     assert_allclose(got.sum(axis=1), 1.0, rtol=1e-6)

@@ -261,7 +261,7 @@ def test_random_graph_thresholds(monkeypatch):
 @pytest.fixture(scope="module")
 def grid128():
     """A shuffled 128 x 128 grid: 2^14 nodes, so 8 float64 columns are exactly 1 MiB."""
-    return sp.csr_array(ngc_ref.normalized_adjacency(shuffled_grid(128, 128), "sym"))
+    return sp.csr_array(ngc_ref.normalized_adjacency(shuffled_grid(128, 128), norm="sym"))
 
 
 def test_auto_reorders_a_shuffled_grid_only_when_x_leaves_the_cache(grid128):
@@ -276,7 +276,7 @@ def test_auto_reorders_a_shuffled_grid_only_when_x_leaves_the_cache(grid128):
 
 def test_auto_spends_nothing_on_a_random_graph():
     A = sp.csr_array(ngc_ref.normalized_adjacency(graphs.erdos_renyi(20000, 8 / 20000, seed=2),
-                                                  "sym"))
+                                                  norm="sym"))
     r = _order.Reorder(A, "auto")
     assert r.ordering(1000, 64, 8) is None
     assert r.decision.reason.startswith("a random graph") and r.order is None
@@ -322,7 +322,7 @@ def test_auto_measures_only_where_it_costs_a_small_share_of_the_call(grid128, mo
 
 
 def test_auto_leaves_a_good_order_alone():
-    A = sp.csr_array(ngc_ref.normalized_adjacency(graphs.grid(128, 128), "sym"))  # row-major
+    A = sp.csr_array(ngc_ref.normalized_adjacency(graphs.grid(128, 128), norm="sym"))  # row-major
     r = _order.Reorder(A, "auto")
     assert r.ordering(1000, 16, 8) is None
     assert r.decision.before == 1.0 and r.order is None       # every gap is short already

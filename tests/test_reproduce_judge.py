@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy.stats import t as t_dist
 
-from ngc_ref_theory.reproduce.judge import (beats_all, combine, compare, control_mark,
+from ngc_ref_theory.reproduce.judge import (beats_all, claim_record, compare, control_mark,
                                             describe, half_width, interval_text, judge_cell,
                                             mark, paired, summarize, top_two, versus_control,
                                             worst)
@@ -99,13 +99,10 @@ def test_paired_drops_a_run_missing_on_either_side():
     assert paired([], []).size == 0 and paired([1.0], [None]).dtype == float
 
 
-def test_combine_fails_on_any_failure_holds_only_when_all_hold():
-    rows = lambda *s: [{"reading": x} for x in s]                # noqa: E731
-    assert combine([]) == "inconclusive"
-    assert combine(rows("holds", "holds")) == "holds"
-    assert combine(rows("holds", "inconclusive")) == "inconclusive"
-    assert combine(rows("holds", "fails", "inconclusive")) == "fails"
-    assert combine(rows("inconclusive")) == "inconclusive"
+def test_a_claim_record_carries_its_words_rule_and_evidence():
+    rec = claim_record("k", "the paper's words", "holds", [{"reading": "holds"}], "s", "r")
+    assert rec == {"claim": "k", "quote": "the paper's words", "verdict": "holds", "rule": "r",
+                   "summary": "s", "evidence": [{"reading": "holds"}]}
 
 
 def test_compare_rows_carry_both_intervals_and_the_run_count():

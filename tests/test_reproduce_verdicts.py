@@ -92,6 +92,25 @@ def test_beats_names_the_comparison_furthest_on_the_other_side():
                     threshold=-MATCH_MARGIN)["verdict"] == "holds"
 
 
+def test_a_claim_of_several_comparisons_is_their_worst_reading():
+    """fails if one comparison fails, else inconclusive if one is undecided, holds only when
+    every one holds (RNGC − GCN per column: 10 points ahead in every run, 0 ± 4·jitter, 10
+    behind in every run)."""
+    cols = [("cornell", 1.0, "paper"), ("texas", 1.0, "paper"), ("actor", 1.0, "paper")]
+    acc = {cols[0]: {"rngc": runs(60.0), "gcn": runs(50.0)},
+           cols[1]: {"rngc": runs(50.0, spread=5.0), "gcn": runs(50.0)},
+           cols[2]: {"rngc": runs(40.0), "gcn": runs(50.0)}}
+
+    def verdict(*k):
+        rec = V._beats("k", "q", acc, [cols[i] for i in k], ("rngc",), ("gcn",), "r")
+        return rec["verdict"], [r["reading"] for r in rec["evidence"]]
+    assert verdict(0, 1, 2) == ("fails", ["holds", "inconclusive", "fails"])
+    assert verdict(2, 1) == ("fails", ["fails", "inconclusive"])
+    assert verdict(1, 0) == ("inconclusive", ["inconclusive", "holds"])
+    assert verdict(0) == ("holds", ["holds"])
+    assert verdict() == ("inconclusive", [])                     # nothing compared
+
+
 def test_rngc_over_ngc_pools_every_run_of_every_column():
     """'in general': the pooled paired mean over all columns' runs; one column behind does
     not fail it when the pool is ahead, the per-column rows are the evidence."""
@@ -153,6 +172,7 @@ def test_gcn_pubmed_needs_the_largest_gap_on_pubmed():
     rec = V._gcn_pubmed(acc, cols)
     assert rec["verdict"] == "holds" and rec["claim"] == "gcn-pubmed"
     assert rec["summary"].startswith("NGC − GCN at the highest level: cora +2.0 [")
+    assert "]; pubmed +10.0 [" in rec["summary"]             # one entry per column, "; "
     acc = _acc(cols, ngc=(80.0, 72.0), gcn=(68.0, 70.0))     # Pubmed ahead, Cora more so
     assert V._gcn_pubmed(acc, cols)["verdict"] == "fails"
     acc = _acc(cols, ngc=(70.0, 70.0), gcn=(68.0, 75.0))     # behind on Pubmed
@@ -216,6 +236,7 @@ def test_depth_noisy_deeper_rngc_is_better_and_most_on_pubmed():
     [noisy] = [r for r in recs if r["claim"] == "depth-noisy"]
     assert noisy["verdict"] == "holds" and len(noisy["evidence"]) == 2
     assert noisy["summary"].startswith("RNGC S=16 − S=1 at ξ = 1: cora +3.0 [")
+    assert "]; pubmed +5.0 [" in noisy["summary"]            # one entry per column, "; "
     acc[cols[0]]["rngc@S=16"] = runs(66.0)                  # Cora gains more: not 'especially'
     assert _by_claim(V._depth(acc, cols))["depth-noisy"]["verdict"] == "fails"
     acc[cols[0]]["rngc@S=16"] = runs(55.0)                  # Cora loses depth
@@ -234,6 +255,8 @@ def test_row_norm_compares_with_and_without_on_the_same_draws_bonferroni_over_th
     assert rec["evidence"][1]["ci_bonferroni"] == pytest.approx(ref["ci_bonferroni"])
     assert rec["verdict"] == "holds" and rec["claim"] == "row-norm"
     assert rec["summary"].startswith("NGC with − without RN, ours: cora ξ=1 +5.0 [")
+    ours = rec["summary"].split(". The paper's own table")[0]
+    assert "]; cora ξ=10 +1.0 [" in ours                      # one entry per pair, "; "
     # the paper's own difference, w RN − w/o RN, from its table (66.1 − 68.3 on Cora ξ = 1)
     assert "The paper's own table: cora ξ=1 -2.2; cora ξ=10 " in rec["summary"]
     acc[("cora", 10.0, "rn")] = {"ngc": runs(40.0)}
@@ -421,6 +444,31 @@ def test_one_comparison_claims_fail_on_the_95_interval_itself():
     assert _by_claim(V._depth(acc, noisy))["depth-noisy"]["verdict"] == "fails"
     only_ngc = {cols[0]: {"ngc": runs(1.0)}}
     assert V._gcn_pubmed(only_ngc, cols) is None
+    # rngc-over-ngc: each column's row and the pooled mean are one comparison each (m = 1)
+    acc = {cols[0]: {"rngc": list(60.0 - d), "ngc": [60.0] * 5}}
+    rec = V.rngc_over_ngc(acc, cols)
+    assert rec["evidence"][0]["reading"] == "fails" and rec["verdict"] == "fails"
+
+
+def test_coauthor_claims_compare_the_models_their_words_name():
+    """'GCN and RNGC beat MLP' (coauthor-mlp) and 'RNGC beats GCN' (coauthor-gcn): each
+    comparison is made, so one model on the wrong side fails the claim that names it."""
+    col = ("coauthor-cs", 1.0, "paper")
+    acc = _acc([col], ngc=90.0, rngc=91.0, gcn=92.0, mlp=85.0, sgc=88.0, s2gc=88.0, appnp=88.0)
+    recs = _by_claim(V.judge_target("tab:coauthor", acc, lambda d: 15))
+    assert sorted((r["model"], r["baseline"]) for r in recs["coauthor-mlp"]["evidence"]) == [
+        ("gcn", "mlp"), ("rngc", "mlp")]
+    assert recs["coauthor-mlp"]["verdict"] == "holds"
+    assert [(r["model"], r["baseline"]) for r in recs["coauthor-gcn"]["evidence"]] == [
+        ("rngc", "gcn")]
+    assert recs["coauthor-gcn"]["verdict"] == "fails"            # RNGC 1 point behind GCN
+    acc[col]["gcn"] = runs(80.0)                                 # GCN behind MLP
+    recs = _by_claim(V.judge_target("tab:coauthor", acc, lambda d: 15))
+    assert recs["coauthor-mlp"]["verdict"] == "fails"
+    assert recs["coauthor-gcn"]["verdict"] == "holds"
+    acc[col]["gcn"], acc[col]["mlp"] = runs(70.0), runs(95.0)      # both behind MLP
+    assert _by_claim(V.judge_target("tab:coauthor", acc, lambda d: 15))[
+        "coauthor-mlp"]["verdict"] == "fails"
 
 
 def test_depth_clean_verdict_and_summary_from_S_4_on():

@@ -273,7 +273,7 @@ def test_private_solvers_solve_the_spd_system(solver, norm):
     # Each entry of SOLVERS is a function (system, problem) -> (Z, SolveInfo) solving M Z = B;
     # on a connected graph and a moderate λ the SPD matrix M is well conditioned.
     A = sp.csr_array(_random_graph(80, 5, 9))
-    An, d = normalized_adjacency(A, norm, return_degrees=True)
+    An, d = normalized_adjacency(A, norm=norm, return_degrees=True)
     sysm = _spd_system(An, d, 2.0, norm, False)
     X = np.random.default_rng(3).standard_normal((80, 2))
     # B⊥ = mass·(X − F∞): no part along the null space, as the direct methods' border asks.

@@ -236,7 +236,7 @@ def test_table_and_methods_agree():
 # --- the records are immutable -------------------------------------------------------------
 
 def test_system_and_problem_records_are_frozen():
-    An, d = normalized_adjacency(_A, "rw", return_degrees=True)
+    An, d = normalized_adjacency(_A, norm="rw", return_degrees=True)
     system = solve_mod._spd_system(An, d, 5.0, "rw", False)
     assert (system.a, system.b) == (0.2, 1.0) and system.n_components == 2
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -257,7 +257,7 @@ def test_system_and_problem_records_are_frozen():
 @pytest.mark.parametrize("norm", ["sym", "rw"])
 def test_gsd_solve_normalized_equals_gsd_solve(norm):
     X = np.random.default_rng(10).standard_normal((_N, 2))
-    An, d = normalized_adjacency(_A, norm, return_degrees=True)
+    An, d = normalized_adjacency(_A, norm=norm, return_degrees=True)
     for method in ("cg", "direct"):
         F = gsd_solve_normalized(An, 3.0 * d, X, 7.0, norm=norm, method=method)  # d up to scale
         assert_allclose(F, gsd_solve(_A, X, 7.0, norm=norm, method=method), rtol=1e-12,
@@ -267,7 +267,7 @@ def test_gsd_solve_normalized_equals_gsd_solve(norm):
 
 
 def test_gsd_solve_normalized_refuses_what_does_not_belong_together():
-    An, d = normalized_adjacency(_A, "sym", return_degrees=True)
+    An, d = normalized_adjacency(_A, norm="sym", return_degrees=True)
     X = np.ones(_N)
     with pytest.raises(ValueError, match=r"not Ã_rw and d̃ of one graph: Ã_rw 1 = 1 fails"):
         gsd_solve_normalized(An, d, X, 1.0, norm="rw")
@@ -360,7 +360,7 @@ def test_dense_guard_names_the_method_and_counts_two_matrices(monkeypatch):
     with pytest.raises(ValueError, match=r"^gsd_solve\(method='dense'\) would form a dense "
                                          r"120 x 120 array .* above max_nodes=100;"):
         gsd_solve(_A, X, 1.0, method="dense", max_nodes=100)
-    An, d = normalized_adjacency(_A, "sym", return_degrees=True)
+    An, d = normalized_adjacency(_A, norm="sym", return_degrees=True)
     with pytest.raises(ValueError, match="above max_nodes=100"):
         gsd_solve_normalized(An, d, X, 1.0, method="dense", max_nodes=100)
     monkeypatch.setenv(_memory.ENV_VAR, "200000")
@@ -372,7 +372,7 @@ def test_dense_guard_names_the_method_and_counts_two_matrices(monkeypatch):
 
 
 def test_gsd_solve_normalized_defaults_and_options_reach_the_solve():
-    An, d = normalized_adjacency(_A, "rw", return_degrees=True)
+    An, d = normalized_adjacency(_A, norm="rw", return_degrees=True)
     X = np.random.default_rng(13).standard_normal(_N)
     F, info = gsd_solve_normalized(An, d, X, 2.0, norm="rw", return_info=True)  # "auto"
     assert info.method == "direct" and info.residual <= 1e-10
@@ -384,7 +384,7 @@ def test_gsd_solve_normalized_defaults_and_options_reach_the_solve():
 
 @pytest.mark.parametrize("scale", [1e-12, 1.0, 1e12])
 def test_degrees_are_accepted_at_any_scale_and_checked_relatively(scale):
-    An, d = normalized_adjacency(_A, "sym", return_degrees=True)
+    An, d = normalized_adjacency(_A, norm="sym", return_degrees=True)
     X = np.ones(_N)
     gsd_solve_normalized(An, scale * d, X, 1.0)
     wrong = d.copy()
@@ -394,7 +394,7 @@ def test_degrees_are_accepted_at_any_scale_and_checked_relatively(scale):
 
 
 def test_gsd_solve_normalized_messages_in_full():
-    An, d = normalized_adjacency(_A, "sym", return_degrees=True)
+    An, d = normalized_adjacency(_A, norm="sym", return_degrees=True)
     X = np.ones(_N)
     with pytest.raises(TypeError, match=r"square sparse matrix \(Ã_norm from "
                                         r"normalized_adjacency\); got ndarray of shape "
@@ -480,7 +480,7 @@ def test_direct_refusal_message_in_full(monkeypatch):
 def test_direct_factors_are_those_of_mmd_on_the_bordered_matrix():
     # The fill estimate was fitted for SuperLU's MMD on AᵀA + A; factor_nnz is nnz(L) + nnz(U)
     # of that factorisation (COLAMD's fills almost twice as much on this graph).
-    An, d = normalized_adjacency(_A, "sym", return_degrees=True)
+    An, d = normalized_adjacency(_A, norm="sym", return_degrees=True)
     system = solve_mod._spd_system(An, d, 2.0, "sym", False)
     K, _ = solve_mod._bordered(system, np.ones((_N, 1)))
     lu = spla.splu(K, permc_spec="MMD_AT_PLUS_A")
@@ -666,7 +666,7 @@ def test_cg_is_jacobi_preconditioned_cg(norm):
     lam = 9.0
     X = np.random.default_rng(24).standard_normal(_N)
     _, info = gsd_solve(_A, X, lam, norm=norm, method="cg", rtol=1e-10, return_info=True)
-    An, d = normalized_adjacency(_A, norm, return_degrees=True)
+    An, d = normalized_adjacency(_A, norm=norm, return_degrees=True)
     system = solve_mod._spd_system(An, d, lam, norm, False)
     M = system.M.toarray()
     F_inf = system.project(X[:, None])[:, 0]

@@ -24,7 +24,7 @@ def er_graph():
 def test_kernel_matches_plain_horner(er_graph, workers, norm, dtype):
     rng = np.random.default_rng(0)
     X = rng.standard_normal((600, 130)).astype(dtype)
-    An = normalized_adjacency(er_graph, norm).astype(dtype)
+    An = normalized_adjacency(er_graph, norm=norm).astype(dtype)
     r = 16 / 17
     want = horner(An, X, r, 12)                      # a matrix: the plain steps
     got = HornerKernel(An, r, workers=workers)(X, 12)

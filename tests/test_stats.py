@@ -1,7 +1,8 @@
 """The checker's intervals and tests, by what they promise (#34 §3): the t-interval of a mean,
 the OLS slope intervals, Clopper–Pearson, the verdict on a probability bound, the decay test
 along n and the rule under it (``_stats``), and the paired, Bonferroni-corrected comparisons
-and cell intervals of ``reproduce`` (``reproduce.judge``).
+(``_stats.paired_comparison``, which ``reproduce.judge`` and the claims use) and the cell
+intervals of ``reproduce`` (``reproduce.judge``).
 
 **How a simulation is judged.** N independent replicates at a fixed seed; the number of
 misses of an interval (or of wrong verdicts of a test) is Binomial(N, α) when the interval or
@@ -30,12 +31,12 @@ from scipy.stats import binom
 from scipy.stats import t as t_dist
 
 from ngc_ref_theory import _stats
+from ngc_ref_theory._core import worst_verdict
 from ngc_ref_theory._stats import (CONFIDENCE, FLAT_RANGE, SLOPE_DECAY, SLOPE_FLAT,
-                                   bound_verdict, clopper_pearson, decay_verdict,
-                                   interval_verdict, loglog_slope_ci, mean_ci, sizes_to_decide,
-                                   slope_ci)
-from ngc_ref_theory.reproduce.judge import (beats_all, combine, compare, judge_cell,
-                                            versus_control)
+                                   bound_verdict, clopper_pearson, comparison_verdict,
+                                   decay_verdict, interval_verdict, loglog_slope_ci, mean_ci,
+                                   paired_comparison, sizes_to_decide, slope_ci)
+from ngc_ref_theory.reproduce.judge import beats_all, judge_cell, versus_control
 
 ALPHA = 1.0 - CONFIDENCE
 #: The binomial tail outside which a simulated count fails its test.
@@ -247,15 +248,22 @@ def test_sizes_to_decide_reaches_max_n_exactly_and_no_further():
 def test_a_paired_comparison_errs_at_its_stated_rates():
     """Δ ~ N(threshold, 1) over 5 runs, one of m = 4 comparisons: ``holds`` (95 % interval
     above the threshold) at α/2, ``fails`` (the Bonferroni interval, 1 − α/m, below it) at
-    α/(2m); and the two intervals cover at 1 − α and 1 − α/m."""
+    α/(2m), and the same rates for the claim "below" (``above=False``) on the same intervals;
+    the two intervals cover at 1 − α and 1 − α/m."""
     N, m, thr = 1000, 4, -2.0
     d = np.random.default_rng(6).normal(thr, 1.0, (N, 5))
-    rows = [compare(row, m, threshold=thr) for row in d]
-    readings = [r["reading"] for r in rows]
-    assert_binomial(readings.count("holds"), N, ALPHA / 2)
-    assert_binomial(readings.count("fails"), N, ALPHA / (2 * m))
-    ci = np.array([r["ci"] for r in rows])
-    cib = np.array([r["ci_bonferroni"] for r in rows])
+    rows = [paired_comparison(row, m, threshold=thr) for row in d]
+    for above in (True, False):
+        readings = [comparison_verdict(r.ci, r.ci_bonferroni, threshold=thr, above=above)
+                    for r in rows]
+        assert_binomial(readings.count("holds"), N, ALPHA / 2)
+        assert_binomial(readings.count("fails"), N, ALPHA / (2 * m))
+    assert [r.verdict for r in rows] == [
+        comparison_verdict(r.ci, r.ci_bonferroni, threshold=thr) for r in rows]
+    assert [paired_comparison(row, m, threshold=thr, above=False).verdict for row in d[:50]] == [
+        comparison_verdict(r.ci, r.ci_bonferroni, threshold=thr, above=False) for r in rows[:50]]
+    ci = np.array([r.ci for r in rows])
+    cib = np.array([r.ci_bonferroni for r in rows])
     assert_binomial(int(((ci[:, 0] > thr) | (ci[:, 1] < thr)).sum()), N, ALPHA)
     assert_binomial(int(((cib[:, 0] > thr) | (cib[:, 1] < thr)).sum()), N, ALPHA / m)
     assert np.all(cib[:, 0] <= ci[:, 0]) and np.all(cib[:, 1] >= ci[:, 1])
@@ -277,24 +285,39 @@ def test_a_claim_of_several_comparisons_fails_at_most_at_alpha_over_2_overall():
                 acc[c][b] = [a - e for a, e in zip(acc[c]["ngc"], rng.normal(0.0, 1.0, runs))]
         rows = beats_all(acc, columns, ("ngc",), ("mlp", "gcn", "sgc"))
         assert len(rows) == 6
-        failed += combine(rows) == "fails"
+        failed += worst_verdict(r["reading"] for r in rows) == "fails"
     assert_binomial(failed, N, ALPHA / 2, at_most=True)
 
 
-def test_a_paired_comparison_at_ties_with_the_threshold():
-    """holds needs the interval strictly above the threshold, fails the Bonferroni interval
-    strictly below; an interval ending on it is inconclusive. One run: no interval."""
-    d = np.array([1.0, 2.0, 3.0])
-    lo, hi = compare(d, 1)["ci"]
-    assert compare(d, 1, threshold=lo)["reading"] == "inconclusive"
-    assert compare(d, 1, threshold=math.nextafter(lo, -1))["reading"] == "holds"
-    lo_b, hi_b = compare(d, 3)["ci_bonferroni"]
-    assert compare(d, 3, threshold=hi_b)["reading"] == "inconclusive"
-    assert compare(d, 3, threshold=math.nextafter(hi_b, 9))["reading"] == "fails"
-    one = compare(np.array([5.0]), 1)
-    assert one["reading"] == "inconclusive" and math.isnan(one["ci"][0]) and one["runs"] == 1
-    flat = compare(np.array([0.5, 0.5, 0.5]), 2)
-    assert flat["reading"] == "holds" and flat["ci"] == [0.5, 0.5]   # zero spread
+def test_a_paired_comparison_at_ties_with_the_threshold_and_its_tolerance():
+    """holds needs the interval strictly on the claimed side of the threshold, fails the
+    Bonferroni interval strictly on the other; an interval ending on it is inconclusive, and so
+    is one ending within ``tolerance`` of it. One run: no interval."""
+    def verdict(delta, m, **kw):
+        return paired_comparison(delta, m, **kw).verdict
+    d = np.array([10.0, 11.0, 12.0])
+    lo, hi = paired_comparison(d, 1).ci
+    lo_b, hi_b = paired_comparison(d, 3).ci_bonferroni
+    assert 0 < lo_b < lo < hi < hi_b
+    for m, thr, above, want in (
+            (1, lo, True, "inconclusive"), (1, math.nextafter(lo, -1), True, "holds"),
+            (3, hi_b, True, "inconclusive"), (3, math.nextafter(hi_b, 99), True, "fails"),
+            (1, hi, False, "inconclusive"), (1, math.nextafter(hi, 99), False, "holds"),
+            (3, lo_b, False, "inconclusive"), (3, math.nextafter(lo_b, 0), False, "fails")):
+        assert verdict(d, m, threshold=thr, above=above) == want, (m, thr, above)
+    # a tolerance around the threshold 0 counts as neither side
+    assert verdict(d, 1, tolerance=lo) == "inconclusive"
+    assert verdict(d, 1, tolerance=math.nextafter(lo, 0)) == "holds"
+    assert verdict(-d, 3, tolerance=lo_b) == "inconclusive"
+    assert verdict(-d, 3, tolerance=math.nextafter(lo_b, 0)) == "fails"
+    assert verdict(-d, 1, tolerance=lo, above=False) == "inconclusive"
+    assert verdict(-d, 1, tolerance=math.nextafter(lo, 0), above=False) == "holds"
+    one = paired_comparison(np.array([5.0]), 1)
+    assert one.verdict == "inconclusive" and math.isnan(one.ci[0]) and one.runs == 1
+    none = paired_comparison(np.array([]), 2)
+    assert none.verdict == "inconclusive" and none.runs == 0 and math.isnan(none.mean)
+    flat = paired_comparison(np.array([0.5, 0.5, 0.5]), 2)
+    assert flat.verdict == "holds" and flat.ci == (0.5, 0.5)   # zero spread
 
 
 def test_a_cell_reproduces_at_its_stated_rate():
@@ -529,6 +552,44 @@ def test_family_lines_degree_share_and_the_no_hub_hypothesis():
     assert not inside and why == ("the largest degree share does not decrease (log-log slope "
                                   "-0.05 > -0.1): a hub keeps a constant share of every row as "
                                   "λ → ∞")
+
+
+def test_family_trends_judge_each_family_and_take_the_worst_inside_the_hypotheses():
+    """Each family's trend by the judge given, its slope interval, the families outside listed
+    and not judged, the worst verdict of those inside, the first failing one, the --family
+    line (decaying n^-1/2, scattered, flat; a hub outside)."""
+    ns = (100, 200, 400, 800)
+    values = {"dec": [n ** -0.5 for n in ns], "mix": [0.4, 0.22, 0.3, 0.2], "flat": [0.5] * 4,
+              "hub": [0.5] * 4}
+    series = {f: [{"n": n, "q": v} for n, v in zip(ns, vs)] for f, vs in values.items()}
+    calls = []
+
+    def judge(rows):
+        calls.append(rows)
+        return decay_verdict([r["n"] for r in rows], [r["q"] for r in rows])
+
+    def hypotheses(rows):
+        return rows is not series["hub"], "a hub"
+    ft = _stats.family_trends(series, "q", judge, hypotheses)
+    assert len(calls) == 4 and ft.outside == {"hub": "a hub"}
+    assert {f: t.verdict for f, t in ft.trends.items()} == {
+        "dec": "holds", "mix": "inconclusive", "flat": "fails", "hub": "fails"}
+    assert ft.intervals == {f: _stats.slope_interval(rows, "q") for f, rows in series.items()}
+    assert ft.inside == ["dec", "mix", "flat"] and ft.verdict == "fails"
+    assert ft.first("fails") == "flat" and ft.first("error") is None
+    assert ft.summary_tail() == "; outside: hub"
+    tail, lines = ft.summary_tail(named=True).split(" — ")
+    assert tail == "; outside: hub"
+    line = lines.split("; ")
+    assert line[0] == "dec: holds, slope -0.50 [-0.50, -0.50]"
+    assert line[1].startswith("mix: inconclusive, slope -0.26 [-0.99, 0.48] (to decide: n up")
+    assert line[2].startswith("flat: fails, slope ") and line[2].endswith(" [0.00, 0.00]")
+    assert line[3].startswith("hub: outside the hypotheses, slope ") and len(line) == 4
+    for drop, want in ((("flat",), "inconclusive"), (("flat", "mix"), "holds"),
+                       (("flat", "mix", "dec"), "inconclusive")):   # none inside
+        ft = _stats.family_trends({f: r for f, r in series.items() if f not in drop}, "q",
+                                  judge, hypotheses)
+        assert ft.verdict == want, drop
 
 
 def test_an_inconclusive_trend_says_what_would_decide_it():

@@ -33,6 +33,43 @@ import numpy as np
 from ._text import number
 
 VERDICTS = ("holds", "fails", "inconclusive", "error")
+#: The verdicts from worst to best: the one order in which verdicts combine (a statement made
+#: of parts, a claim judged per family, per comparison, per reading). A counterexample
+#: (``fails``) outweighs a part that could not run (``error``), which outweighs one the
+#: measurement cannot decide (``inconclusive``); ``holds`` only where every part holds.
+WORST_FIRST = ("fails", "error", "inconclusive", "holds")
+
+
+def severity(verdict):
+    """How bad ``verdict`` is in :data:`WORST_FIRST` order: 0 for ``holds`` up to 3 for
+    ``fails`` (a sort key: the larger, the worse).
+
+    >>> [severity(v) for v in ("holds", "inconclusive", "error", "fails")]
+    [0, 1, 2, 3]
+    """
+    if verdict not in WORST_FIRST:
+        raise ValueError(f"verdict must be one of {WORST_FIRST}, got {verdict!r}")
+    return len(WORST_FIRST) - 1 - WORST_FIRST.index(verdict)
+
+
+def worst_verdict(verdicts):
+    """The worst of ``verdicts`` (:data:`WORST_FIRST`): ``fails`` if one part fails, else
+    ``error`` if one could not run, else ``inconclusive`` if one is undecided, else ``holds``;
+    ``inconclusive`` where there is no part (nothing judged, so nothing holds).
+
+    Parameters
+    ----------
+    verdicts : iterable of str
+        The parts' verdicts, each one of :data:`VERDICTS`.
+
+    Examples
+    --------
+    >>> worst_verdict(["holds", "inconclusive"]), worst_verdict(["inconclusive", "fails"])
+    ('inconclusive', 'fails')
+    >>> worst_verdict(["holds", "holds"]), worst_verdict([])
+    ('holds', 'inconclusive')
+    """
+    return max(verdicts, key=severity, default="inconclusive")
 #: What a result is about: the paper's statement under its own hypotheses and normalisation
 #: (``as-stated``), our generalisation or correction (``extension``: the other normalisation
 #: where the paper restricts itself to one, settings beyond its hypotheses, constructed

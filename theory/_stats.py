@@ -16,6 +16,7 @@ from scipy.stats import t as t_dist
 
 from ngc_ref.noise import row_normalize, subgaussian_noise
 
+from ._core import worst_verdict
 from ._text import interval, rounded
 
 #: Confidence level of every interval the probabilistic checks report.
@@ -95,6 +96,94 @@ def mean_ci(x, conf=CONFIDENCE):
     half = float(t_dist.ppf(0.5 + conf / 2, x.size - 1)) * float(np.std(x, ddof=1)) / math.sqrt(
         x.size)
     return mu, (mu - half, mu + half)
+
+
+class Comparison(NamedTuple):
+    """One paired comparison (:func:`paired_comparison`): the mean difference, its ``conf``
+    t-interval, the Bonferroni-corrected one, the number of pairs and the verdict."""
+
+    mean: float
+    ci: tuple
+    ci_bonferroni: tuple
+    runs: int
+    verdict: str
+
+
+def comparison_verdict(ci, ci_bonferroni, *, threshold=0.0, tolerance=0.0, above=True):
+    """The rule of a paired comparison "mean Δ > threshold" (``above``; else "< threshold"):
+    ``holds`` when the whole ``ci`` lies strictly on the claimed side of ``threshold`` (beyond
+    ``tolerance``), ``fails`` when the whole ``ci_bonferroni`` lies strictly on the other side
+    (beyond ``tolerance``), else ``inconclusive`` (also without an interval: NaN ends).
+
+    ``holds`` on every one of m comparisons is an intersection-union test, so each needs only
+    its own 95% interval; ``fails`` on any one of them is a union, so each is read on its
+    Bonferroni interval at 1 − α/m, which keeps the chance of failing a true claim at most
+    α/2 (the union bound). The two cannot both apply: the Bonferroni interval contains the
+    other.
+
+    Examples
+    --------
+    >>> below = (-1.0, -0.2)
+    >>> comparison_verdict((0.2, 1.0), (-0.1, 1.3)), comparison_verdict(below, (-1.3, -0.1))
+    ('holds', 'fails')
+    >>> comparison_verdict(below, (-1.3, 0.1)), comparison_verdict(below, (-1.3, 0.1), above=False)
+    ('inconclusive', 'holds')
+    """
+    lo, hi = ci
+    lo_b, hi_b = ci_bonferroni
+    if above:
+        held, failed = lo > threshold + tolerance, hi_b < threshold - tolerance
+    else:
+        held, failed = hi < threshold - tolerance, lo_b > threshold + tolerance
+    return "holds" if held else "fails" if failed else "inconclusive"
+
+
+def paired_comparison(delta, m=1, *, threshold=0.0, tolerance=0.0, above=True,
+                      conf=CONFIDENCE):
+    """One of ``m`` paired comparisons "mean Δ > threshold" (``above``; else "< threshold")
+    from the per-pair differences ``delta`` (e.g. one model's accuracy minus another's on the
+    same run): a :class:`Comparison`.
+
+    Parameters
+    ----------
+    delta : array_like
+        The paired differences Δ_r, r = 1..k.
+    m : int
+        How many comparisons the claim makes; the Bonferroni interval is at
+        1 − (1 − ``conf``)/m (m < 1 counts as 1).
+    threshold : float
+        The claimed side's edge ("better or matches within 2 points": −2).
+    tolerance : float
+        A band around ``threshold`` that counts as neither side (rounding of the measured
+        quantity), ≥ 0.
+    above : bool
+        Whether the claim is that the mean lies above ``threshold`` (else below).
+    conf : float
+        The level of the unadjusted interval.
+
+    Returns
+    -------
+    Comparison
+        ``mean`` (NaN without pairs), ``ci`` and ``ci_bonferroni`` (the two-sided
+        t-intervals mean ± t_{k−1}·s/√k, (NaN, NaN) below two pairs), ``runs`` = k and
+        ``verdict`` by :func:`comparison_verdict`.
+
+    Examples
+    --------
+    >>> c = paired_comparison([1.0, 2.0, 4.0, 3.0], 3)
+    >>> c.verdict, c.mean, c.runs, [round(x, 2) for x in c.ci]
+    ('holds', 2.5, 4, [0.45, 4.55])
+    >>> paired_comparison([1.0, 2.0, 4.0, 3.0], 3, threshold=3.0, above=False).verdict
+    'inconclusive'
+    """
+    delta = np.asarray(delta, dtype=float)
+    nan2 = (math.nan, math.nan)
+    mu, ci = mean_ci(delta, conf) if delta.size else (math.nan, nan2)
+    conf_b = 1.0 - (1.0 - conf) / max(m, 1)
+    ci_b = mean_ci(delta, conf_b)[1] if delta.size else nan2
+    return Comparison(mu, ci, ci_b, int(delta.size),
+                      comparison_verdict(ci, ci_b, threshold=threshold, tolerance=tolerance,
+                                         above=above))
 
 
 def slope_ci(x, y, conf=CONFIDENCE):
@@ -381,3 +470,80 @@ def no_hub_hypotheses(rows, isolated_reason):
                        f"{rounded(share)} > {SHARE_DECAY}): a hub keeps a constant share of every "
                        "row as λ → ∞")
     return True, ""
+
+
+class FamilyTrends(NamedTuple):
+    """How one quantity decays along n, family by family (:func:`family_trends`)."""
+
+    #: family -> its :class:`Trend`
+    trends: dict
+    #: family -> the 95% interval of its log-log slope (:func:`slope_interval`; None below
+    #: three sizes)
+    intervals: dict
+    #: family -> why it is outside the hypotheses (listed with its own trend, not judged)
+    outside: dict
+    #: the worst verdict of the families inside the hypotheses (``inconclusive`` when none is)
+    verdict: str
+
+    @property
+    def inside(self):
+        """The families inside the hypotheses, in the series' order."""
+        return [f for f in self.trends if f not in self.outside]
+
+    def first(self, verdict):
+        """The first family inside the hypotheses with ``verdict`` (None where there is none):
+        the one a counterexample is built on."""
+        return next((f for f in self.inside if self.trends[f].verdict == verdict), None)
+
+    def summary_tail(self, named=False):
+        """How a summary of these trends ends: ``; outside: a, b`` (the families outside the
+        hypotheses), and where the user ``named`` the families (``--family``) `` — `` and each
+        one's verdict (``outside the hypotheses`` where it is), slope, interval and what would
+        decide it (:func:`family_verdicts`)."""
+        tail = f"; outside: {', '.join(self.outside)}" if self.outside else ""
+        return tail + (" — " + family_verdicts(
+            (f, "outside the hypotheses" if f in self.outside else t.verdict, t.slope,
+             self.intervals[f], t.to_decide) for f, t in self.trends.items()) if named else "")
+
+
+def family_trends(series, key, judge, hypotheses):
+    """The decay of ``key`` along n per family, and the verdict over the families inside the
+    hypotheses: the result every claim "q decays along n for every family with no isolated
+    node and no hub" is built from.
+
+    Parameters
+    ----------
+    series : dict
+        family -> its rows along n (each with ``n`` and ``key``).
+    key : str
+        The quantity that is to decay (``"tau_over_n"``, ``"per_node_energy"``): its slope
+        interval is reported.
+    judge : callable
+        ``judge(rows) -> Trend`` (:func:`decay_verdict` of ``key`` along ``n``, or
+        :func:`tau_decay_verdict`).
+    hypotheses : callable
+        ``hypotheses(rows) -> (inside?, why not)`` (e.g. on :func:`no_hub_hypotheses`).
+
+    Returns
+    -------
+    FamilyTrends
+        Per family its trend and slope interval, the families outside the hypotheses with
+        why, and the worst verdict of those inside (:func:`~._core.worst_verdict`).
+
+    Examples
+    --------
+    >>> ns = [100, 200, 400, 800]
+    >>> series = {"a": [{"n": n, "q": n ** -0.5} for n in ns],
+    ...           "b": [{"n": n, "q": 0.5} for n in ns]}
+    >>> def judge(rows):
+    ...     return decay_verdict([r["n"] for r in rows], [r["q"] for r in rows])
+    >>> ft = family_trends(series, "q", judge, lambda rows: (rows[0]["q"] != 0.5, "a plateau"))
+    >>> ft.verdict, ft.outside, ft.trends["b"].verdict
+    ('holds', {'b': 'a plateau'}, 'fails')
+    """
+    trends = {f: judge(rows) for f, rows in series.items()}
+    intervals = {f: slope_interval(rows, key) for f, rows in series.items()}
+    checked = {f: hypotheses(rows) for f, rows in series.items()}
+    outside = {f: why for f, (ok, why) in checked.items() if not ok}
+    verdict = worst_verdict(t.verdict for f, t in trends.items() if f not in outside)
+    return FamilyTrends(trends, intervals, outside, verdict)

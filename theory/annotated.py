@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from pathlib import Path
 
-from ._core import SCOPES, VERDICTS, registry
+from ._core import SCOPES, VERDICTS, registry, worst_verdict
 from ._files import atomic_write_text
 from ._paper_map import REASONS, load_map, match
 from ._paper_source import ARXIV_ID
@@ -110,10 +110,7 @@ def sentence_verdict(annotation):
         return "not run"
     if not stated:
         return "beyond"
-    for v in ("fails", "error", "inconclusive"):
-        if v in stated:
-            return v
-    return "holds"
+    return worst_verdict(stated)
 
 
 def counts(units, matching, results, claims, keep=None, skipped=()):

@@ -90,6 +90,8 @@ MODULES = {
     "datasets/_npz": ["tests/test_datasets.py"],
     "datasets/_planetoid": ["tests/test_datasets.py"],
     "datasets/_root": ["tests/test_datasets.py", "tests/test_data_fetch.py"],
+    # The library's warning classes (the scikit-learn subclass made on first use).
+    "exceptions": ["tests/test_api.py", "tests/test_solve_api.py"],
     # The locality order: every operator's reorder= tests, and its device branches.
     "_order": ["tests/test_order.py", "tests/test_gpu.py"],
     # The checker (theory/, imported as ngc_ref_theory).

@@ -39,7 +39,7 @@ from scipy.sparse import linalg as spla
 
 from .._docs import fill_doc
 from .._memory import check_dense_work
-from .._validation import as_generator, float_dtype
+from .._validation import DEPRECATED, as_generator, float_dtype, renamed_keyword
 
 
 def frobenius_norm(X):
@@ -55,8 +55,18 @@ def frobenius_norm(X):
     return float(spla.norm(X)) if sp.issparse(X) else float(np.linalg.norm(X))
 
 
-def match_frobenius(Z, norm):
-    """``Z`` rescaled to Frobenius norm ``norm`` (a new array; zeros stay zeros).
+def match_frobenius(Z, target=None, *, norm=DEPRECATED):
+    """``Z`` rescaled to Frobenius norm ``target`` (a new array; zeros stay zeros).
+
+    Parameters
+    ----------
+    Z : ndarray or sparse matrix
+    target : float
+        The Frobenius norm of the result.
+    norm : float
+        Deprecated: the former name of ``target`` (``norm`` names the normalisation of Ã
+        everywhere else in the library), still accepted, with a DeprecationWarning, until the
+        next release.
 
     Examples
     --------
@@ -65,8 +75,11 @@ def match_frobenius(Z, norm):
     >>> match_frobenius(np.array([[3.0, 4.0]]), 10.0)
     array([[6., 8.]])
     """
+    target = renamed_keyword("match_frobenius", "norm", "target", norm, target)
+    if target is None:
+        raise TypeError("match_frobenius() missing the Frobenius norm of the result: target")
     z = frobenius_norm(Z)
-    return Z * (float(norm) / z) if z > 0 else Z * 0.0
+    return Z * (float(target) / z) if z > 0 else Z * 0.0
 
 
 def signal_free_features(X, seed=None, *, dtype=None):

@@ -277,7 +277,9 @@ def make_node_classifier(adjacency, features, propagation="ngc", *, lam=None, S=
 
     Parameters
     ----------
-    adjacency, features, propagation, lam, S, eps, K, alpha, norm :
+    adjacency, features, propagation, lam, S, eps, K, alpha :
+        Passed to :class:`GraphPropagation`.
+    %(norm)s
         Passed to :class:`GraphPropagation`.
     %(weight)s
     %(nodelist)s

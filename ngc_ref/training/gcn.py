@@ -52,7 +52,8 @@ import scipy.sparse as sp
 
 from .._docs import fill_doc
 from .._memory import check_memory
-from .._validation import as_generator, check_features, check_norm, check_option, check_scalar
+from .._validation import (DEPRECATED, as_generator, check_features, check_norm, check_option,
+                           check_scalar, renamed_keyword)
 from ..normalize import normalized_adjacency
 from . import _nn
 from .optim import OPTIMIZERS, descend, make_optimizer
@@ -109,8 +110,35 @@ class GCNResult:
 fill_doc(GCNResult)
 
 
-def init_gcn_params(d, hidden, c, rng, dtype=np.float64, init="pygcn"):
-    """``[W_1, b_1, W_2, b_2]`` for widths d → hidden → c (see the module docstring)."""
+def init_gcn_params(d, hidden, c, seed=None, dtype=np.float64, init="pygcn", *, rng=DEPRECATED):
+    """``[W_1, b_1, W_2, b_2]`` for widths d → hidden → c (see the module docstring).
+
+    Parameters
+    ----------
+    d, hidden, c : int
+        The input, hidden and output widths.
+    %(seed)s
+        :func:`train_gcn` passes its Generator, which then goes on to the dropout masks.
+    dtype : numpy dtype
+        Of the parameters (float64 by default).
+    init : {"pygcn", "glorot"}
+        See the module docstring.
+    rng : numpy.random.Generator
+        Deprecated: the former name of ``seed`` (one name for the seed across the library),
+        still accepted, with a DeprecationWarning, until the next release.
+
+    Returns
+    -------
+    list of ndarray
+        W_1 (d, hidden), b_1 (hidden,), W_2 (hidden, c), b_2 (c,).
+
+    Examples
+    --------
+    >>> from ngc_ref.training.gcn import init_gcn_params
+    >>> [p.shape for p in init_gcn_params(4, 3, 2, seed=0)]
+    [(4, 3), (3,), (3, 2), (2,)]
+    """
+    rng = as_generator(renamed_keyword("init_gcn_params", "rng", "seed", rng, seed))
     params = []
     for fan_in, fan_out in ((d, hidden), (hidden, c)):
         if init == "pygcn":
@@ -122,6 +150,9 @@ def init_gcn_params(d, hidden, c, rng, dtype=np.float64, init="pygcn"):
             params.append(rng.uniform(-bound, bound, size=(fan_in, fan_out)).astype(dtype))
             params.append(np.zeros(fan_out, dtype=dtype))
     return params
+
+
+fill_doc(init_gcn_params)
 
 
 def _drop_input(X, mask):
@@ -252,8 +283,8 @@ def train_gcn(A, X, y, train_mask, n_classes=None, *, hidden=16, dropout=0.5,
         Adam's step size, the number of full-batch epochs and the L2-style weight decay
         (pygcn: 0.01, 200, 5e-4).
     optimizer : {"adam", "gd"}
-    norm : {"sym", "rw"}
-        Â = D̃^{-1/2}(A+I)D̃^{-1/2} (GCN paper) or D̃^{-1}(A+I) (pygcn's loader).
+    %(norm)s
+        Here Â = D̃^{-1/2}(A+I)D̃^{-1/2} (the GCN paper's) or D̃^{-1}(A+I) (pygcn's loader).
     init : {"pygcn", "glorot"}
         See the module docstring.
     %(seed)s

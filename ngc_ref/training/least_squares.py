@@ -32,6 +32,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from .._docs import fill_doc
+from ..exceptions import ConvergenceWarning
 from .._validation import (as_generator, check_adjacency, check_array, check_features,
                            check_norm, check_option, check_scalar)
 from ..neumann import NeumannFilter
@@ -144,7 +145,6 @@ def _power_sigma(op, rng, rtol, maxiter):
         if abs(lam - lam_old) <= rtol * abs(lam):
             return math.sqrt(max(lam, 0.0)), it
         lam_old = lam
-    from ..solve import ConvergenceWarning
     warnings.warn(f"power iteration did not reach rtol={rtol} in {maxiter} iterations",
                   ConvergenceWarning, stacklevel=3)
     return math.sqrt(max(lam, 0.0)), maxiter
@@ -347,7 +347,7 @@ def theory_trajectory(A, X_clean, eta, Y, lam, S, *, norm="rw", steps=1000, alph
     lam, S : float, int
         λ and the expansion order of Ã_S.
     %(norm)s
-        Default ``"rw"`` here, as above: Theorem 1 is stated for D̃⁻¹Ã; ``"sym"`` runs the
+        Default ``"rw"`` here, by that rule: Theorem 1 is stated for D̃⁻¹Ã; ``"sym"`` runs the
         same descent with the experiments' filter.
     steps : int
         Maximum number of GD steps.

@@ -23,15 +23,15 @@ from ngc_ref import connectivity_factor
 
 from .._atlas import combine_search, lam_grid, scan
 from .._common import SQRT_N_KEY, SQRT_N_WHY, counterexample, public
-from .._core import Violation, claim
+from .._core import Violation, claim, worst_verdict
 from .._exact import decimal, frac, mass as exact_mass
 from .._paper import EXPERIMENTS_LAM_S, THEORY_RW_SCOPES
 from .._bounds import floor_tau_over_n, grown_lam_S
 from .._figures import draws, fixed_vs_grown
 from .._graphs import FAMILIES, checker_families, family_graph, is_transitive
-from .._stats import (SHARE_DECAY, SLOPE_DECAY, SLOPE_FLAT, family_verdicts, loglog_slope,
-                      max_degree_share, no_hub_hypotheses, seed_of, slope_interval,
-                      tau_bracket_slope, tau_decay_verdict)
+from .._stats import (SHARE_DECAY, SLOPE_DECAY, SLOPE_FLAT, family_trends, loglog_slope,
+                      max_degree_share, no_hub_hypotheses, seed_of, tau_bracket_slope,
+                      tau_decay_verdict)
 from .._text import listing, rounded
 from .._thorough import scaled_sizes
 from ..sweep import run_planned
@@ -218,23 +218,16 @@ def check(ctx, norm):
     figs = _figure(ctx, norm, series)
     # One result per statement and norm; the per-family series live in the evidence (a row per
     # family and statement in the table would bury the other claims).
-    fixed_rows, grown_rows = [], []
-    for fam, (fixed, grown) in series.items():
+    fixed_rows = []
+    for fam, (fixed, _) in series.items():
         v, w = judge_fixed(fixed, floor)
         fixed_rows.append({"family": fam, "verdict": v, "worst": w,
                            "loglog_slope_tau_vs_n": loglog_slope([r["n"] for r in fixed],
                                                                  [r["tau"] for r in fixed]),
                            "series": fixed})
-        trend = judge_grown(grown)
-        grown_rows.append({"family": fam, "verdict": trend.verdict,
-                           "loglog_slope_tau_over_n": trend.slope,
-                           "loglog_slope_ci95": slope_interval(grown, "tau_over_n"),
-                           "tau_over_n_decreasing": trend.decreasing,
-                           "to_decide": trend.to_decide, "series": grown})
-        if ctx.thorough:
-            grown_rows[-1]["loglog_slope_tau_upper_over_n"] = bracket_slope(grown)
     results = [_fixed_result(ctx, norm, fixed_rows, floor, sizes, figs),
-               _grown_result(ctx, norm, grown_rows, figs)]
+               _grown_result(ctx, norm, {fam: grown for fam, (_, grown) in series.items()},
+                             figs)]
     if ctx.thorough:
         for res in results:
             res.evidence["thorough"] = _thorough_evidence(ctx, series)
@@ -266,16 +259,19 @@ def _family_evidence(rows):
                           "series": _public(r["series"])} for r in rows}
 
 
-def _worst_verdict(rows):
-    """The worst verdict of the rows; ``inconclusive`` when no family was judged (e.g. one
-    ``--family`` outside the hypotheses)."""
-    verdicts = [r["verdict"] for r in rows]
-    return "fails" if "fails" in verdicts else (
-        "inconclusive" if "inconclusive" in verdicts or not verdicts else "holds")
+def _grown_evidence(ctx, trends, family, rows):
+    """One family's λ = √n trend as evidence (with the slope of τ's upper end, ``--thorough``)."""
+    t = trends.trends[family]
+    out = {"family": family, "verdict": t.verdict, "loglog_slope_tau_over_n": t.slope,
+           "loglog_slope_ci95": trends.intervals[family], "tau_over_n_decreasing": t.decreasing,
+           "to_decide": t.to_decide}
+    if ctx.thorough:
+        out["loglog_slope_tau_upper_over_n"] = bracket_slope(rows)
+    return dict(out, series=_public(rows))
 
 
 def _fixed_result(ctx, norm, rows, floor, sizes, figs):
-    v = _worst_verdict(rows)
+    v = worst_verdict(r["verdict"] for r in rows)
     atlas = scan(norm, _floor_test, lams=lam_grid(ctx),
                  ratio="floor / (τ/n) (> 1: below the floor)")
     if not atlas.holds:   # the floor is proven for every graph: a violation is a checker bug
@@ -316,14 +312,13 @@ def _fixed_result(ctx, norm, rows, floor, sizes, figs):
                                  f"{w['tau_over_n']:.3g})") if ce else None, search=search)
 
 
-def _grown_result(ctx, norm, all_rows, figs):
-    outside = {}
-    for r in all_rows:
-        ok, why = inside_hypotheses(r["series"])
-        if not ok:
-            outside[r["family"]] = f"{why}; its own trend: {r['verdict']}"
-    rows = [r for r in all_rows if r["family"] not in outside]
-    v = _worst_verdict(rows)
+def _grown_result(ctx, norm, series, figs):
+    """λ = √n: τ/n along n per family (``series``: family -> rows), the worst verdict over the
+    families inside the hypotheses."""
+    trends = family_trends(series, "tau_over_n", judge_grown, inside_hypotheses)
+    outside = {f: f"{why}; its own trend: {trends.trends[f].verdict}"
+               for f, why in trends.outside.items()}
+    inside, v = trends.inside, trends.verdict
     ev = {"schedule": "λ = √n, S = ⌈2λ⌉",
           "criterion": f"per family — holds: the 95% interval of the log-log slope of τ/n ≤ "
                        f"{SLOPE_DECAY} and τ/n decreasing; fails: τ/n = 1 (isolated node) or "
@@ -334,16 +329,17 @@ def _grown_result(ctx, norm, all_rows, figs):
           "hypotheses": f"no isolated node at any n; log-log slope of max_i d̃_i/Σ_j d̃_j ≤ "
                         f"{SHARE_DECAY}",
           "outside_the_hypotheses": outside,
-          "families": _family_evidence(all_rows), SQRT_N_KEY: SQRT_N_WHY}
-    by = {k: [r["family"] for r in rows if r["verdict"] == k]
+          "families": {f: _grown_evidence(ctx, trends, f, rows) for f, rows in series.items()},
+          SQRT_N_KEY: SQRT_N_WHY}
+    by = {k: [f for f in inside if trends.trends[f].verdict == k]
           for k in ("holds", "fails", "inconclusive")}
     ce = None
     if by["fails"]:
-        r = next(r for r in rows if r["verdict"] == "fails")
-        last = _witness(r["series"])
+        fam = trends.first("fails")
+        last = _witness(series[fam])
         ce = counterexample(CORRECTED.id, ctx, graph=(
-            f"{r['family']}-{last['n']}-seed{last['graph_seed']}", _graph_of(r["family"], last)),
-            family=r["family"],
+            f"{fam}-{last['n']}-seed{last['graph_seed']}", _graph_of(fam, last)),
+            family=fam,
             n=last["n"], lam=last["lam"], S=last["S"], norm=norm, tau_over_n=last["tau_over_n"],
             node=last["argmax_node"], node_degree=last["argmax_degree"],
             isolated_nodes=last["isolated_nodes"],
@@ -351,19 +347,13 @@ def _grown_result(ctx, norm, all_rows, figs):
             if last["isolated_nodes"] and last["tau_over_n"] >= 1 - 1e-9 else
             "no decay of τ/n over the n grid (hub: the λ → ∞ limit of Ã_S keeps a "
             "constant share of each row on the hub)")
-    slopes = listing(f"{r['family']} {rounded(r['loglog_slope_tau_over_n'])}" for r in rows
-                     if r["verdict"] == "holds")
-    decays = (f"τ/n decays on {len(by['holds'])}/{len(rows)} families inside the hypotheses"
+    slopes = listing(f"{f} {rounded(trends.trends[f].slope)}" for f in by["holds"])
+    decays = (f"τ/n decays on {len(by['holds'])}/{len(inside)} families inside the hypotheses"
               + (f" (slopes {slopes})" if by["holds"] else ""))
-    summ = (f"{SQRT_N_WHY}, S = ⌈2λ⌉: {decays if rows else 'no family inside the hypotheses'}"
+    summ = (f"{SQRT_N_WHY}, S = ⌈2λ⌉: {decays if inside else 'no family inside the hypotheses'}"
             + (f"; fails: {', '.join(by['fails'])}" if by["fails"] else "")
             + (f"; inconclusive: {', '.join(by['inconclusive'])}" if by["inconclusive"] else "")
-            + (f"; outside: {', '.join(outside)}" if outside else ""))
-    if ctx.families:   # --family: each named family's verdict, slope and its 95% interval
-        summ += " — " + family_verdicts(
-            (r["family"], "outside the hypotheses" if r["family"] in outside else r["verdict"],
-             r["loglog_slope_tau_over_n"], r["loglog_slope_ci95"], r["to_decide"])
-            for r in all_rows)
+            + trends.summary_tail(named=bool(ctx.families)))
     return CORRECTED.result(norm, v, ev, summ, ce, figs)
 
 

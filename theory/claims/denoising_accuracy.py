@@ -60,10 +60,10 @@ from ngc_ref.training import (ModelSpec, frobenius_norm, match_frobenius, propag
                               run_experiment)
 
 from .._common import Judgement, judged
-from .._core import claim
+from .._core import claim, worst_verdict
 from .._figures import draws, legend_outside, save_figure, subplots
 from .._paper import SYNTHETIC, as_stated
-from .._stats import CONFIDENCE, mean_ci, seed_of
+from .._stats import CONFIDENCE, comparison_verdict, paired_comparison, seed_of
 
 ID = "denoising-accuracy"
 STATEMENT = ("Sec. 5 (Fig. 2, Table 4): as the feature-noise level grows, NGC's test accuracy "
@@ -125,9 +125,11 @@ def accuracy_table(result, levels, models=MODELS):
 
 def _decide(rows, above):
     """The interval rules of (i)-(iii) on ``rows`` (``ci``, ``ci_bonferroni``), for a mean that
-    should lie above 0 (``above``) or below it: ``holds`` when every 95% interval lies on the
-    right side, ``fails`` when some Bonferroni interval lies wholly on the wrong side, else
-    ``inconclusive``; with the row nearest to (or deepest into) the wrong side."""
+    should lie above 0 (``above``) or below it: each row by
+    :func:`~ngc_ref_theory._stats.comparison_verdict` (``holds`` when its 95% interval lies on
+    the right side, ``fails`` when its Bonferroni interval lies wholly on the wrong side), the
+    worst of them (:func:`~ngc_ref_theory._core.worst_verdict`); with the row nearest to (or
+    deepest into) the wrong side."""
     sign = 1.0 if above else -1.0
 
     def lower(ci):               # the bound nearest the wrong side, in "above 0" terms
@@ -136,10 +138,12 @@ def _decide(rows, above):
     def upper(ci):
         return sign * ci[1 if above else 0]
 
-    if any(upper(r["ci_bonferroni"]) < 0 for r in rows):
-        return Judgement("fails", rows, min(rows, key=lambda r: upper(r["ci_bonferroni"])))
-    if all(lower(r["ci"]) > 0 for r in rows):
-        return Judgement("holds", rows, min(rows, key=lambda r: lower(r["ci"])))
+    v = worst_verdict(comparison_verdict(r["ci"], r["ci_bonferroni"], above=above)
+                      for r in rows)
+    if v == "fails":
+        return Judgement(v, rows, min(rows, key=lambda r: upper(r["ci_bonferroni"])))
+    if v == "holds":
+        return Judgement(v, rows, min(rows, key=lambda r: lower(r["ci"])))
     return Judgement("inconclusive", rows, min(
         rows, key=lambda r: lower(r["ci"]) if np.isfinite(lower(r["ci"])) else -np.inf))
 
@@ -151,15 +155,14 @@ def judge_beats(acc, levels, baselines=BASELINES, conf=CONFIDENCE):
     Bonferroni-corrected interval below 0; else ``inconclusive``.
     """
     m = len(levels) * len(baselines)
-    conf_b = 1.0 - (1.0 - conf) / m
     rows = []
     for b in baselines:
         for j, lv in enumerate(levels):
             delta = acc["ngc"][:, j] - acc[b][:, j]
-            mu, ci = mean_ci(delta, conf)
-            _, ci_b = mean_ci(delta, conf_b)
-            rows.append({"baseline": b, "level": lv, "mean_delta": mu, "ci": ci,
-                         "ci_bonferroni": ci_b, "runs_ngc_better": int((delta > 0).sum()),
+            c = paired_comparison(delta, m, conf=conf)
+            rows.append({"baseline": b, "level": lv, "mean_delta": c.mean, "ci": c.ci,
+                         "ci_bonferroni": c.ci_bonferroni,
+                         "runs_ngc_better": int((delta > 0).sum()),
                          "runs": int(delta.size), "ngc_mean": float(acc["ngc"][:, j].mean()),
                          "baseline_mean": float(acc[b][:, j].mean()), "delta": delta})
     return _decide(rows, above=True)
@@ -171,7 +174,6 @@ def judge_slower(acc, levels, n_classes, baselines=BASELINES, conf=CONFIDENCE):
     ``holds``: every baseline's 95% interval of mean D below 0; ``fails``: some
     Bonferroni-corrected (over baselines) interval above 0; else ``inconclusive``.
     """
-    conf_b = 1.0 - (1.0 - conf) / len(baselines)
     chance = 1.0 / n_classes
 
     def retained(a):
@@ -182,10 +184,10 @@ def judge_slower(acc, levels, n_classes, baselines=BASELINES, conf=CONFIDENCE):
     drop_ngc = acc["ngc"][:, 0] - acc["ngc"][:, -1]
     for b in baselines:
         D = drop_ngc - (acc[b][:, 0] - acc[b][:, -1])
-        mu, ci = mean_ci(D, conf)
-        _, ci_b = mean_ci(D, conf_b)
-        rows.append({"baseline": b, "levels": [levels[0], levels[-1]], "mean_D": mu, "ci": ci,
-                     "ci_bonferroni": ci_b, "drop_ngc": float(drop_ngc.mean()),
+        c = paired_comparison(D, len(baselines), above=False, conf=conf)
+        rows.append({"baseline": b, "levels": [levels[0], levels[-1]], "mean_D": c.mean,
+                     "ci": c.ci, "ci_bonferroni": c.ci_bonferroni,
+                     "drop_ngc": float(drop_ngc.mean()),
                      "drop_baseline": float((acc[b][:, 0] - acc[b][:, -1]).mean()),
                      "retained_above_chance_ngc": retained(acc["ngc"]),
                      "retained_above_chance_baseline": retained(acc[b]), "chance": chance,

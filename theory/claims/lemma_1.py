@@ -30,13 +30,13 @@ from ngc_ref import NeumannFilter, connectivity_factor
 from .._atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combine_search,
                       lam_grid, minimal_figure, scan, setting, walk_minimal)
 from .._common import Judgement, counterexample, judged, public
-from .._core import Violation, claim
+from .._core import Violation, claim, severity
 from .._exact import certify_lemma_1, certify_lemma_1_exact
 from .._paper import EXPERIMENTS_LAM_S, THEORY_RW_SCOPES
 from .._bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
 from .._figures import draws, legend_outside, log_axes, save_figure, subplots
 from .._proofs import LEMMA_1_CHAIN, first_failure, instance_from, random_instances, run_chain
-from .._graphs import checker_families, family_graph
+from .._graphs import checker_families, closed_form, family_graph
 from .._stats import CONFIDENCE, NOISES, bound_verdict, seed_of
 from .._thorough import scaled_count, scaled_sizes
 from ..sweep import run_planned
@@ -212,7 +212,7 @@ def thorough_cases(ctx):
     """``[(family, n, trials, d values)]`` of ``--thorough`` (× ``ctx.scale``)."""
     cases = []
     for fam in checker_families(ctx, FAMILIES + ("complete",)):
-        grid = (THOROUGH_COMPLETE,) if fam == "complete" else THOROUGH_GRID
+        grid = (THOROUGH_COMPLETE,) if closed_form(fam) else THOROUGH_GRID
         cap = THOROUGH_MAX_N.get(fam)
         seen = set()
         for n, trials, ds in grid:
@@ -342,7 +342,6 @@ def judge(rows, key):
     most exceedances) and fails on the count at its upper end (the fewest); else it is
     inconclusive.
     """
-    order = {"fails": 2, "inconclusive": 1, "holds": 0}
     worst, worst_ci, verdict = None, None, "holds"
     for r in rows:
         v, ci = bound_verdict(r[key], r["trials"], 1.0 / r["d"])
@@ -352,7 +351,8 @@ def judge(rows, key):
             if v != "holds":
                 v, ci = ("fails", ci_hi) if v_hi == "fails" else ("inconclusive", ci)
         r[key + "_ci"] = ci
-        if worst is None or (order[v], ci[0], r["n"]) > (order[verdict], worst_ci[0], worst["n"]):
+        if worst is None or ((severity(v), ci[0], r["n"])
+                             > (severity(verdict), worst_ci[0], worst["n"])):
             worst, worst_ci, verdict = r, ci, v
     return verdict, worst, worst_ci
 

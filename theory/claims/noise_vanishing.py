@@ -28,9 +28,10 @@ from .._common import SQRT_N_KEY, SQRT_N_WHY, counterexample, public
 from .._core import Violation, claim
 from .._figures import draws, fixed_vs_grown
 from .._paper import EXPERIMENTS_LAM_S, theory_rw
-from .._graphs import FAMILIES, checker_families, complete_rho, family_graph, is_transitive
-from .._stats import (SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_verdicts, loglog_slope,
-                      max_degree_share, no_hub_hypotheses, seed_of, slope_interval)
+from .._graphs import (FAMILIES, checker_families, closed_form, complete_rho, family_graph,
+                       is_transitive)
+from .._stats import (SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_trends, loglog_slope,
+                      max_degree_share, no_hub_hypotheses, seed_of)
 from .._text import listing, rounded
 from ._energy import row_square_sums, spectrum
 
@@ -82,7 +83,7 @@ def energy_series(ctx, family, norm):
 
 def _energies(A, deg, family, transitive, lam, S_, norm, gseed):
     nn = A.shape[0]
-    if family == "complete":
+    if closed_form(family):
         # K_n in closed form (Ã = J/n): the Horner sums cost S·n² per row for nothing.
         mean_rho, tau = complete_rho(nn, lam, S_), nn * complete_rho(nn, lam, S_) / \
             series_mass(lam, S_) ** 2
@@ -119,17 +120,6 @@ def total_floor(row, norm):
     (1 − r^{S+1})² (Eq. 7's lower bound summed), the larger of the two."""
     floor = row["n"] / (row["lam"] + 1.0) ** 2
     return max(floor, row["rw_total_floor"]) if norm == "rw" else floor
-
-
-def combine(verdicts):
-    """The grown statement's verdict from its families' (inside the hypotheses): fails if one
-    fails, inconclusive if one is or there is none, else holds.
-
-    >>> combine(["holds", "inconclusive"]), combine(["inconclusive", "fails"]), combine([])
-    ('inconclusive', 'fails', 'inconclusive')
-    """
-    return "fails" if "fails" in verdicts else ("inconclusive" if "inconclusive" in verdicts
-                                                or not verdicts else "holds")
 
 
 def inside_hypotheses(rows):
@@ -212,20 +202,16 @@ def _fixed_result(ctx, norm, series, gap, figs):
 
 
 def _grown_result(ctx, norm, series, figs):
-    fams, outside = {}, {}
-    for fam, (_, grown) in series.items():
-        trend = judge_grown(grown)
-        v, slope = trend.verdict, trend.slope
-        fams[fam] = {"verdict": v, "loglog_slope": slope,
-                     "loglog_slope_ci95": slope_interval(grown, "per_node_energy"),
-                     "decreasing": trend.decreasing, "to_decide": trend.to_decide,
-                     "series": [public(r) for r in grown]}
-        ok, why = inside_hypotheses(grown)
-        if not ok:
-            outside[fam] = f"{why}; its own trend: {v} (slope {rounded(slope)})"
-    judged = {f: r for f, r in fams.items() if f not in outside}
-    verdicts = [r["verdict"] for r in judged.values()]
-    v = combine(verdicts)
+    grown = {fam: rows for fam, (_, rows) in series.items()}
+    trends = family_trends(grown, "per_node_energy", judge_grown, inside_hypotheses)
+    fams = {fam: {"verdict": t.verdict, "loglog_slope": t.slope,
+                  "loglog_slope_ci95": trends.intervals[fam], "decreasing": t.decreasing,
+                  "to_decide": t.to_decide, "series": [public(r) for r in grown[fam]]}
+            for fam, t in trends.trends.items()}
+    own = trends.trends
+    outside = {f: f"{why}; its own trend: {own[f].verdict} (slope {rounded(own[f].slope)})"
+               for f, why in trends.outside.items()}
+    v = trends.verdict
     ev = {"schedule": "λ = √n, S = ⌈2λ⌉", SQRT_N_KEY: SQRT_N_WHY, "families": fams,
           "outside_the_hypotheses": outside,
           "criterion": f"per family — holds: the 95% interval of the log-log slope ≤ "
@@ -235,21 +221,17 @@ def _grown_result(ctx, norm, series, figs):
                        "hypotheses. A finite-range trend, not a limit proof."}
     ce = None
     if v == "fails":
-        fam = next(f for f, r in judged.items() if r["verdict"] == "fails")
-        last = series[fam][1][-1]
+        fam = trends.first("fails")
+        last = grown[fam][-1]
         ce = counterexample(GROWN.id, ctx, graph=(f"{fam}-{last['n']}-seed{last['graph_seed']}",
                                                   last["A"]), family=fam, n=last["n"],
                             lam=last["lam"], S=last["S"], norm=norm,
                             per_node_energy=last["per_node_energy"],
-                            loglog_slope=judged[fam]["loglog_slope"])
-    slopes = listing((f"{f} {rounded(r['loglog_slope'])}" for f, r in judged.items()),
+                            loglog_slope=own[fam].slope)
+    slopes = listing((f"{f} {rounded(own[f].slope)}" for f in trends.inside),
                      empty="none (no family inside the hypotheses)")
     summ = (f"{SQRT_N_WHY}, S = ⌈2λ⌉: per-node energy slopes {slopes}"
-            + (f"; outside: {', '.join(outside)}" if outside else ""))
-    if ctx.families:   # --family: each named family's verdict, slope and its 95% interval
-        summ += " — " + family_verdicts(
-            (f, "outside the hypotheses" if f in outside else r["verdict"], r["loglog_slope"],
-             r["loglog_slope_ci95"], r["to_decide"]) for f, r in fams.items())
+            + trends.summary_tail(named=bool(ctx.families)))
     return GROWN.result(norm, v, ev, summ, ce, figs)
 
 

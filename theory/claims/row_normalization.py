@@ -36,10 +36,11 @@ from ngc_ref import NeumannFilter
 from ngc_ref.graphs.stochastic import sbm_degrees
 
 from .._common import counterexample
-from .._core import Violation, claim
+from .._core import Violation, claim, worst_verdict
 from .._figures import draws, legend_outside, save_figure, subplots
 from .._paper import EXPERIMENTS_LAM_S, ROW_NORMALIZATION_TABLE, as_stated, extension
-from .._stats import CONFIDENCE, class_bag_of_words, mean_ci, pyg_row_normalize, seed_of
+from .._stats import (CONFIDENCE, class_bag_of_words, paired_comparison, pyg_row_normalize,
+                      seed_of)
 from ._paper_data import load, note
 
 ID = "row-normalization"
@@ -165,37 +166,39 @@ def judge_excess(rows, conf=CONFIDENCE):
     """(c) from :func:`measure` rows: G = excess_RN − excess_raw per draw, per (data, ξ) cell.
 
     ``holds``: every cell's 95% t-interval of mean G above 0; ``fails``: some cell's
-    Bonferroni-corrected (over cells) interval below 0; else ``inconclusive``. Differences within
-    ``ROUNDING`` of the ratios count as 0. Returns (verdict, cells, worst cell).
+    Bonferroni-corrected (over cells) interval below 0; else ``inconclusive``
+    (:func:`~ngc_ref_theory._stats.paired_comparison` per cell, the worst of the cells).
+    Differences within ``ROUNDING`` of the ratios count as 0. Returns (verdict, cells, worst
+    cell).
     """
     by_cell = {}
     for r in rows:
         by_cell.setdefault((r.get("data", ""), r["xi"]), []).append(r)
-    conf_b = 1.0 - (1.0 - conf) / len(by_cell)
-    cells = []
+    cells, verdicts = [], []
     for (data, xi), rs in by_cell.items():
         g = np.array([r["excess_gain"] for r in rs])
-        mu, ci = mean_ci(g, conf)
-        _, ci_b = mean_ci(g, conf_b)
         scale = max(max(abs(r[k]) for k in ("fisher_agg_raw", "fisher_agg_rn",
                                             "fisher_agg_noise_only", "fisher_agg_noise_only_rn"))
                     for r in rs)
+        c = paired_comparison(g, len(by_cell), tolerance=ROUNDING * scale, conf=conf)
+        verdicts.append(c.verdict)
 
         def mean(k, rs=rs):
             return float(np.mean([r[k] for r in rs]))
 
-        cells.append({"data": data, "xi": xi, "draws": len(rs), "mean_gain": mu, "ci": ci,
-                      "ci_bonferroni": ci_b, "tolerance": ROUNDING * scale,
+        cells.append({"data": data, "xi": xi, "draws": len(rs), "mean_gain": c.mean,
+                      "ci": c.ci, "ci_bonferroni": c.ci_bonferroni, "tolerance": ROUNDING * scale,
                       "excess_raw": mean("excess_raw"), "excess_rn": mean("excess_rn"),
                       "fisher_raw": mean("fisher_agg_raw"), "fisher_rn": mean("fisher_agg_rn"),
                       "control_raw": mean("fisher_agg_noise_only"),
                       "control_rn": mean("fisher_agg_noise_only_rn"),
                       "draws_rn_ahead": int((g > 0).sum()), "gain_per_draw": g.tolist()})
-    if any(c["ci_bonferroni"][1] < -c["tolerance"] for c in cells):
-        return "fails", cells, min(cells, key=lambda c: c["ci_bonferroni"][1])
-    if all(c["ci"][0] > c["tolerance"] for c in cells):
-        return "holds", cells, min(cells, key=lambda c: c["ci"][0])
-    return "inconclusive", cells, min(
+    v = worst_verdict(verdicts)
+    if v == "fails":
+        return v, cells, min(cells, key=lambda c: c["ci_bonferroni"][1])
+    if v == "holds":
+        return v, cells, min(cells, key=lambda c: c["ci"][0])
+    return v, cells, min(
         cells, key=lambda c: c["ci"][0] if np.isfinite(c["ci"][0]) else -np.inf)
 
 

@@ -42,7 +42,7 @@ import math
 import numpy as np
 from scipy.stats import t as t_dist
 
-from .._stats import CONFIDENCE, mean_ci
+from .._stats import CONFIDENCE, mean_ci, paired_comparison
 
 VERDICTS = ("reproduced", "below", "above", "inconclusive")
 CLAIM_VERDICTS = ("holds", "fails", "inconclusive")
@@ -189,32 +189,16 @@ def paired(a, b):
 
 
 def compare(delta, m, threshold=0.0, conf=CONFIDENCE):
-    """One comparison "mean Δ > threshold" among ``m``: its row and its three-way reading."""
-    mu, ci = mean_ci(delta, conf) if delta.size else (float("nan"), (math.nan, math.nan))
-    conf_b = 1.0 - (1.0 - conf) / max(m, 1)
-    _, ci_b = mean_ci(delta, conf_b) if delta.size else (None, (math.nan, math.nan))
-    if not math.isnan(ci[0]) and ci[0] > threshold:
-        side = "holds"
-    elif not math.isnan(ci_b[1]) and ci_b[1] < threshold:
-        side = "fails"
-    else:
-        side = "inconclusive"
-    return {"mean": float(mu), "ci": [float(ci[0]), float(ci[1])],
-            "ci_bonferroni": [float(ci_b[0]), float(ci_b[1])], "runs": int(delta.size),
-            "reading": side}
+    """One comparison "mean Δ > threshold" among ``m``
+    (:func:`~ngc_ref_theory._stats.paired_comparison`) as a report row: ``mean``, ``ci``,
+    ``ci_bonferroni``, ``runs`` and the three-way ``reading``."""
+    c = paired_comparison(delta, m, threshold=threshold, conf=conf)
+    return {"mean": c.mean, "ci": list(c.ci), "ci_bonferroni": list(c.ci_bonferroni),
+            "runs": c.runs, "reading": c.verdict}
 
 
-def combine(rows):
-    """All hold -> holds; any fails -> fails; else inconclusive."""
-    sides = [r["reading"] for r in rows]
-    if not sides:
-        return "inconclusive"
-    if "fails" in sides:
-        return "fails"
-    return "holds" if all(s == "holds" for s in sides) else "inconclusive"
-
-
-def claim(key, quote, verdict, evidence, summary, rule):
+def claim_record(key, quote, verdict, evidence, summary, rule):
+    """The record of one of the paper's claims as ``reproduce`` reports it."""
     return {"claim": key, "quote": quote, "verdict": verdict, "rule": rule,
             "summary": summary, "evidence": evidence}
 
@@ -283,6 +267,6 @@ def top_two(acc, columns, ours, others):
 
 
 __all__ = ["BARELY", "CHANCE_MARGIN", "CLAIM_VERDICTS", "CONTROL_READINGS", "GREATLY",
-           "MATCH_MARGIN", "VERDICTS", "WEAK_HALF_WIDTH", "beats_all", "claim", "combine",
+           "MATCH_MARGIN", "VERDICTS", "WEAK_HALF_WIDTH", "beats_all", "claim_record",
            "compare", "control_mark", "describe", "half_width", "interval_text", "judge_cell",
            "mark", "paired", "summarize", "top_two", "versus_control", "worst"]

@@ -12,7 +12,8 @@ import math
 
 import numpy as np
 
-from .judge import (BARELY, CHANCE_MARGIN, GREATLY, MATCH_MARGIN, beats_all, claim, combine,
+from .._core import worst_verdict
+from .judge import (BARELY, CHANCE_MARGIN, GREATLY, MATCH_MARGIN, beats_all, claim_record,
                     compare, describe, interval_text, paired, summarize, top_two, worst)
 from .paper import QUOTES, ROW_NORMALIZATION, lookup
 from .targets import DEPTH_S, TARGETS
@@ -35,7 +36,7 @@ def _highest(columns):
 
 def _beats(key, quote, acc, columns, ours, baselines, rule_words, threshold=0.0):
     rows = beats_all(acc, columns, ours, baselines, threshold=threshold)
-    verdict = combine(rows)
+    verdict = worst_verdict(r["reading"] for r in rows)
     failing = [r for r in rows if r["reading"] == "fails"]
     if failing:
         w = min(failing, key=lambda r: r["ci_bonferroni"][1])
@@ -43,7 +44,7 @@ def _beats(key, quote, acc, columns, ours, baselines, rule_words, threshold=0.0)
                 f"(Bonferroni); most: {describe(w)}")
     else:
         text = f"{len(rows)} paired comparisons; weakest: {describe(worst(rows))}"
-    return claim(key, quote, verdict, rows, text, rule_words)
+    return claim_record(key, quote, verdict, rows, text, rule_words)
 
 
 def rngc_over_ngc(acc, columns, key="rngc-over-ngc"):
@@ -58,25 +59,27 @@ def rngc_over_ngc(acc, columns, key="rngc-over-ngc"):
             row.update(column=list(c))
             rows.append(row)
     pooled = compare(np.asarray(deltas), 1)
-    return claim(key, QUOTES["rngc-over-ngc"], pooled["reading"], rows,
-                 f"RNGC − NGC pooled over {len(rows)} columns ({pooled['runs']} paired runs): "
-                 f"{interval_text(pooled, 2)} points",
-                 "holds when the 95 % interval of the pooled paired mean RNGC − NGC lies above "
-                 "0, fails when it lies below 0")
+    return claim_record(
+        key, QUOTES["rngc-over-ngc"], pooled["reading"], rows,
+        f"RNGC − NGC pooled over {len(rows)} columns ({pooled['runs']} paired runs): "
+        f"{interval_text(pooled, 2)} points",
+        "holds when the 95 % interval of the pooled paired mean RNGC − NGC lies above "
+        "0, fails when it lies below 0")
 
 
 def bold(acc, columns, others):
     rows = top_two(acc, columns, ("ngc", "rngc"), others)
-    verdict = combine(rows)
+    verdict = worst_verdict(r["reading"] for r in rows)
     off = [r for r in rows if r["reading"] != "holds"]
     summary = (f"best of NGC/RNGC first or second (by means) in {len(rows) - len(off)} of "
                f"{len(rows)} columns" + (": not in " + "; ".join(
                    f"{r['column'][0]} {r['column'][1]:g} (rank {r['rank_of_best_ours']}, behind "
                    f"{', '.join(r['ahead'])})" for r in off) if off else ""))
-    return claim("bold", QUOTES["bold"], verdict, rows, summary,
-                 "the paper's bold: NGC or RNGC first or second in each column, by means, "
-                 f"among the models run here ({', '.join(('ngc', 'rngc', *others))}); a column "
-                 "fails when two models each beat both NGC and RNGC (paired, Bonferroni)")
+    return claim_record(
+        "bold", QUOTES["bold"], verdict, rows, summary,
+        "the paper's bold: NGC or RNGC first or second in each column, by means, "
+        f"among the models run here ({', '.join(('ngc', 'rngc', *others))}); a column "
+        "fails when two models each beat both NGC and RNGC (paired, Bonferroni)")
 
 
 def mlp_weak(acc, columns):
@@ -100,9 +103,11 @@ def _chance(acc, columns, n_classes):
                      "chance": chance, "reading": reading})
     summary = "; ".join(f"{r['column'][0]} ξ={r['column'][1]:g}: MLP {r['mlp_mean']:.1f} "
                         f"(chance {r['chance']:.1f})" for r in rows)
-    return claim("mlp-random-guess", QUOTES["mlp-random-guess"], combine(rows), rows, summary,
-                 f"at the highest level of each data set MLP's 95 % interval lies within "
-                 f"{CHANCE_MARGIN:g} points of chance (100/C); fails when it lies above")
+    verdict = worst_verdict(r["reading"] for r in rows)
+    return claim_record(
+        "mlp-random-guess", QUOTES["mlp-random-guess"], verdict, rows, summary,
+        f"at the highest level of each data set MLP's 95 % interval lies within "
+        f"{CHANCE_MARGIN:g} points of chance (100/C); fails when it lies above")
 
 
 def _gcn_pubmed(acc, columns):
@@ -121,9 +126,10 @@ def _gcn_pubmed(acc, columns):
         verdict = "fails"
     summary = "NGC − GCN at the highest level: " + "; ".join(
         f"{r['column'][0]} {interval_text(r)}" for r in rows)
-    return claim("gcn-pubmed", QUOTES["gcn-pubmed"], verdict, rows, summary,
-                 "NGC − GCN > 0 on Pubmed at its highest level (paired 95 % interval) and the "
-                 "gap largest on Pubmed among the data sets ('especially'), by means")
+    return claim_record(
+        "gcn-pubmed", QUOTES["gcn-pubmed"], verdict, rows, summary,
+        "NGC − GCN > 0 on Pubmed at its highest level (paired 95 % interval) and the "
+        "gap largest on Pubmed among the data sets ('especially'), by means")
 
 
 def _heterophily_mlp(acc, columns):
@@ -140,10 +146,11 @@ def _heterophily_mlp(acc, columns):
     most = sum(r["reading"] == "holds" for r in rows)
     # no column with MLP's number (it failed in every run): nothing to judge
     verdict = "inconclusive" if not rows else "holds" if most > len(rows) / 2 else "fails"
-    return claim("heterophily-mlp", QUOTES["heterophily-mlp"], verdict, rows,
-                 f"MLP beats most GNNs (by means) in {most} of {len(rows)} columns",
-                 "by means: MLP above more than half of GCN, S²GC, NGC, RNGC in more than half "
-                 "of the columns")
+    return claim_record(
+        "heterophily-mlp", QUOTES["heterophily-mlp"], verdict, rows,
+        f"MLP beats most GNNs (by means) in {most} of {len(rows)} columns",
+        "by means: MLP above more than half of GCN, S²GC, NGC, RNGC in more than half "
+        "of the columns")
 
 
 def _depth(acc, columns):
@@ -174,15 +181,17 @@ def _depth(acc, columns):
                          "means_by_S": {str(s): x for s, x in by_S.items()},
                          "reading": reading})
     if rows:
-        out.append(claim("depth-clean", QUOTES["depth-clean"], combine(rows), rows,
-                         "; ".join(f"{r['model']} {r['column'][0]}: range {r['range']:.1f} "
-                                   + (f"({r['range_from_S4']:.1f} from S = 4 on; "
-                                      if r["range_from_S4"] is not None else "(")
-                                   + f"expected {r['expected']})" for r in rows),
-                         f"clean features: the range of the mean accuracy over S ∈ "
-                         f"{list(DEPTH_S)} is 'barely' ≤ {BARELY:g} points (fails ≥ {GREATLY:g}) "
-                         f"on Cora and Pubmed and 'greatly' ≥ {GREATLY:g} (fails ≤ {BARELY:g}) "
-                         "on Citeseer"))
+        verdict = worst_verdict(r["reading"] for r in rows)
+        out.append(claim_record(
+            "depth-clean", QUOTES["depth-clean"], verdict, rows,
+            "; ".join(f"{r['model']} {r['column'][0]}: range {r['range']:.1f} "
+                      + (f"({r['range_from_S4']:.1f} from S = 4 on; "
+                         if r["range_from_S4"] is not None else "(")
+                      + f"expected {r['expected']})" for r in rows),
+            f"clean features: the range of the mean accuracy over S ∈ "
+            f"{list(DEPTH_S)} is 'barely' ≤ {BARELY:g} points (fails ≥ {GREATLY:g}) "
+            f"on Cora and Pubmed and 'greatly' ≥ {GREATLY:g} (fails ≤ {BARELY:g}) "
+            "on Citeseer"))
     rows = []
     for c in columns:
         if c[1] == 0.0 or "rngc@S=1" not in acc[c] or "rngc@S=16" not in acc[c]:
@@ -191,16 +200,17 @@ def _depth(acc, columns):
         row.update(column=list(c))
         rows.append(row)
     if rows:
-        verdict = combine(rows)
+        verdict = worst_verdict(r["reading"] for r in rows)
         pub = [r for r in rows if r["column"][0] == "pubmed"]
         if pub and verdict == "holds" and max(rows, key=lambda r: r["mean"]) is not pub[0]:
             verdict = "fails"
-        out.append(claim("depth-noisy", QUOTES["depth-noisy"], verdict, rows,
-                         "RNGC S=16 − S=1 at ξ = 1: " + "; ".join(
-                             f"{r['column'][0]} {interval_text(r)}" for r in rows),
-                         "noisy features (ξ = 1): RNGC at S = 16 beats S = 1 on every data set "
-                         "(paired 95 % interval) and gains most on Pubmed ('especially', by "
-                         "means)"))
+        out.append(claim_record(
+            "depth-noisy", QUOTES["depth-noisy"], verdict, rows,
+            "RNGC S=16 − S=1 at ξ = 1: " + "; ".join(
+                f"{r['column'][0]} {interval_text(r)}" for r in rows),
+            "noisy features (ξ = 1): RNGC at S = 16 beats S = 1 on every data set "
+            "(paired 95 % interval) and gains most on Pubmed ('especially', by "
+            "means)"))
     return out
 
 
@@ -221,12 +231,14 @@ def _row_norm(acc, columns):
             ROW_NORMALIZATION.label, "w/o RN", d, lv)
         if w is not None and wo is not None:
             paper.append(f"{d} ξ={lv:g} {w.mean - wo.mean:+.1f}")
-    return claim("row-norm", QUOTES["row-norm"], combine(rows), rows,
-                 "NGC with − without RN, ours: " + "; ".join(
-                     f"{r['column'][0]} ξ={r['column'][1]:g} {interval_text(r)}" for r in rows)
-                 + ". The paper's own table: " + "; ".join(paper),
-                 "with − without row normalisation > 0 for every (data set, ξ), paired on the "
-                 "same noise draws (95 %; fails on a Bonferroni interval below 0)")
+    verdict = worst_verdict(r["reading"] for r in rows)
+    return claim_record(
+        "row-norm", QUOTES["row-norm"], verdict, rows,
+        "NGC with − without RN, ours: " + "; ".join(
+            f"{r['column'][0]} ξ={r['column'][1]:g} {interval_text(r)}" for r in rows)
+        + ". The paper's own table: " + "; ".join(paper),
+        "with − without row normalisation > 0 for every (data set, ξ), paired on the "
+        "same noise draws (95 %; fails on a Bonferroni interval below 0)")
 
 
 def judge_target(key, acc, n_classes):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._common import SQRT_N_KEY, SQRT_N_WHY, counterexample
+from ..._core import worst_verdict
 from ..._proofs import THEOREM_1_LAST, first_failure, random_instances, run_chain, step_row
 from ..._stats import loglog_slope_ci
 from ..._text import interval, rounded
@@ -182,24 +183,13 @@ def hidden_constant_step(fams):
                     len(grows))
 
 
-def combined_verdict(verdicts):
-    """A reading's verdict from its families' (inconclusive when no family is inside)."""
-    if not verdicts:
-        return "inconclusive"
-    if any(v == "fails" for v in verdicts.values()):
-        return "fails"
-    if all(v == "holds" for v in verdicts.values()):
-        return "holds"
-    return "inconclusive"
-
-
 def reading_result(ctx, norm, fams, reading, figs):
     """The result of one reading: per-family verdicts combined (fails if one fails)."""
     part = PART_READING[reading]
     search = searched(ctx, norm)
     inside = [f for f in fams if fams[f]["inside"]]
     verdicts = {f: fams[f][reading][0] for f in inside}
-    v = combined_verdict(verdicts)
+    v = worst_verdict(verdicts.values())   # inconclusive when no family is inside
     ev = {"reading": reading,
           "loss": ("f(W) = ‖Ã_S X W − Y‖_F², g(W) = ‖Ã_S X* W − Y‖_F² (Eq. 8, 12 as written)"
                    if reading == "sum" else
