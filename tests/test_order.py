@@ -291,6 +291,15 @@ def test_auto_needs_enough_products(grid128):
     assert r.ordering(64, 16, 8) is not None
 
 
+def test_auto_with_no_products_says_so(grid128):
+    """S = 0 makes no product: the caller's order, and the reason is that, not the cache (16
+    float64 columns of 2^14 nodes are 2 MiB, twice the cache)."""
+    r = _order.Reorder(grid128, "auto")
+    assert r.ordering(0, 16, 8) is None and r.order is None
+    assert r.decision.reorder is False
+    assert r.decision.reason == "no products: nothing to reorder for"
+
+
 def test_auto_measures_only_where_it_costs_a_small_share_of_the_call(grid128, monkeypatch):
     """The sample and the balls cost ``COSTS['measure']`` per entry they read; "auto" measures
     only where that is at most MEASURE_SHARE of the call's products (the model of the module
