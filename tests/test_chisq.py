@@ -141,10 +141,16 @@ def test_survival_at_or_below_zero_is_one(x):
     assert b["hi"] == 1 and 0 <= 1 - b["lo"] <= cq.TOL
 
 
-def test_closed_form_is_labelled_and_counts_one_term():
+def test_method_texts_state_the_formula_and_the_truncation_bound():
+    # The certificate's "why" quotes these: the closed form as the module docstring gives it,
+    # Q(nd/2, x/(2μ)) the regularised upper incomplete gamma; the series with its remainder bound.
     b = cq.weighted_sf([0.7] * 3, 2, 1.0)
-    assert b["terms"] == 1
-    assert b["name"].startswith("closed form") and b["method"].startswith("closed form:")
+    assert b["terms"] == 1 and b["name"] == "closed form (χ² survival)"
+    assert b["method"] == "closed form: equal weights, P(χ²_{nd} > x/μ) = Q(nd/2, x/(2μ))"
+    b = cq.weighted_sf([0.7, 0.2], 2, 1.0)
+    assert b["name"] == "Moschopoulos series"
+    assert b["method"].startswith("Moschopoulos' gamma-mixture series (")
+    assert b["method"].endswith("; truncation remainder ≤ 1 − Σ p_j)")
 
 
 def test_decide_compares_the_bracket_ends_with_the_threshold_and_gives_the_distance():
