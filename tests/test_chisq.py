@@ -2,6 +2,7 @@
 certificate: closed forms, Monte Carlo, the truncation bracket, monotone widening."""
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -92,3 +93,95 @@ def test_lemma_1_exact_certificate_on_one_node_is_the_closed_form():
     assert c["numbers"]["P"] == pytest.approx(stats.chi2.sf(2 * math.log(8), 4), rel=1e-12)
     assert c["fails"] is True
     assert ex.certify_lemma_1_exact(1, [], 1, 0, 3, "rw")["fails"] is False
+
+
+def _geometric_mixture(x, J):
+    """The bracket [lo_J, lo_J + 2^{-J}] of P(χ²₂ + 2χ²₂ > x) after J mixture terms, by hand.
+
+    With weights 1 and 2 at d = 2 (shape α = 1), C = 1/2 and γ_j = 2^{-j}/j, so
+    Σ_j δ_j t^j = exp(Σ γ_j t^j) = 1/(1 − t/2): the mixture weights are p_j = 2^{-(j+1)}
+    (geometric), each component Gamma(2 + j, scale 2) with survival
+    Q(2 + j, x/2) = e^{-x/2} Σ_{i < 2+j} (x/2)^i / i!, and the remainder after J terms is 2^{-J}.
+    """
+    y = x / 2
+    lo = sum(2.0 ** -(j + 1) * math.exp(-y) * sum(y ** i / math.factorial(i) for i in range(2 + j))
+             for j in range(J))
+    return lo, lo + 2.0 ** -J
+
+
+def test_truncation_follows_tol_and_max_terms_at_both_ends_of_an_interval():
+    # tol = 1e-3 stops at the first J with 2^{-J} ≤ 1e-3 (J = 10); max_terms = 5 after 5 terms.
+    x = 3.0
+    exact = 2 * math.exp(-x / 4) - math.exp(-x / 2)          # Exp(mean 2) + Exp(mean 4)
+    for kw, J in (({"tol": 1e-3}, 10), ({"max_terms": 5}, 5)):
+        lo, hi = _geometric_mixture(x, J)
+        assert lo <= exact <= hi
+        b = cq.weighted_sf([1, 2], 2, x, **kw)
+        assert b["terms"] == J
+        assert float(b["lo"]) == pytest.approx(lo, rel=1e-13)
+        assert float(b["hi"]) == pytest.approx(hi, rel=1e-13)
+        # the same weights and x at both ends: the interval is that bracket, both ends truncated
+        br = cq.sf_interval([1, 2], [1, 2], 2, x, x, **kw)
+        assert br["terms"] == J and br["name"] == "Moschopoulos series"
+        assert float(br["lo"]) == pytest.approx(lo, rel=1e-13)
+        assert float(br["hi"]) == pytest.approx(hi, rel=1e-13)
+    # equal weights at one end (the closed form, one term): the interval reports the larger count
+    assert cq.sf_interval([1, 1], [1, 2], 2, x, x, max_terms=5)["terms"] == 5
+
+
+@pytest.mark.parametrize("x", [0, -1.5])
+def test_survival_at_or_below_zero_is_one(x):
+    # P(X > x) = 1 for x ≤ 0 and X ≥ 0: the closed forms exactly, the series within its
+    # truncation tolerance.
+    for k in (1, 4):
+        assert cq.chisq_sf(k, x) == 1
+        b = cq.weighted_sf([0.5] * k, 3, x)
+        assert b["lo"] == b["hi"] == 1
+    b = cq.weighted_sf([1, 2], 2, x)
+    assert b["hi"] == 1 and 0 <= 1 - b["lo"] <= cq.TOL
+
+
+def test_method_texts_state_the_formula_and_the_truncation_bound():
+    # The certificate's "why" quotes these: the closed form as the module docstring gives it,
+    # Q(nd/2, x/(2μ)) the regularised upper incomplete gamma; the series with its remainder bound.
+    b = cq.weighted_sf([0.7] * 3, 2, 1.0)
+    assert b["terms"] == 1 and b["name"] == "closed form (χ² survival)"
+    assert b["method"] == "closed form: equal weights, P(χ²_{nd} > x/μ) = Q(nd/2, x/(2μ))"
+    b = cq.weighted_sf([0.7, 0.2], 2, 1.0)
+    assert b["name"] == "Moschopoulos series"
+    assert b["method"].startswith("Moschopoulos' gamma-mixture series (")
+    assert b["method"].endswith("; truncation remainder ≤ 1 − Σ p_j)")
+
+
+def test_decide_compares_the_bracket_ends_with_the_threshold_and_gives_the_distance():
+    # Dyadic numbers: every difference below is exact in binary.
+    t = Fraction(1, 4)
+    assert cq.decide({"lo": 0.375, "hi": 0.5}, t) == (True, 0.125)      # lo − t
+    assert cq.decide({"lo": 0.0625, "hi": 0.125}, t) == (False, 0.125)  # t − hi
+    assert cq.decide({"lo": 0.125, "hi": 0.25}, t) == (False, 0)        # P ≤ hi = t
+    assert cq.decide({"lo": 0.25, "hi": 0.25}, t) == (False, 0)         # P = t is not > t
+    assert cq.decide({"lo": 0.25, "hi": 0.375}, t) == (None, 0)         # lo = t < hi: straddles
+    assert cq.decide({"lo": 0.125, "hi": 0.375}, t) == (None, 0)
+
+
+def test_eigenvalue_slack_is_its_stated_bound_and_covers_the_error():
+    # [[1, 2], [2, 4]] = vvᵀ with v = (1, 2): eigenvalues 0 and 5, ‖M‖_F = √(1 + 4 + 4 + 16) = 5,
+    # so the slack is n(1 + ‖M‖_F)·10^{slack_digits − DPS} = 2·6·10^{slack_digits − 50}.
+    M = [[Fraction(1), Fraction(2)], [Fraction(2), Fraction(4)]]
+    for kw, digits in (({}, 15), ({"slack_digits": 0}, 0)):
+        vals, slack = cq.symmetric_eigenvalues(M, **kw)
+        stated = 12 * cq.mp.mpf(10) ** (digits - cq.DPS)
+        assert float(slack / stated) == pytest.approx(1, abs=1e-30)
+        assert abs(vals[0]) <= slack and abs(vals[1] - 5) <= slack
+
+
+@pytest.mark.parametrize("y", [0.5, 2.0])
+def test_extremal_sf_with_one_weight_is_the_chi_square_1_tail(y):
+    p, k = cq.extremal_sf(y, 1)
+    assert k == 1 and float(p) == pytest.approx(stats.chi2.sf(y, 1), rel=1e-12)
+
+
+@pytest.mark.parametrize("k_max", [0, -2, 2.5])
+def test_extremal_sf_rejects_a_k_max_that_is_not_a_positive_integer(k_max):
+    with pytest.raises(ValueError, match="k_max must be a positive integer"):
+        cq.extremal_sf(1.0, k_max)

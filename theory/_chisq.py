@@ -64,8 +64,9 @@ def weighted_sf(weights, d, x, tol=TOL, max_terms=MAX_TERMS):
     """Bracket of P(Σ_k μ_k Y_k > x), Y_k i.i.d. χ²_d, for weights μ_k > 0.
 
     Returns ``{"lo", "hi", "name", "method", "terms"}`` (mpf bounds with lo ≤ P ≤ hi): the
-    closed form when all weights are equal (lo = hi), else Moschopoulos' series truncated where its
-    remainder 1 − Σ p_j falls below ``tol`` (or after ``max_terms`` terms).
+    closed form when all weights are equal (lo = hi, ``terms`` = 1), else Moschopoulos' series
+    truncated where its remainder 1 − Σ p_j falls to ``tol`` or below (or after ``max_terms``
+    terms); ``terms`` is the number J of mixture weights p_0, …, p_{J−1} summed.
 
     >>> b = weighted_sf([1, 1, 1], 2, 3)                  # χ²_6 > 3: e^{-1.5}(1 + 1.5 + 1.125)
     >>> round(float(b["lo"]), 12), b["method"].split(":")[0]
@@ -119,7 +120,10 @@ def weighted_sf(weights, d, x, tol=TOL, max_terms=MAX_TERMS):
 def sf_interval(weights_lo, weights_hi, d, x_lo, x_hi, **kw):
     """Bracket of P(Σ μ_k Y_k > x) for every μ_k ∈ [lo_k, hi_k] and x ∈ [x_lo, x_hi]: the
     survival is non-decreasing in each weight and non-increasing in x, so the lower end is
-    taken at (lo weights, x_hi) and the upper end at (hi weights, x_lo)."""
+    taken at (lo weights, x_hi) and the upper end at (hi weights, x_lo). ``kw`` (``tol``,
+    ``max_terms``) goes to :func:`weighted_sf` at both ends. Returns ``{"lo", "hi", "name",
+    "method", "terms"}``: the two ends, the lower end's name and method, and the larger of the
+    two ends' ``terms``."""
     a = weighted_sf(weights_lo, d, x_hi, **kw)
     b = weighted_sf(weights_hi, d, x_lo, **kw)
     return {"lo": a["lo"], "hi": b["hi"], "method": a["method"], "name": a["name"],
@@ -127,8 +131,9 @@ def sf_interval(weights_lo, weights_hi, d, x_lo, x_hi, **kw):
 
 
 def decide(bracket, threshold):
-    """``True`` (P > threshold), ``False`` (P ≤ threshold) or ``None`` (the bracket straddles
-    it), with the margin: distance of the bracket from the threshold."""
+    """``True`` (P > threshold: lo > threshold), ``False`` (P ≤ threshold: hi ≤ threshold) or
+    ``None`` (the bracket straddles it: lo ≤ threshold < hi), with the margin: the distance of
+    the bracket from the threshold (lo − threshold, threshold − hi, or 0 when it straddles)."""
     with mp.workdps(DPS):
         t = _mpf(threshold)
         if bracket["lo"] > t:
@@ -141,7 +146,7 @@ def decide(bracket, threshold):
 def symmetric_eigenvalues(rows, slack_digits=15):
     """Eigenvalues of a real symmetric matrix (rows of Fractions or mpf) at :data:`DPS` digits
     (mpmath's Jacobi ``eigsy``, backward stable), and the slack added on either side: the
-    error bound n·‖M‖_F·10^{-DPS} times 10^{slack_digits}.
+    error bound n·(1 + ‖M‖_F)·10^{-DPS} times 10^{slack_digits}.
 
     >>> vals, slack = symmetric_eigenvalues([[Fraction(2), Fraction(1)],
     ...                                      [Fraction(1), Fraction(2)]])
