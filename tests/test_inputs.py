@@ -1,6 +1,7 @@
 """Input rules at the public boundary: networkx edge weights and node order, the optional
-hypothesis dependency of ``ngc_ref.strategies``, and the messages for ``lam``, ``eps`` and
-``seed``.
+hypothesis dependency of ``ngc_ref.strategies``, the messages for ``lam``, ``eps`` and
+``seed``, and each rule of the checks in ``ngc_ref._validation`` at, just inside and just
+outside its limits (the memory guards' byte counts, computed here by hand, included).
 
 A networkx graph is turned into a matrix with ``weight=`` (default ``"weight"``, as networkx's
 own functions) and ``nodelist=`` (default ``G.nodes()`` order, as
@@ -15,6 +16,7 @@ import os
 import subprocess
 import sys
 import warnings
+from fractions import Fraction
 
 import networkx as nx
 import numpy as np
@@ -23,7 +25,11 @@ import scipy.sparse as sp
 from numpy.testing import assert_allclose
 
 import ngc_ref
-from ngc_ref import training
+from ngc_ref import _memory, training
+from ngc_ref._validation import (DEPRECATED, _preview, _warn, as_generator, check_adjacency,
+                                 check_array, check_dense_size, check_eps, check_features,
+                                 check_lam, check_order, check_per_row, check_scalar,
+                                 is_symmetric, renamed_keyword)
 from ngc_ref.graphs import edge_homophily
 
 HERE = os.path.abspath(__file__)
@@ -469,3 +475,417 @@ def test_shared_parameter_paragraphs_are_filled_in_with_their_indentation():
     assert lines[start + len(PARAMS["weight"].splitlines())] == "            More about it."
     with pytest.raises(KeyError):
         fill_doc(type("C", (), {"__doc__": "%(no_such_paragraph)s"}))
+
+
+# --- every rule of the checks, at and around each limit -------------------------------------
+# (issue #34: the mutation pass of ngc_ref/_validation.py). The messages are the documented
+# ones ("{name} must be ..., got ..."); each table row is one rule.
+
+@pytest.mark.parametrize("x, kw, expected", [
+    (0.5, {}, 0.5),                                          # no bounds: any finite real
+    (np.float32(0.5), {}, 0.5),
+    (3, {"integer": True}, 3),
+    (np.int64(3), {"integer": True}, 3),
+    (0.0, {"min_val": 0.0}, 0.0),                            # at an included minimum
+    (1e-300, {"min_val": 0.0, "include_min": False}, 1e-300),   # just inside an excluded one
+    (1.0, {"max_val": 1.0}, 1.0),                            # at the maximum: included by default
+    (0.999, {"max_val": 1.0, "include_max": False}, 0.999),
+    (0, {"min_val": 0, "integer": True}, 0),
+])
+def test_check_scalar_accepts_each_bound_it_includes(x, kw, expected):
+    got = check_scalar(x, "p", **kw)
+    assert got == expected and type(got) is type(expected)
+
+
+@pytest.mark.parametrize("x, kw, exc, message", [
+    (True, {}, TypeError, "p must be a real number, got bool True"),
+    (np.bool_(False), {"integer": True}, TypeError, "p must be an integer, got bool False"),
+    ("a", {}, TypeError, "p must be a real number, got str 'a'"),
+    (1.5, {"integer": True}, TypeError, "p must be an integer, got float 1.5"),
+    ("3", {"integer": True}, TypeError, "p must be an integer, got str '3'"),
+    (2.0, {"integer": True}, TypeError, "p must be an integer, got float 2.0; pass int(2.0)"),
+    (np.float64(2.0), {"integer": True}, TypeError,
+     "p must be an integer, got float64 2.0; pass int(2.0)"),
+    (math.inf, {}, ValueError, "p must be finite, got inf"),
+    (np.float64(np.nan), {}, ValueError, "p must be finite, got nan"),
+    (-1e-300, {"min_val": 0.0}, ValueError, "p must be >= 0.0, got -1e-300"),   # just outside
+    (0.0, {"min_val": 0.0, "include_min": False}, ValueError, "p must be > 0.0, got 0.0"),
+    (1.5, {"max_val": 1.0}, ValueError, "p must be <= 1.0, got 1.5"),
+    (1.0, {"max_val": 1.0, "include_max": False}, ValueError, "p must be < 1.0, got 1.0"),
+    (np.int64(-1), {"min_val": 0, "integer": True}, ValueError, "p must be >= 0, got -1"),
+])
+def test_check_scalar_messages_name_the_rule_and_the_value(x, kw, exc, message):
+    with pytest.raises(exc) as info:
+        check_scalar(x, "p", **kw)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("call, exc, message", [
+    (lambda: check_order(-1), ValueError, "S must be >= 0, got -1"),
+    (lambda: check_order(-1, "K"), ValueError, "K must be >= 0, got -1"),
+    (lambda: check_order(2.0), TypeError, "S must be an integer, got float 2.0; pass int(2.0)"),
+    (lambda: check_lam("abc"), TypeError, "lam must be a real number, got str 'abc'"),
+    (lambda: check_lam(True), TypeError, "lam must be a real number, got bool True"),
+    (lambda: check_lam(10**400), ValueError, f"lam must be > 0 and finite, got {10**400!r}"),
+    (lambda: check_eps(None), TypeError, "eps must be a real number, got NoneType None"),
+])
+def test_order_lam_and_eps_messages(call, exc, message):
+    with pytest.raises(exc) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_order_lam_and_eps_accept_their_smallest_values():
+    assert check_order(0) == 0 and check_eps(0.0) == 0.0
+    assert check_lam(0.5) == 0.5 and check_lam(1e-300) == 1e-300
+
+
+@pytest.mark.parametrize("make", [np.random.SeedSequence, np.random.PCG64])
+def test_as_generator_draws_from_a_seed_sequence_or_bit_generator(make):
+    # PCG64(7) is seeded through SeedSequence(7), as default_rng(7) is. (Made here: a bit
+    # generator is stateful.)
+    got = as_generator(make(7)).random(3).tolist()
+    assert got == np.random.default_rng(7).random(3).tolist()
+
+
+@pytest.mark.parametrize("seed, shown", [(True, "bool True"), (1.5, "float 1.5"),
+                                         ("7", "str '7'")])
+def test_as_generator_refuses_other_seeds_by_name(seed, shown):
+    with pytest.raises(TypeError) as info:
+        as_generator(seed)
+    assert str(info.value) == ("seed must be None, a non-negative int, a numpy.random."
+                               f"SeedSequence or a numpy.random.Generator, got {shown}")
+
+
+# The memory guards: the budget set to exactly the bytes needed (computed here by hand) lets
+# the call through; one byte less refuses it.
+
+@pytest.fixture
+def budgets(monkeypatch):
+    def set_budgets(host, gpu="1TiB"):
+        monkeypatch.setenv(_memory.ENV_VAR, str(host))
+        monkeypatch.setenv(_memory.GPU_ENV_VAR, str(gpu))
+    return set_budgets
+
+
+_DENSE_WAY_OUT = ("use the sparse/blockwise functions instead (neumann_propagate, "
+                  "gsd_solve(method='cg'), connectivity_factor(method='exact' or 'estimate'))")
+
+
+@pytest.mark.parametrize("kw, nbytes, detail", [
+    ({}, 100 * 100 * 8, "a dense 100 x 100 array of 8 bytes per entry"),
+    ({"arrays": 2, "itemsize": 4}, 2 * 100 * 100 * 4,
+     "2 dense 100 x 100 arrays of 4 bytes per entry"),
+    ({"arrays": 3}, 3 * 100 * 100 * 8, "3 dense 100 x 100 arrays of 8 bytes per entry"),
+])
+@pytest.mark.parametrize("gpu", [False, True])
+def test_check_dense_size_needs_the_bytes_of_its_arrays(budgets, kw, nbytes, detail, gpu):
+    fits, short = (("1TiB", nbytes), ("1TiB", nbytes - 1)) if gpu else ((nbytes, "1"),
+                                                                         (nbytes - 1, "1TiB"))
+    kw = {**kw, "gpu": True} if gpu else kw                  # host memory by default
+    budgets(*fits)
+    assert check_dense_size(100, 100, "op", **kw) is None    # n = max_nodes: allowed
+    budgets(*short)
+    with pytest.raises(ValueError) as info:
+        check_dense_size(100, 100, "op", **kw)
+    msg = str(info.value)
+    where = " on the GPU" if gpu else ""
+    assert msg.startswith(f"op would need ") and f"{where} ({detail}) but only" in msg, msg
+    assert f"; {_DENSE_WAY_OUT}. Set " in msg and (" on the GPU" in msg) == gpu, msg
+
+
+def test_check_dense_size_above_max_nodes_says_so_before_any_memory_is_asked_for():
+    n = 2**15            # 2**30 entries of 8 bytes: 8 GiB
+    with pytest.raises(ValueError) as info:
+        check_dense_size(n, n - 1, "op")
+    assert str(info.value) == (
+        f"op would form a dense {n} x {n} array (8.00 GiB in float64), above max_nodes={n - 1}; "
+        f"pass max_nodes={n} (or larger) if you really want it, or use the sparse/blockwise "
+        f"functions instead")
+    assert check_dense_size(1, 1, "op") is None                      # the smallest max_nodes
+
+
+@pytest.mark.parametrize("max_nodes, exc, message", [
+    (0, ValueError, "max_nodes must be >= 1, got 0"),
+    (2.0, TypeError, "max_nodes must be an integer, got float 2.0; pass int(2.0)"),
+])
+def test_check_dense_size_max_nodes_is_a_positive_integer(max_nodes, exc, message):
+    with pytest.raises(exc) as info:
+        check_dense_size(1, max_nodes, "op")
+    assert str(info.value) == message
+
+
+_I, _F32 = np.ones((100, 10), dtype=np.int64), np.ones((100, 10), dtype=np.float32)
+
+
+@pytest.mark.parametrize("X, kw, nbytes, what, detail", [
+    # float64 input, nothing converted: the caller's work arrays only
+    (np.ones((100, 10)), {"work_arrays": 2, "what": "op"}, 2 * 100 * 10 * 8, "op",
+     "2 dense 100 x 10 arrays of 8 bytes per entry: op's work arrays"),
+    # an integer array is converted: its float64 copy
+    (_I, {}, 100 * 10 * 8, "converting M", "a dense 100 x 10 array of 8 bytes per entry"),
+    (_I, {"what": "op", "work_arrays": 1}, 2 * 100 * 10 * 8, "op",
+     "2 dense 100 x 10 arrays of 8 bytes per entry: op's work arrays"),
+    # float32 stays float32 (4 bytes an entry); float16 becomes float32
+    (_F32, {"work_arrays": 1}, 100 * 10 * 4, "converting M",
+     "a dense 100 x 10 array of 4 bytes per entry"),
+    (_F32.astype(np.float16), {}, 100 * 10 * 4, "converting M",
+     "a dense 100 x 10 array of 4 bytes per entry"),
+    # a 1-D signal is one column, kept 1-D or not
+    (np.ones(100), {"work_arrays": 1, "ensure_2d": False}, 100 * 8, "converting M",
+     "a dense 100 x 1 array of 8 bytes per entry"),
+    (np.ones(100, dtype=np.int64), {}, 100 * 8, "converting M",
+     "a dense 100 x 1 array of 8 bytes per entry"),
+    # sparse input densified: its dense copy, and the work arrays beside it
+    (sp.csr_array(_I), {}, 100 * 10 * 8, "densifying the sparse M",
+     "a dense 100 x 10 array of 8 bytes per entry: the dense copy of the sparse M"),
+    (sp.csr_array(np.ones((100, 10))), {"what": "op"}, 100 * 10 * 8, "op",
+     "a dense 100 x 10 array of 8 bytes per entry: the dense copy of the sparse M"),
+    (sp.csr_array(_F32), {"what": "op", "work_arrays": 1}, 2 * 100 * 10 * 4, "op",
+     "2 dense 100 x 10 arrays of 4 bytes per entry: the dense copy of the sparse M and op's "
+     "work arrays"),
+    # sparse kept sparse: the work arrays only
+    (sp.csr_array(np.ones((100, 10))), {"accept_sparse": True, "work_arrays": 1}, 100 * 10 * 8,
+     "converting M", "a dense 100 x 10 array of 8 bytes per entry"),
+])
+def test_check_array_memory_guard_counts_each_n_by_d_array(budgets, X, kw, nbytes, what, detail):
+    from ngc_ref._validation import _FEATURES_MEMORY_HINT
+    budgets(nbytes)
+    check_array(X, name="M", **kw)
+    budgets(nbytes - 1)
+    with pytest.raises(ValueError) as info:
+        check_array(X, name="M", **kw)
+    msg = str(info.value)
+    assert msg.startswith(f"{what} would need ") and f" ({detail}) but only" in msg, msg
+    assert f"; {_FEATURES_MEMORY_HINT}. Set {_memory.ENV_VAR} " in msg, msg
+
+
+@pytest.mark.parametrize("call", [
+    lambda X, S: check_array(X), lambda X, S: check_features(X, 100),
+    lambda X, S: check_array(S, accept_sparse=True),
+    lambda X, S: check_features(S, 100, allow_sparse=True)])
+def test_nothing_to_allocate_is_never_refused(budgets, call):
+    budgets(1)                                     # one byte
+    call(np.ones((100, 10)), sp.csr_array(np.ones((100, 10))))
+
+
+def test_check_features_passes_its_arguments_on(budgets):
+    assert check_features(np.ones(3), 3).shape == (3, 1)            # a signal: one column
+    budgets(2 * 100 * 10 * 8 - 1)
+    with pytest.raises(ValueError) as info:
+        check_features(np.ones((100, 10)), 100, what="op", work_arrays=2)
+    assert str(info.value).startswith("op would need ") and (
+        "(2 dense 100 x 10 arrays of 8 bytes per entry: op's work arrays)" in str(info.value))
+
+
+@pytest.mark.parametrize("call, exc, message", [
+    (lambda: check_array(sp.csr_array(np.eye(2, dtype=complex)), name="M"), TypeError,
+     "M must have a real numeric (bool, int or float) dtype, got complex128"),
+    (lambda: check_array(sp.csr_array(np.eye(2)), name="M", n_rows=3), ValueError,
+     "M must have one row per node: expected 3 rows, got shape=(2, 2)"),
+    (lambda: check_array([np.nan]), ValueError, "X contains non-finite values (NaN or inf)"),
+    (lambda: check_features([np.nan], 1), ValueError, "X contains non-finite values (NaN or inf)"),
+    (lambda: check_features([np.nan], 1, name="H"), ValueError,
+     "H contains non-finite values (NaN or inf)"),
+    (lambda: check_features(np.ones(3), 4), ValueError,
+     "X must have one row per node: expected 4 rows, got shape=(3, 1)"),
+    (lambda: check_per_row(np.ones((3, 1)), 3, "d"), ValueError,
+     "d must be a 1-D array with one entry per node (3), got shape=(3, 1)"),
+    (lambda: check_per_row(np.ones(2), 3, "d", per="class"), ValueError,
+     "d must be a 1-D array with one entry per class (3), got shape=(2,)"),
+])
+def test_array_messages_name_the_argument_and_the_rule(call, exc, message):
+    with pytest.raises(exc) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_one_dimensional_sparse_input_is_refused_by_name():
+    try:
+        S = sp.coo_array(np.ones(3))
+    except (TypeError, ValueError):
+        pytest.skip("SciPy before 1.13 has no 1-D sparse arrays")
+    with pytest.raises(ValueError) as info:
+        check_array(S, name="M")
+    assert str(info.value) == "M must be 2-D, got shape=(3,)"
+
+
+def test_ragged_input_is_refused_by_name():
+    with pytest.raises(TypeError, match=r"^M could not be read as an array: "):
+        check_array([[1.0, 2.0], [3.0]], name="M")
+
+
+@pytest.mark.parametrize("dtype, expected", [(np.int64, np.float64), (bool, np.float64),
+                                             (np.float32, np.float32), (np.float64, np.float64)])
+def test_sparse_input_gets_the_documented_dtype_in_a_new_matrix(dtype, expected):
+    S = sp.coo_array(np.array([[0, 1], [1, 1]], dtype=dtype)).tocsr()
+    kept = check_array(S, accept_sparse=True)
+    dense = check_array(S)
+    assert kept.format == "csr" and kept.dtype == expected and dense.dtype == expected
+    assert isinstance(dense, np.ndarray) and dense.tolist() == [[0, 1], [1, 1]]
+    assert isinstance(check_features(S, 2), np.ndarray)          # densified by default
+    # Not the caller's matrix: a new CSR with its own buffers.
+    assert not np.shares_memory(kept.data, S.data)
+    A = check_adjacency(S)
+    assert A.dtype == expected and not np.shares_memory(A.data, S.data)
+
+
+@pytest.mark.parametrize("A, kw, exc, message", [
+    (np.array([[0, 2], [1, 0]]), {}, ValueError, "A is not symmetric (the paper's graphs are "
+     "undirected); pass symmetrize=True (max(A, A.T)) or symmetrize='mean' ((A + A.T)/2)"),
+    (np.array([[0, 2], [1, 0]]), {"name": "B"}, ValueError, "B is not symmetric (the paper's "
+     "graphs are undirected); pass symmetrize=True (max(A, A.T)) or symmetrize='mean' "
+     "((A + A.T)/2)"),
+    (nx.path_graph(3), {"weight": 3}, TypeError, "weight must be the name (a str) of an edge "
+     "attribute, or None for weight 1 on every edge; got int 3"),
+    (np.eye(2), {"nodelist": [0, 1]}, ValueError, "nodelist orders the nodes of a networkx graph "
+     "only; A is a matrix (ndarray) whose rows are already in order: to reorder it pass "
+     "A[p][:, p] (and X[p]) for a permutation p, or leave nodelist=None"),
+    (np.eye(2), {"symmetrize": "maxx"}, ValueError,
+     "symmetrize must be one of 'max', 'mean'; got 'maxx'"),
+    (np.eye(2), {"symmetrize": 1.5}, TypeError,
+     "symmetrize must be a bool or one of 'max', 'mean'; got 1.5"),
+    (sp.csr_array(np.eye(2, dtype=complex)), {"name": "B"}, TypeError,
+     "B must have a real numeric (bool, int or float) dtype, got complex128"),
+    (np.eye(2, dtype=complex), {"name": "B"}, TypeError,
+     "B must have a real numeric (bool, int or float) dtype, got complex128"),
+    (5, {"name": "B"}, TypeError,
+     "B must be a SciPy sparse matrix, a 2-D NumPy array or a networkx.Graph, got int"),
+    (nx.path_graph(3), {"nodelist": [0, 0, 5]}, ValueError, "nodelist must list each of the 3 "
+     "nodes of A exactly once (it orders the rows and columns); got 3 entries, missing: [1, 2]; "
+     "not in A: [5]; repeated: [0]"),
+])
+def test_check_adjacency_messages(A, kw, exc, message):
+    with pytest.raises(exc) as info:
+        check_adjacency(A, **kw)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("symmetrize, expected", [(True, [[0, 2], [2, 0]]),
+                                                  ("max", [[0, 2], [2, 0]]),
+                                                  ("mean", [[0, 1.5], [1.5, 0]])])
+def test_symmetrize_takes_the_max_or_the_mean(symmetrize, expected):
+    assert check_adjacency([[0, 2], [1, 0]], symmetrize=symmetrize).toarray().tolist() == expected
+
+
+def test_a_stored_zero_is_no_edge_and_the_callers_matrix_is_left_alone():
+    # 3 x 3, with an explicitly stored 0 at (0, 1): not a negative weight, and dropped.
+    S = sp.csr_array((np.array([0.0, 1.0, 1.0]), np.array([1, 2, 0]), np.array([0, 2, 2, 3])),
+                     shape=(3, 3))
+    before = [S.data.copy(), S.indices.copy(), S.indptr.copy()]
+    A = check_adjacency(S)
+    assert A.nnz == 2 and A.toarray().tolist() == [[0, 0, 1], [0, 0, 0], [1, 0, 0]]
+    for got, was in zip([S.data, S.indices, S.indptr], before):
+        assert got.tolist() == was.tolist()
+
+
+def test_check_adjacency_reads_the_weight_attribute_by_default():
+    G = nx.Graph()
+    G.add_edge(0, 1, weight=3.0)
+    assert check_adjacency(G).toarray().tolist() == [[0, 3], [3, 0]]
+
+
+@pytest.mark.parametrize("rows, rtol, expected", [
+    ([[0, 1000], [1000 + 1e-10, 0]], 1e-12, True),     # |difference| 1e-10 <= 1e-12 * 1000
+    ([[0, 1000], [1000 + 1e-8, 0]], 1e-12, False),
+    ([[0, 2], [1, 0]], 0.5, True),                     # at the tolerance: |2 - 1| = 0.5 * 2
+    ([[0, 2], [1, 0]], 0.49, False),
+    ([[0, 0], [0, 0]], 1e-12, True),
+])
+def test_is_symmetric_up_to_rtol_times_the_largest_entry(rows, rtol, expected):
+    assert is_symmetric(sp.csr_array(np.array(rows, dtype=float)), rtol=rtol) is expected
+
+
+def _weighted_path(*weights):
+    G = nx.path_graph(len(weights) + 1)
+    for i, w in enumerate(weights):
+        G.edges[i, i + 1]["weight"] = w
+    return G
+
+
+@pytest.mark.parametrize("weights", [(True, Fraction(1, 2)), (0, Fraction(1, 2)),
+                                     (np.float32(0.5), 2)])
+def test_finite_non_negative_weights_of_any_real_type_are_accepted(weights):
+    A = check_adjacency(_weighted_path(*weights)).toarray()
+    assert A[0, 1] == A[1, 0] == float(weights[0]) and A[1, 2] == A[2, 1] == float(weights[1])
+
+
+@pytest.mark.parametrize("w, exc, shown", [
+    ([1, 2], TypeError, "[1, 2] (list)"),        # on every edge: an n x 2 array of numbers
+    (10**400, ValueError, repr(10**400)),        # beyond the float range
+    (-0.5, ValueError, "-0.5"),
+    (math.nan, ValueError, "nan"),
+    ("x", TypeError, "'x' (str)"),
+])
+def test_a_bad_edge_weight_is_refused_naming_the_edge(w, exc, shown):
+    with pytest.raises(exc) as info:
+        check_adjacency(_weighted_path(w, w), name="G")
+    assert str(info.value) == (
+        f"weight: the 'weight' attribute of edge (0, 1) of G is {shown}; edge weights must be "
+        f"finite non-negative numbers: fix the attribute, pass weight= another attribute, or "
+        f"weight=None for weight 1 on every edge")
+
+
+@pytest.mark.parametrize("weight, what", [
+    ("weight", "'weight' weights are added up"),
+    (None, "edges (weight=None: 1 each) are counted")])
+def test_the_parallel_edges_warning_names_three_pairs_and_the_graph(weight, what):
+    M = nx.MultiGraph([(0, 1), (0, 1), (1, 2), (1, 2), (2, 3), (2, 3), (3, 4), (3, 4), (3, 4)])
+    with pytest.warns(UserWarning) as rec:
+        check_adjacency(M, name="G", weight=weight)
+    msg, = [str(r.message) for r in rec]
+    assert msg.startswith(
+        f"G is a networkx MultiGraph with parallel edges between 4 node pair(s), e.g. (0, 1): 2 "
+        f"edges; (1, 2): 2 edges; (2, 3): 2 edges: their {what} into one entry"), msg
+
+
+def test_the_order_warning_names_the_graph():
+    G = nx.Graph([(2, 0), (0, 1)])
+    with pytest.warns(UserWarning) as rec:
+        check_adjacency(G, name="G")
+    assert str(rec[0].message).startswith("G is a networkx graph whose nodes are not in sorted "
+                                          "label order")
+
+
+@pytest.mark.parametrize("items, shown", [
+    (range(5), "[0, 1, 2, 3, 4]"),
+    (range(6), "[0, 1, 2, 3, 4, ...]"),
+    ("abcdefg", "['a', 'b', 'c', 'd', 'e', ...]"),
+])
+def test_preview_shows_five_items_at_most(items, shown):
+    assert _preview(items) == shown
+
+
+def _caller_file():
+    """The file a library warning must point at: this one; under mutmut, which calls every
+    function of the mutated module through a trampoline outside the package, the trampoline's."""
+    trampoline = sys.modules.get("mutmut.mutation.trampoline")
+    return HERE if trampoline is None else trampoline.__file__
+
+
+def test_a_warning_points_at_the_first_frame_outside_the_library():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _warn("direct", DeprecationWarning)
+        renamed_keyword("f", "rng", "seed", 3, None)                     # one library frame more
+        check_adjacency(nx.Graph([(2, 0), (0, 1)]))                      # several more
+    assert [w.category for w in caught] == [DeprecationWarning, DeprecationWarning, UserWarning]
+    assert [w.filename for w in caught] == [_caller_file()] * 3
+
+
+def test_renamed_keyword_takes_either_name_but_not_both():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert renamed_keyword("f", "rng", "seed", DEPRECATED, 5) == 5       # no warning
+    with pytest.warns(DeprecationWarning) as rec:
+        assert renamed_keyword("f", "rng", "seed", 3, None) == 3
+    assert str(rec[0].message) == ("f(): the keyword rng= was renamed to seed=; rng= will be "
+                                   "removed in the next release. Pass seed= instead.")
+    with pytest.raises(TypeError) as info:
+        renamed_keyword("f", "rng", "seed", 3, 4)
+    assert str(info.value) == "f() got both seed= and its former name rng=; pass seed= only"
+    with pytest.warns(DeprecationWarning):      # the new keyword at its own default: not passed
+        assert renamed_keyword("g", "norm", "target", 2.0, "x", new_default="x") == 2.0
+    # The old name's default reads as scikit-learn's in a signature.
+    from ngc_ref.training.gcn import init_gcn_params
+    assert "rng='deprecated'" in str(inspect.signature(init_gcn_params))

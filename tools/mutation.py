@@ -73,8 +73,13 @@ MODULES = {
                             "tests/test_training_norms.py"],
     "training/controls": ["tests/test_training_runner.py"],
     "training/runner": ["tests/test_training_runner.py", "tests/test_training_norms.py"],
+    # The input checks: their own tests, the memory guard's refusals (check_dense_size's and
+    # check_array's messages, tests/test_memory.py), the device branches through the CuPy
+    # stand-in (gpu= of the guards, tests/test_gpu.py) and the renamed keywords
+    # (renamed_keyword, tests/test_api.py); each file runs in under 2 s.
     "_validation": ["tests/test_inputs.py", "tests/test_normalize.py",
-                    "tests/test_normalize_weights.py"],
+                    "tests/test_normalize_weights.py", "tests/test_memory.py",
+                    "tests/test_gpu.py", "tests/test_api.py"],
     "graphs/__init__": ["tests/test_graphs.py", "tests/test_user_families.py"],
     "graphs/_build": ["tests/test_graphs.py", "tests/test_user_families.py"],
     "graphs/_registry": ["tests/test_graphs.py", "tests/test_user_families.py"],
