@@ -183,6 +183,8 @@ def _workdir(module, fresh):
     for src, dest in copies:
         shutil.copytree(ROOT / src, work / dest, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    # Pages some tests read (a claim table checked against docs/checker.md).
+    shutil.copytree(ROOT / "docs", work / "docs", dirs_exist_ok=True)
     shutil.copy2(ROOT / "pyproject.toml", work / "pyproject.toml")
     cfg = (ROOT / "setup.cfg").read_text(encoding="utf-8")
     if "[mutmut]" not in cfg:
@@ -198,7 +200,9 @@ def _workdir(module, fresh):
             "setup.cfg's [mutmut] source_paths changed: update tools/mutation.py"
         cfg = cfg.replace("\nsource_paths = ngc_ref\n",
                           f"\nsource_paths =\n    ngc_ref\n    {package}\n")
-        extra = f"also_copy =\n    {folder}\n"
+        extra = f"also_copy =\n    {folder}\n    docs\n"
+    else:
+        extra = "also_copy =\n    docs\n"
     if module in NOT_MUTATED:
         extra += "do_not_mutate_patterns =\n" + "".join(f"    {pattern}\n"
                                                       for pattern in NOT_MUTATED[module])
