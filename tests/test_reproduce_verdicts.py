@@ -143,6 +143,10 @@ def test_bold_first_or_second_by_means_and_its_summary():
     assert rec["verdict"] == "holds"
     assert rec["summary"] == "best of NGC/RNGC first or second (by means) in 1 of 1 columns"
     assert "(ngc, rngc, mlp, gcn, s2gc)" in rec["rule"]
+    two = [col, ("cornell", 1.0, "paper")]                  # two columns off: "; " between
+    acc = _acc(two, ngc=70.0, rngc=69.0, mlp=71.0, gcn=72.0, s2gc=60.0)
+    assert V.bold(acc, two, ("mlp", "gcn", "s2gc"))["summary"].endswith(
+        "not in texas 1 (rank 3, behind gcn, mlp); cornell 1 (rank 3, behind gcn, mlp)")
 
 
 # --- chance, Pubmed, heterophily ------------------------------------------------------------
