@@ -4,8 +4,10 @@ Statistical assertions use 5-sigma margins around exact means (false-failure pro
 1e-6 per assertion) and fixed seeds, so the suite is deterministic.
 """
 
+import importlib
 import math
 
+import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -378,3 +380,90 @@ def test_bad_input(call, exc, match):
 def test_module_all_names_exist():
     for name in graphs.__all__:
         assert hasattr(graphs, name)
+
+
+# ------------------------------------------------------------- the registry's built-in table
+
+#: make_graph's table, written out: family -> (required, optional) parameters, in the order
+#: graph_families() lists them (the basic families, then the theory checker's n-scaled ones).
+DOCUMENTED_FAMILIES = {
+    "isolated": ((), ()), "star": ((), ()), "complete": ((), ("max_nodes",)),
+    "ring": ((), ()), "cycle": ((), ()), "path": ((), ()), "grid": ((), ("cols",)),
+    "erdos_renyi": (("p",), ()), "sbm": (("k", "p_in", "p_out"), ()),
+    "barabasi_albert": (("m",), ()), "random_regular": (("d",), ()),
+    "grid_2d": ((), ()), "torus": ((), ()), "er_avgdeg_3": ((), ()),
+    "er_avgdeg_2logn": ((), ()), "random_regular_4": ((), ()), "barabasi_albert_3": ((), ()),
+    "sbm_4_blocks_deg8": ((), ()),
+}
+
+
+def test_the_builtin_table_registers_the_documented_families(monkeypatch):
+    """The package's table of built-ins, run again in an empty registry (the import ran it
+    before any test, so only a fresh run exercises it): every documented family, in order,
+    with its parameters, its declared properties and its builder, and none replaceable."""
+    from ngc_ref.graphs import _registry
+    saved = dict(vars(graphs))
+    monkeypatch.setattr(_registry, "_FAMILIES", {})
+    monkeypatch.setattr(_registry, "BUILTIN", set())
+    try:
+        importlib.reload(graphs)
+        assert graphs.graph_families() == tuple(DOCUMENTED_FAMILIES)
+        assert graphs.GRAPH_FAMILIES == tuple(DOCUMENTED_FAMILIES)[:11]
+        for name, params in DOCUMENTED_FAMILIES.items():
+            assert graphs.family_params(name) == params, name
+            with pytest.raises(ValueError, match=f"{name!r} is built in"):
+                graphs.register_family(name, lambda n, seed: None, replace=True)
+        star_ = graphs.family_info("star")
+        assert star_.hub and star_.local and star_.description == "centre is node 0"
+        assert not any(graphs.family_info(f).hub for f in DOCUMENTED_FAMILIES if f != "star")
+        assert same_graph(graphs.make_graph("star", 5), star(5))
+        assert same_graph(graphs.make_graph("grid", 6, cols=2), grid(3, 2))
+    finally:
+        vars(graphs).clear()
+        vars(graphs).update(saved)
+
+
+def test_make_graph_grid_default_is_the_most_square_factorisation():
+    """rows * cols = n with rows <= cols as close as possible (a prime n: one row), against
+    networkx's lattice (node (r, c) = index r * cols + c)."""
+    for n in range(1, 31):
+        rows = max(r for r in range(1, n + 1) if n % r == 0 and r * r <= n)
+        G = nx.grid_2d_graph(rows, n // rows)
+        ref = nx.to_scipy_sparse_array(G, nodelist=sorted(G), format="csr", dtype=np.float64)
+        ref.sort_indices()
+        assert same_graph(make_graph("grid", n), ref), n
+
+
+@pytest.mark.parametrize("cols,exc,match", [(0, ValueError, "cols must be >= 1"),
+                                            (2.5, TypeError, "cols must be an integer")])
+def test_make_graph_grid_bad_cols_named(cols, exc, match):
+    with pytest.raises(exc, match=match):
+        make_graph("grid", 12, cols=cols)
+
+
+@pytest.mark.parametrize("n", [8, 12, 20])
+def test_sbm_4_blocks_deg8_small_n_has_complete_blocks(n):
+    """Below 24 nodes the within-block probability 6 / (n // 4) is capped at 1: four
+    complete blocks of n // 4 contiguous nodes (and the graph still builds)."""
+    A = make_graph("sbm_4_blocks_deg8", n, seed=0)
+    s = n // 4
+    assert_simple_graph(A, 4 * s)
+    D = A.toarray()
+    for b in range(4):
+        blk = D[b * s:(b + 1) * s, b * s:(b + 1) * s]
+        np.testing.assert_array_equal(blk, 1 - np.eye(s))
+
+
+def test_make_graph_takes_an_unregistered_spec_and_refuses_a_non_string(tmp_path):
+    """A "path/file.py:function" family not registered yet is imported by make_graph itself
+    (not refused as an unknown name); a non-string family is a TypeError naming the argument;
+    an unknown name's message repeats it."""
+    f = tmp_path / "fam_make_graph.py"
+    f.write_text("import networkx as nx\ndef cyc(n, seed):\n    return nx.cycle_graph(n)\n")
+    spec = f"{f}:cyc"
+    assert spec not in graphs.graph_families()
+    assert same_graph(make_graph(spec, 9, seed=0), ring(9))
+    with pytest.raises(TypeError, match="family must be a family name"):
+        make_graph(5, 10)
+    with pytest.raises(ValueError, match="got 'moebius'"):
+        make_graph("moebius", 10)
