@@ -337,6 +337,15 @@ def test_make_graph_registry_and_errors():
     assert family_params("grid") == ((), ("cols",))
 
 
+def test_make_graph_parameter_errors_list_them_all():
+    with pytest.raises(TypeError, match=r"^make_graph\('sbm'\): missing 'p_in', 'p_out'; its "
+                                        r"parameters are: k, p_in, p_out$"):
+        make_graph("sbm", 10, k=2)
+    with pytest.raises(TypeError, match=r"^make_graph\('ring'\): unexpected 'a', 'b'; its "
+                                        r"parameters are: none$"):
+        make_graph("ring", 10, a=1, b=2)
+
+
 def test_make_graph_grid_shapes():
     assert make_graph("grid", 12).nnz // 2 == 3 * 3 + 4 * 2     # 3 x 4
     assert make_graph("grid", 7).nnz // 2 == 6                  # prime: 1 x 7 path
