@@ -19,7 +19,7 @@ from ngc_ref._sampling import bernoulli_positions, lower_triangle_pairs
 from ngc_ref.graphs import (GRAPH_FAMILIES, barabasi_albert, block_sizes, complete,
                             contextual_sbm, cycle, edge_homophily, erdos_renyi, family_params,
                             figure1, figure1_graphs, grid, isolated, make_graph, path,
-                            random_regular, ring, sbm, star)
+                            random_regular, ring, sbm, star, torus)
 
 SETTINGS = settings(derandomize=True, database=None, deadline=None, max_examples=30)
 
@@ -380,6 +380,8 @@ def test_make_graph_matches_direct_calls():
     (lambda: random_regular(5, 5), ValueError, "d must be <= 4"),
     (lambda: barabasi_albert(5, 5), ValueError, "m must be <= 4"),
     (lambda: make_graph("ring", 10, seed="x"), TypeError, "seed"),
+    (lambda: torus(2), ValueError, "^p must be >= 3, got 2$"),
+    (lambda: torus(3.0), TypeError, "^p must be an integer"),
 ])
 def test_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
