@@ -155,8 +155,31 @@ def test_grid_edge_count_and_degrees(rows, cols):
 
 
 def test_complete_size_guard():
-    with pytest.raises(ValueError, match="max_nodes"):
+    with pytest.raises(ValueError, match=r"^complete\(n\) would form a dense 10 x 10 array .*"
+                                         r"above max_nodes=5"):
         complete(10, max_nodes=5)
+
+
+@pytest.mark.parametrize("p", [3, 4, 5])
+def test_torus_is_networkx_periodic_lattice(p):
+    """C_p □ C_p with node (r, c) = index r * p + c, against networkx's periodic grid: 4-regular
+    (p >= 3), 2 p² edges."""
+    G = nx.grid_2d_graph(p, p, periodic=True)
+    ref = nx.to_scipy_sparse_array(G, nodelist=sorted(G), format="csr", dtype=np.float64)
+    ref.sort_indices()
+    A = torus(p)
+    assert_simple_graph(A, p * p)
+    assert same_graph(A, ref)
+    np.testing.assert_array_equal(degrees(A), np.full(p * p, 4))
+    assert A.nnz // 2 == 2 * p * p
+
+
+@pytest.mark.parametrize("rows,cols,match", [(0, 3, "^rows must be >= 1"),
+                                             (3, 0, "^cols must be >= 1"),
+                                             (3, 2.5, "^cols must be an integer")])
+def test_grid_bad_sides_named(rows, cols, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        grid(rows, cols)
 
 
 # ------------------------------------------------------------------------- random families
