@@ -63,7 +63,8 @@ of 2,500 under a load of 5). The constants sit at or above nearly all of these (
 200, rows 6, measure 1000), so the model errs towards keeping the caller's order.
 
 ``"auto"`` reorders when, for the number of products the call makes (S for the series, an
-estimate of the iterations for the solvers, S per block for τ):
+estimate of the iterations for the solvers, S per block for τ; a call of none, S = 0, keeps
+the caller's order):
 
 1. X does not fit in the cache (n · row_bytes > :data:`CACHE_BYTES`: no gap is long then);
 2. the graph is not random (the balls above);
@@ -353,7 +354,9 @@ class Reorder:
         row_bytes = columns * itemsize
         if self.gpu:
             return Decision(False, "on a GPU (the cost model is measured on CPU caches)")
-        if products < 1 or n * row_bytes <= CACHE_BYTES:
+        if products < 1:
+            return Decision(False, "no products: nothing to reorder for")
+        if n * row_bytes <= CACHE_BYTES:
             return Decision(False, "the rows of X fit in the cache: every order reads them "
                                    "from it")
         product = nnz * (row_bytes + COSTS["base"])

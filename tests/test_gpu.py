@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from numpy.testing import assert_allclose
 
 import ngc_ref
-from ngc_ref import _backend, _memory, graphs
+from ngc_ref import _backend, _memory, _order, graphs
 from ngc_ref.neumann import float32_error_estimate
 from ngc_ref.solve import gsd_solve_normalized
 from ngc_ref.validation import check_adjacency
@@ -480,3 +480,17 @@ def test_device_budget_variable(gpu, monkeypatch):
     with pytest.raises(ValueError, match=f"^{_memory.GPU_ENV_VAR} must be a number of bytes"):
         ngc_ref.NeumannFilter(Ag, 1.0, 2).matrix()
 
+
+
+def test_permuted_matrix_on_the_device_keeps_its_shape(gpu):
+    """P A Pᵀ on the device (built through COO) is n x n and equals the permuted dense matrix
+    even where the nodes in the last positions of the new order have no entry at all."""
+    A = graph()                                  # nodes 37-39 isolated, no diagonal
+    n = A.shape[0]
+    perm = np.roll(np.arange(n), 1)              # the new last position holds node 38
+    inv = np.empty_like(perm)
+    inv[perm] = np.arange(n)
+    order = _order.Ordering(gpu.cp.asarray(perm), gpu.cp.asarray(inv), gpu=True)
+    B = order.matrix(on_device(gpu, A), "test")
+    assert B.shape == (n, n) and B.has_sorted_indices
+    assert_allclose(B.get().toarray(), A.toarray()[perm][:, perm], rtol=0, atol=0)

@@ -320,6 +320,32 @@ def test_a_paired_comparison_at_ties_with_the_threshold_and_its_tolerance():
     assert flat.verdict == "holds" and flat.ci == (0.5, 0.5)   # zero spread
 
 
+def test_a_paired_comparison_by_its_defaults_and_its_level():
+    """Defaults: one comparison (m = 1: the Bonferroni interval is the 95 % one), threshold 0,
+    no tolerance, "above"; ``conf`` sets the level of both intervals. The references are the
+    t-intervals written out here."""
+    d = np.array([0.3, 1.1, 0.2, 0.9, 0.5])
+
+    def t_interval(level, k=1):
+        half = t_dist.ppf(1 - (1 - level) / (2 * k), d.size - 1) * d.std(ddof=1) / math.sqrt(
+            d.size)
+        return pytest.approx((d.mean() - half, d.mean() + half), rel=1e-12, abs=0)
+    one = paired_comparison(d)
+    assert one.ci == t_interval(0.95) and one.ci_bonferroni == t_interval(0.95)
+    assert paired_comparison(d, 3).ci_bonferroni == t_interval(0.95, 3)
+    level = paired_comparison(d, 2, conf=0.9)
+    assert level.ci == t_interval(0.9) and level.ci_bonferroni == t_interval(0.9, 2)
+    assert one.verdict == _stats.comparison_verdict(one.ci, one.ci_bonferroni) == "holds"
+    # the rule's own defaults: threshold 0, no tolerance, above
+    assert _stats.comparison_verdict((0.5, 0.9), (0.1, 1.3)) == "holds"
+    assert _stats.comparison_verdict((-0.9, -0.5), (-1.3, -0.1)) == "fails"
+    # "below" with a tolerance: the Bonferroni interval must clear threshold + tolerance
+    assert _stats.comparison_verdict((0.6, 1.5), (0.5, 2.0), tolerance=1.0,
+                                     above=False) == "inconclusive"
+    assert _stats.comparison_verdict((1.2, 1.5), (1.1, 2.0), tolerance=1.0,
+                                     above=False) == "fails"
+
+
 def test_a_cell_reproduces_at_its_stated_rate():
     """Our runs and the paper's from the same Gaussian: without the paper's std the 95 %
     t-interval of our mean misses the paper's mean (taken as exact) at α; with one run of ours
@@ -578,6 +604,11 @@ def test_family_trends_judge_each_family_and_take_the_worst_inside_the_hypothese
     assert ft.inside == ["dec", "mix", "flat"] and ft.verdict == "fails"
     assert ft.first("fails") == "flat" and ft.first("error") is None
     assert ft.summary_tail() == "; outside: hub"
+    two = _stats.family_trends(series, "q", judge, lambda rows: (
+        rows is series["dec"] or rows is series["mix"], "why"))
+    assert two.summary_tail() == "; outside: flat, hub"
+    inside = _stats.family_trends(series, "q", judge, lambda rows: (True, ""))
+    assert inside.outside == {} and inside.summary_tail() == ""
     tail, lines = ft.summary_tail(named=True).split(" — ")
     assert tail == "; outside: hub"
     line = lines.split("; ")

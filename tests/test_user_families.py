@@ -17,7 +17,8 @@ import pytest
 from ngc_ref import graphs
 from ngc_ref.graphs import _registry, family_info, make_graph, register_family, resolve_family
 from ngc_ref_theory import cli
-from ngc_ref_theory._graphs import CHECKER_FAMILIES, check_family, family_graph, is_transitive
+from ngc_ref_theory._graphs import (check_family, default_families, family_graph, is_deterministic,
+                                   is_transitive)
 from ngc_ref_theory.sweep import make_cell, parse_config, run_sweep
 from ngc_ref_theory.sweep.expressions import evaluate
 from ngc_ref_theory.sweep.summary import summarize, tau_verdicts
@@ -67,7 +68,18 @@ def _old_checker_builders():
         "sbm_4_blocks_deg8": sbm}
 
 
-@pytest.mark.parametrize("family", CHECKER_FAMILIES)
+#: The checker's default families in report order, as theory/_graphs.py listed them by name
+#: before each family declared it (tag "checker_order"): the reference of the declarations.
+CHECKER_DEFAULTS = ("ring", "path", "grid_2d", "complete", "star", "er_avgdeg_3",
+                    "er_avgdeg_2logn", "random_regular_4", "barabasi_albert_3",
+                    "sbm_4_blocks_deg8")
+
+
+def test_the_checkers_default_families_are_those_tagged_in_the_tags_order():
+    assert default_families() == CHECKER_DEFAULTS
+
+
+@pytest.mark.parametrize("family", CHECKER_DEFAULTS)
 def test_checker_families_are_the_registrys_and_build_the_same_graphs(family):
     old = _old_checker_builders()[family]
     for n, seed in ((101, 7), (200, 12345)):
@@ -81,6 +93,19 @@ def test_declared_properties_of_the_builtins():
     assert family_info("er_avgdeg_2logn").degree(1000) == pytest.approx(2 * math.log(1000))
     assert not family_info("random_regular_4").exact_n
     assert is_transitive("complete") and not is_transitive(MINE)
+    assert not is_transitive("er-avgdeg-3") and not is_deterministic("rr-blocks")   # unknown
+
+
+@pytest.mark.parametrize("family", [f for f in graphs.graph_families()
+                                    if f in graphs.GRAPH_FAMILIES or f in CHECKER_DEFAULTS
+                                    or f == "torus"])
+def test_deterministic_is_declared_exactly_where_the_seed_does_not_change_the_graph(family):
+    """Measured: two seeds give the same graph exactly when the family declares it
+    deterministic (n = 64 with the parametrised families' parameters below)."""
+    params = {"erdos_renyi": {"p": 0.1}, "sbm": {"k": 2, "p_in": 0.3, "p_out": 0.05},
+              "barabasi_albert": {"m": 2}, "random_regular": {"d": 3}}.get(family, {})
+    A, B = (make_graph(family, 64, seed, **params) for seed in (1, 2))
+    assert same_graph(A, B) == family_info(family).deterministic == is_deterministic(family)
 
 
 def test_register_family_builds_networkx_and_refuses_bad_input():

@@ -343,6 +343,24 @@ class Statement:
                       minimal_counterexample=minimal_counterexample, steps=steps)
 
 
+#: The cost of a check that declares none (``claim(..., seconds=)``): (default, thorough)
+#: CPU seconds per norm.
+UNMEASURED_SECONDS = (5.0, 30.0)
+
+
+def _seconds(claim_id, seconds):
+    """``seconds`` as a (default, thorough) pair of finite numbers >= 0; ValueError naming the
+    claim otherwise."""
+    try:
+        pair = tuple(float(x) for x in seconds)
+    except (TypeError, ValueError):
+        pair = ()
+    if len(pair) != 2 or not all(math.isfinite(x) and x >= 0 for x in pair):
+        raise ValueError(f"claim {claim_id!r}: seconds must be (default, thorough) CPU seconds "
+                         f"per norm, two finite numbers >= 0, got {seconds!r}")
+    return pair
+
+
 class Claim:
     """A claim of the paper and the statements checked for it.
 
@@ -368,11 +386,35 @@ class Claim:
         claim's own (``ctx.families``): ``True`` all of them, or their ids. ``--family`` is
         refused for a run whose statements take none, and printed only in the reruns of
         those that do (:meth:`uses_families`).
+    rule : str
+        The claim's kind under the paper's normalisation rule
+        (:data:`ngc_ref_theory._paper.NORMALISATION_RULE`): ``"generic"``, ``"theory"``,
+        ``"experiments"`` or ``"free"`` (:data:`~ngc_ref_theory._paper.RULE_SCOPES` gives
+        each kind's scopes in sym and rw; ``tests/test_scopes.py`` holds every statement of a
+        registered claim to them).
+    seconds : (float, float)
+        CPU seconds per norm of its check run in one cell, (default grid, thorough grid),
+        measured on the README's idle 2-core machine (a cell's ``cpu_seconds``, the first
+        cell of a worker including its imports): the cost model of a ``check`` cell
+        (``--dry-run``, the order of ``check -j``). A planned claim's thorough work is its
+        cells, so its thorough entry is 0. Default :data:`UNMEASURED_SECONDS`.
+    doc : str
+        What is checked, in one line: the claim's row of the claim table in docs/checker.md
+        (written from the declarations: ``python tools/claim_table.py``).
     """
 
     def __init__(self, id, paper_ref, statement, norms=("sym", "rw"), order=0, *,
-                 scope=PAPER_STATEMENT, norm_scopes=None, data_sets=(), families=False):
+                 scope=PAPER_STATEMENT, norm_scopes=None, data_sets=(), families=False,
+                 rule=None, seconds=None, doc=""):
         self.id, self.paper_ref, self.norms, self.order = id, paper_ref, tuple(norms), order
+        if rule is not None and not isinstance(rule, str):
+            raise TypeError(f"claim {id!r}: rule must be a str (a kind of the normalisation "
+                            f"rule), got {type(rule).__name__}")
+        self.rule = rule
+        self.seconds = _seconds(id, UNMEASURED_SECONDS if seconds is None else seconds)
+        if not isinstance(doc, str):
+            raise TypeError(f"claim {id!r}: doc must be a str, got {type(doc).__name__}")
+        self.doc = doc
         self.scope, self.norm_scopes = scope, dict(norm_scopes or {})
         if isinstance(data_sets, str):
             raise TypeError(f"data_sets must be a tuple of data set names, got {data_sets!r}")
@@ -533,8 +575,9 @@ _REGISTRY: dict[str, Claim] = {}
 
 
 def claim(id, paper_ref, statement, norms=("sym", "rw"), order=0, **options):
-    """Declare and register a :class:`Claim` (``scope=``, ``norm_scopes=``, ``data_sets=`` as
-    there)."""
+    """Declare and register a :class:`Claim` (``scope=``, ``norm_scopes=``, ``data_sets=``,
+    ``families=``, ``rule=``, ``seconds=``, ``doc=`` as there): everything the checker, the
+    cost model and the docs read of a claim is declared here."""
     if id in _REGISTRY:
         raise ValueError(f"claim {id!r} registered twice")
     c = Claim(id, paper_ref, statement, norms, order, **options)

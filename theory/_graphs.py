@@ -1,23 +1,28 @@
 """The checker's graphs: the named small graphs the exact identities are searched over
-(:func:`small_graphs`), the choice of n-scaled families of the asymptotic checks
-(:data:`CHECKER_FAMILIES`, :func:`checker_families`), the lookup the sweeps use
-(:func:`graph_family`, :func:`build_graph`). Theorem 1's own graphs (graph, X*, Y of its
-λ = √n families and its contextual SBM) are in :mod:`ngc_ref_theory.sweep.theorem1`.
+(:func:`small_graphs`), the n-scaled families of the asymptotic checks (the registered families
+tagged :data:`CHECKER_ORDER`: :func:`default_families`, :func:`checker_families`), what the
+checks read from a family's declaration (:func:`declared`, :func:`is_transitive`,
+:func:`is_deterministic`, :func:`closed_form`), the lookup the sweeps use (:func:`graph_family`,
+:func:`build_graph`). Theorem 1's own graphs (graph, X*, Y of its λ = √n families and its
+contextual SBM) are in :mod:`ngc_ref_theory.sweep.theorem1`.
 
 Every family lives in one registry, :mod:`ngc_ref.graphs` (:func:`ngc_ref.graphs.make_graph`,
 :func:`ngc_ref.graphs.register_family`): the checker's families are registered there by name
-with what the checks need (vertex-transitive, isolated nodes, hub, degree growth), and so is a
-user's own (``"package.module:function"``). A family sized by n alone takes no parameters; a
-parametrised one takes its ``graph_params``.
+with what the checks need (vertex-transitive, deterministic, isolated nodes, hub, degree
+growth, build cost), and so is a user's own (``"package.module:function"``). The checker
+decides from those declarations, never from lists of names. A family sized by n alone takes no
+parameters; a parametrised one takes its ``graph_params``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import networkx as nx
 import scipy.sparse as sp
 
 from ngc_ref import series_ratio
-from ngc_ref.graphs import family_info, make_graph, resolve_family
+from ngc_ref.graphs import family_info, graph_families, make_graph, resolve_family
 
 
 def _adj(G):
@@ -52,28 +57,71 @@ def small_graphs(ctx):
     return {name: _adj(G) for name, G in named.items()}
 
 
-#: The n-scaled families of the asymptotic checks, in report order: names in the one registry,
-#: :mod:`ngc_ref.graphs` (which declares what the checks read: vertex-transitive, isolated
-#: nodes, hubs, degree growth).
-CHECKER_FAMILIES = ("ring", "path", "grid_2d", "complete", "star", "er_avgdeg_3",
-                    "er_avgdeg_2logn", "random_regular_4", "barabasi_albert_3",
-                    "sbm_4_blocks_deg8")
+#: The tag a registered family carries to be one of the asymptotic checks' default families;
+#: its value (a number) places the family in their report order. The library gives it no
+#: meaning: ``register_family(..., tags={"checker_order": 55})`` adds a family of one's own.
+CHECKER_ORDER = "checker_order"
 
 
-def _entry(name):
-    return (lambda n, s: make_graph(name, n, int(s))), family_info(name).vertex_transitive
+def declared(family):
+    """The registry's record of ``family`` (:class:`ngc_ref.graphs.GraphFamily`), or None
+    for a name the registry does not hold (Theorem 1's own graphs, a claim's own
+    constructions such as ``"er-avgdeg-3"``).
+
+    Examples
+    --------
+    >>> declared("ring").vertex_transitive, declared("rr-blocks")
+    (True, None)
+    """
+    try:
+        return family_info(family)
+    except (TypeError, ValueError):
+        return None
 
 
-#: family -> (builder(n, seed) -> adjacency, vertex_transitive): the checker's default
-#: families, a view of the registry (a test may shrink it).
-FAMILIES = {name: _entry(name) for name in CHECKER_FAMILIES}
+def default_families():
+    """The asymptotic checks' default families: every registered family tagged
+    :data:`CHECKER_ORDER`, in the order of the tag's values (then of registration).
+
+    Examples
+    --------
+    >>> default_families()[:4]
+    ('ring', 'path', 'grid_2d', 'complete')
+    """
+    tagged = [(info.tag(CHECKER_ORDER), k, name) for k, name in enumerate(graph_families())
+              for info in [family_info(name)] if info.tag(CHECKER_ORDER) is not None]
+    return tuple(name for _order, _k, name in sorted(tagged))
+
+
+class _DefaultFamilies(Mapping):
+    """family -> (builder(n, seed) -> adjacency, vertex_transitive) of the default families,
+    read from the registry at each use (a family registered later with the tag is in it)."""
+
+    def __iter__(self):
+        return iter(default_families())
+
+    def __len__(self):
+        return len(default_families())
+
+    def __getitem__(self, name):
+        if name not in default_families():
+            raise KeyError(name)
+        return (lambda n, s: make_graph(name, n, int(s))), family_info(name).vertex_transitive
+
+
+#: The checker's default families as a mapping (a view of the registry; a test may replace it
+#: by a smaller dict).
+FAMILIES = _DefaultFamilies()
 
 
 def checker_families(ctx, default=None):
     """The families an asymptotic claim runs on: ``ctx.families`` (``ngc-ref check --family``)
-    when given, else ``default`` (the claim's own list, e.g. :data:`FAMILIES`)."""
+    when given, else ``default`` (the claim's own list, e.g. :data:`FAMILIES`), else the
+    registry's default families now (:func:`default_families`)."""
     given = tuple(getattr(ctx, "families", ()) or ())
-    return list(given) if given else list(FAMILIES if default is None else default)
+    if given:
+        return list(given)
+    return list(default_families() if default is None else default)
 
 
 def check_family(spec, option="--family", n=16):
@@ -94,8 +142,31 @@ def check_family(spec, option="--family", n=16):
 
 
 def is_transitive(family):
-    """Whether the registry declares ``family`` vertex-transitive (one node gives τ)."""
-    return family_info(family).vertex_transitive
+    """Whether the registry declares ``family`` vertex-transitive (one node gives τ); False
+    for a name it does not hold (:func:`declared`)."""
+    info = declared(family)
+    return info is not None and info.vertex_transitive
+
+
+def is_deterministic(family):
+    """Whether the registry declares that ``family``'s graph does not depend on the seed (one
+    graph per n); False for a name it does not hold (:func:`declared`)."""
+    info = declared(family)
+    return info is not None and info.deterministic
+
+
+def closed_form(family, graph_params=None):
+    """Whether the checker knows Ã_S of ``family``'s graph in closed form: the complete graph
+    K_n, where Ã = J/n in both normalisations (:func:`complete_coefficients`,
+    :func:`complete_rho`). The formula is K_n's own, so this names the family: the one home
+    of that decision for the tasks and the cost model.
+
+    Examples
+    --------
+    >>> closed_form("complete"), closed_form("complete", {"max_nodes": 10}), closed_form("ring")
+    (True, False, False)
+    """
+    return family == "complete" and not graph_params
 
 
 def family_graph(name, n, seed):

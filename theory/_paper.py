@@ -47,8 +47,9 @@ EXPERIMENTS_WORDS = ("footnote to Eq. 6: '... while in experiments we adopt more
                      "Ã = D̃^{-1/2}ÃD̃^{-1/2}'")
 
 #: The one rule that decides the scope of each normalisation, from the paper's two sentences
-#: about them (after Eq. 3 and the footnote to Eq. 6). Every claim is classified in
-#: :data:`NORM_RULE`; ``tests/test_scopes.py`` holds every statement to it.
+#: about them (after Eq. 3 and the footnote to Eq. 6). Every claim declares its kind
+#: (``claim(..., rule="theory")``, one of :data:`RULE_SCOPES`); ``tests/test_scopes.py`` holds
+#: every statement to it.
 NORMALISATION_RULE = (
     "One rule, from the paper's two sentences about the normalisations. "
     f"(generic) {BOTH_NORMS}: an equation or derivation the paper writes with a generic Ã or L̃ "
@@ -69,23 +70,42 @@ NORMALISATION_RULE = (
     "Independently of the rule, a setting the paper does not use (constructed graphs, our "
     "thresholds, our readings) is an extension, and a typo whose meaning is clear an erratum.")
 
-#: Each claim's kind under :data:`NORMALISATION_RULE`.
-NORM_RULE = {
-    "gsd-closed-form": "generic", "gsd-trace": "generic", "neumann-identity": "generic",
-    "neumann-truncation": "generic", "inner-max": "generic", "agsd-stationarity": "generic",
-    "rngc-approximation": "generic", "rngc-convergence": "generic", "rngc-tau": "generic",
-    "ngc-framework": "generic", "tau-headline": "theory", "rngc-smoothness": "generic",
-    "assumption-4": "generic", "dataset-statistics": "free", "degree-connectivity": "theory",
-    "row-sum": "theory", "row-square-bounds": "theory", "tau-range": "theory",
-    "tau-at-scale": "theory", "case-study": "theory", "assumption-2": "theory",
-    "isolated-tau": "theory", "lemma-1": "theory", "noise-vanishing": "theory",
-    "theorem-1": "theory", "tau-linearity": "theory", "depth-denoising": "theory",
-    "rngc-edge-cost": "experiments", "denoising-accuracy": "experiments",
-    "flip-noise": "experiments", "row-normalization": "free",
-}
 #: Per kind: the scope name in (sym, rw) the rule gives a statement of the paper.
 RULE_SCOPES = {"generic": ("as-stated", "as-stated"), "theory": ("extension", "as-stated"),
                "experiments": ("as-stated", "extension"), "free": ("as-stated", "as-stated")}
+
+
+def rule_problems(c):
+    """What of claim ``c`` disagrees with :data:`NORMALISATION_RULE` (empty: nothing): a kind
+    (``claim(..., rule=)``) that is not one of :data:`RULE_SCOPES`, or a statement of the paper
+    whose scopes are not the kind's in each of the claim's norms. A statement that is an
+    extension or an erratum in every norm is decided by something else (our setting, our
+    reading, a typo), and a corrected statement is ours: both pass.
+
+    Examples
+    --------
+    >>> from ngc_ref_theory._core import Claim
+    >>> rule_problems(Claim("x", "Eq. 6", "rows sum to 1", rule="theory", **THEORY_RW_SCOPES))
+    []
+    >>> rule_problems(Claim("x", "Eq. 6", "rows sum to 1", rule="theory", scope=BOTH))
+    ["x: scopes {'sym': 'as-stated', 'rw': 'as-stated'}; the rule's 'theory' gives {'sym': \
+'extension', 'rw': 'as-stated'}"]
+    """
+    if c.rule not in RULE_SCOPES:
+        return [f"{c.id}: rule {c.rule!r} is not a kind of the normalisation rule "
+                f"({', '.join(RULE_SCOPES)})"]
+    want = dict(zip(("sym", "rw"), RULE_SCOPES[c.rule]))
+    out = []
+    for sid, st in c.statements.items():
+        if st.corrects:
+            continue
+        got = {norm: st.scope_for(norm).name for norm in c.norms}
+        if len(set(got.values())) == 1 and "as-stated" not in got.values():
+            continue
+        if got != {norm: want[norm] for norm in c.norms}:
+            out.append(f"{sid}: scopes {got}; the rule's {c.rule!r} gives "
+                       f"{ {norm: want[norm] for norm in c.norms} }")
+    return out
 
 
 def generic(words):
@@ -99,10 +119,10 @@ SYNTHETIC = extension("a synthetic or constructed setting chosen by the checker,
                       "paper's own data and settings")
 
 __all__ = ["BOTH", "BOTH_NORMS", "EXPERIMENTS_NORMS", "EXPERIMENTS_SYM", "EXPERIMENTS_WORDS",
-           "NORMALISATION_RULE", "NORM_RULE", "ROW_NORMALIZATION_TABLE", "RULE_SCOPES",
+           "NORMALISATION_RULE", "ROW_NORMALIZATION_TABLE", "RULE_SCOPES",
            "RW_FOOTNOTE", "SYNTHETIC", "THEORY_RW", "THEORY_RW_DEFAULT", "THEORY_RW_NORMS",
            "THEORY_RW_SCOPES", "EXPERIMENTS_LAM_S", "EQ", "EQUATIONS", "DATASET_TABLE",
-           "as_stated", "eq", "generic", "erratum", "extension", "theory_rw"]
+           "as_stated", "eq", "generic", "erratum", "extension", "rule_problems", "theory_rw"]
 
 #: The paper's Table 'row normalization' (label ``tab:row normalization``, appendix 'Analysis
 #: on Row Normalization'): NGC test accuracy (%) without / with row normalisation, per data set

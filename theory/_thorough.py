@@ -4,12 +4,15 @@
 its trial and draw counts too (:func:`scaled_sizes`, :func:`scaled_count`); 0.01 is the tiny
 profile the tests run end to end, above 1 the grids reach sizes meant for a cluster.
 
-The cost model (:func:`cell_seconds`) is what ``--dry-run`` prints before anything runs: a
-sparse × dense product costs about :data:`SECONDS_PER_ENTRY` per stored entry of Ã, per column
-and per step of the series; a cell of the ``check`` task (a claim without a plan) costs what
-its check measured here (:data:`CHECK_SECONDS`). Both are CPU seconds on one core of the
-2-core machine of the README: the time on an idle core. Other work on the machine stretches
-the wall time by its load.
+The cost model is what ``--dry-run`` prints before anything runs. Each sweep task declares
+its own cost (``register_task(..., cost=fn)``; :func:`ngc_ref_theory.sweep.tasks.cell_seconds`
+reads it) from the pieces here: a sparse × dense product costs about
+:data:`SECONDS_PER_ENTRY` per stored entry of Ã, per column and per step of the series
+(:func:`product_seconds`), building a graph what its family declares per node
+(:func:`build_seconds`); a cell of the ``check`` task (a claim without a plan) costs what its
+check measured here, which the claim declares (``claim(..., seconds=(default, thorough))``).
+All are CPU seconds on one core of the 2-core machine of the README: the time on an idle core.
+Other work on the machine stretches the wall time by its load.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 import math
 import os
 
-from ngc_ref.graphs import family_info
+from ._graphs import declared
 
 SCALE_ENV = "NGC_REF_THOROUGH_SCALE"
 
@@ -35,34 +38,13 @@ THOROUGH_MEASURED_MINUTES = 28.2
 #: cache miss). Under load the wall time is several times that.
 SECONDS_PER_ENTRY = 8e-10
 SECONDS_PER_ENTRY_BANDED = 4e-10
-#: Seconds per node to build a family's graph (networkx-based generators dominate).
-BUILD_SECONDS_PER_NODE = {"random_regular_4": 8e-5, "barabasi_albert_3": 1e-4,
-                          "rr-blocks": 8e-5, "ba-blocks": 1e-4}
+#: Seconds per node to build a graph whose family declares no ``build_seconds_per_node``
+#: (vectorised generators).
+DEFAULT_BUILD_SECONDS_PER_NODE = 2e-6
 #: Fixed cost of any cell (process hop, graph normalisation, the record).
 CELL_OVERHEAD = 0.05
-
-#: CPU seconds per norm of each claim's check run in one cell (claims without a plan): (default
-#: grid, thorough grid), measured here (``ngc-ref check [--thorough]``; a cell's
-#: ``cpu_seconds``, the first cell of a worker including its imports; the thorough column is
-#: the slower norm's cell of one thorough run on the idle machine). The planned claims'
-#: entries are for their default grid only (their thorough work is their cells).
-CHECK_SECONDS = {
-    "gsd-closed-form": (0.5, 2.3), "gsd-trace": (0.1, 0.1), "neumann-identity": (0.1, 0.4),
-    "neumann-truncation": (1.6, 19.2), "row-sum": (0.6, 1.9), "row-square-bounds": (0.2, 1.7),
-    "tau-range": (1.3, 2.6), "ngc-framework": (1.0, 5.5), "tau-headline": (0.8, 1.6),
-    "case-study": (0.4, 0.3), "assumption-2": (1.9, 0.0),
-    "isolated-tau": (1.4, 132.0), "lemma-1": (3.6, 0.0), "noise-vanishing": (1.2, 49.0),
-    "theorem-1": (29.0, 0.0), "tau-linearity": (1.0, 5.7), "inner-max": (0.1, 10.8),
-    "agsd-stationarity": (0.1, 1.6), "rngc-approximation": (1.2, 92.0),
-    "rngc-convergence": (10.4, 51.8), "rngc-tau": (1.8, 70.0), "rngc-edge-cost": (3.3, 14.8),
-    "depth-denoising": (1.7, 11.2), "row-normalization": (8.0, 45.6),
-    "denoising-accuracy": (9.2, 45.1), "flip-noise": (1.4, 0.7),
-    # issue 33's last results: estimated from their default runs and the thorough work they add
-    # (rngc-smoothness: Cora's four rows in both norms and Citeseer; degree-connectivity: exact
-    # τ of Coauthor-CS and Pubmed at the co-author settings)
-    "assumption-4": (0.6, 0.9), "rngc-smoothness": (2.5, 30.0),
-    "dataset-statistics": (0.5, 0.5), "degree-connectivity": (1.5, 250.0),
-}
+#: A cell of a task that declares no cost.
+DEFAULT_CELL_SECONDS = 1.0
 
 
 def parse_scale(value, name="--scale"):
@@ -98,43 +80,35 @@ def scaled_count(k, scale, minimum=1):
     return max(int(minimum), int(round(k * min(1.0, scale))))
 
 
-#: Expected average degree of Theorem 1's own graphs (not in the registry: they come with
-#: their features), and of a family that declares none.
-HYP_DEGREES = {"rr-blocks": 6.0, "ba-blocks": 6.0, "csbm-fixed-degree": 20.0}
+#: Expected average degree of a family that declares none.
 DEFAULT_DEGREE = 8.0
 
 
-def registered_family(family):
-    """The registry's record of ``family``, or None for Theorem 1's own graphs."""
-    try:
-        return family_info(family)
-    except (TypeError, ValueError):
-        return None
-
-
-def avg_degree(family, n, graph_params=None):
+def avg_degree(family, n, graph_params=None, default=DEFAULT_DEGREE):
     """Expected average degree of a family's graph at n (for the cost model): what the registry
     declares (:class:`ngc_ref.graphs.GraphFamily`), p·(n − 1) for ``erdos_renyi``, d or 2m
-    for the parametrised regular / Barabási–Albert families, else :data:`DEFAULT_DEGREE`."""
+    for the parametrised regular / Barabási–Albert families, else ``default`` (a graph the
+    registry does not hold: its builder's own, e.g. Theorem 1's blocks)."""
     gp = graph_params or {}
     if "p" in gp:
         return float(gp["p"]) * (n - 1)
     if "d" in gp or "m" in gp:
         return float(gp.get("d", 2 * gp.get("m", 0)))
-    info = registered_family(family)
+    info = declared(family)
     degree = info.degree(n) if info is not None else None
-    return HYP_DEGREES.get(family, DEFAULT_DEGREE) if degree is None else degree
+    return default if degree is None else degree
 
 
 def banded(family):
     """Whether the family's neighbours sit close in index order (the registry's ``local``)."""
-    info = registered_family(family)
+    info = declared(family)
     return info is not None and info.local
 
 
-def product_seconds(family, n, S, columns, graph_params=None):
-    """Seconds of ``columns`` columns through S steps of Ã_S on the family's graph at n."""
-    entries = n * (avg_degree(family, n, graph_params) + 1.0)
+def product_seconds(family, n, S, columns, graph_params=None, degree=DEFAULT_DEGREE):
+    """Seconds of ``columns`` columns through S steps of Ã_S on the family's graph at n
+    (``degree``: the average degree of a graph the registry does not hold)."""
+    entries = n * (avg_degree(family, n, graph_params, degree) + 1.0)
     rate = SECONDS_PER_ENTRY_BANDED if banded(family) else SECONDS_PER_ENTRY
     return rate * entries * columns * max(int(S), 1)
 
@@ -156,58 +130,13 @@ def exact_tau_ok(p, entries, nodes):
     return exact_tau_seconds(p["family"], p["S"], entries, nodes) <= p["exact_max_seconds"]
 
 
-def _tau_seconds(p, exact_ok):
-    """A τ cell: exact (every node, or one if vertex-transitive) where ``exact_ok(entries,
-    nodes)``, else the estimator's probes and candidates."""
-    fam, n, S = p["family"], p["n"], p["S"]
-    if fam == "complete" and not p.get("graph_params"):
-        return CELL_OVERHEAD
-    info = registered_family(fam)
-    nodes = 1 if info is not None and info.vertex_transitive else n
-    entries = n * (avg_degree(fam, n, p.get("graph_params")) + 1.0)
-    columns = nodes if exact_ok(entries, nodes) else p["n_samples"] + p["max_candidates"]
-    return (CELL_OVERHEAD + build_seconds(fam, n)
-            + product_seconds(fam, n, S, columns + 1, p.get("graph_params")))
-
-
-def build_seconds(family, n):
-    return BUILD_SECONDS_PER_NODE.get(family, 2e-6) * n
-
-
-def cell_seconds(task, params):
-    """Estimated seconds of one cell of ``task`` with (coerced) ``params`` on one core."""
-    p = params
-    if task == "check":
-        default, thorough = CHECK_SECONDS.get(p["claim"], (5.0, 30.0))
-        return thorough if p["thorough"] else default
-    if task in ("tau", "tau_large"):
-        return _tau_seconds(p, lambda entries, nodes: exact_tau_ok(p, entries, nodes))
-    if task in ("lemma1", "lemma1_trials"):
-        fam, n, gp = p["family"], p["n"], p.get("graph_params")
-        if fam == "complete" and not gp:
-            return CELL_OVERHEAD + 2e-8 * n * p["trials"] * p["d"]
-        # The draws as columns; with ``bounds`` also exact τ (every node's row).
-        tau = product_seconds(fam, n, p["S"], n, gp) if p.get("bounds", False) else 0.0
-        return (CELL_OVERHEAD + build_seconds(fam, n) + tau
-                + product_seconds(fam, n, p["S"], p["trials"] * p["d"], gp) * 0.95)
-    if task == "theorem1" and "family" in p:   # a λ = √n cell (a csbm cell has no family)
-        fam, n = p["family"], p["n"]
-        S = math.ceil(2 * math.sqrt(n))
-        # Each run: Ã_S [X*, η] (8 columns) and 200 GD steps on n × 4 (about 2 columns' worth);
-        # the blocks' graphs are local (block-diagonal), so their columns cost about half.
-        runs = product_seconds(fam, n, S, 10 * p["draws"]) * 0.5
-        tau = 0.0
-        info = registered_family(fam)   # ring, torus: vertex-transitive, one node
-        if p["tau"] and info is not None and info.vertex_transitive:
-            tau = product_seconds(fam, n, S, 1)
-        elif p["tau"]:
-            block = n // 4
-            entries = block * (avg_degree(fam, block) + 1.0)
-            columns = block if S * entries * block <= p["exact_max_cost"] else (
-                p["n_samples"] + p["max_candidates"])
-            tau = 4 * product_seconds(fam, block, S, columns) * 0.5
-        return CELL_OVERHEAD + build_seconds(fam, n) + runs + tau
-    return 1.0
+def build_seconds(family, n, per_node=DEFAULT_BUILD_SECONDS_PER_NODE):
+    """Seconds to build the family's graph at n: n × what the family declares per node
+    (``build_seconds_per_node``), else ``per_node`` (a graph the registry does not hold: its
+    builder's own)."""
+    info = declared(family)
+    declared_per_node = info.build_seconds_per_node if info is not None else None
+    return (per_node if declared_per_node is None else declared_per_node) * n
 
 
 def format_seconds(s):

@@ -564,8 +564,8 @@ def _add_check(sub, parents):
 def _add_sweep(sub, parents):
     """``ngc-ref sweep``: run, plan or summarise a grid of cells (:func:`_sweep`)."""
     swp = sub.add_parser("sweep", parents=parents,
-                         help="run a grid of cells (tau, lemma1, theorem1, node_classification) "
-                         "locally or on a Dask cluster; resumable",
+                         help="run a grid of cells of a registered task (--list-tasks lists "
+                         "them) locally or on a Dask cluster; resumable",
                          description="Run the cells of CONFIG (.toml or .json) that are not yet "
                          "in the output file, appending one JSON line per finished cell; "
                          "re-running the same command resumes. --summary OUT.jsonl prints a "

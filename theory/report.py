@@ -218,6 +218,43 @@ def cell(text):
     return str(text).replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
 
 
+#: The lines around the claim table of docs/checker.md, which :func:`claim_table` writes.
+CLAIM_TABLE_BEGIN = ("<!-- the claim table: written from each claim's declaration by "
+                     "`python tools/claim_table.py`; tests/test_extension_points.py checks it -->")
+CLAIM_TABLE_END = "<!-- end of the claim table -->"
+
+
+def claim_table(claims=None):
+    """The claim table of docs/checker.md, one row per claim in report order, from each
+    claim's declaration: its id, where the paper makes it (``paper_ref``) and what is checked
+    (``doc``); ``claims`` defaults to the registry.
+
+    >>> from ngc_ref_theory._core import Claim
+    >>> print("\\n".join(claim_table({"x": Claim("x", "Eq. 6", "...", doc="rows sum to 1")})))
+    | id | paper | what is checked |
+    |---|---|---|
+    | `x` | Eq. 6 | rows sum to 1 |
+    """
+    claims = registry() if claims is None else claims
+    lines = ["| id | paper | what is checked |", "|---|---|---|"]
+    for c in sorted(claims.values(), key=lambda c: (c.order, c.id)):
+        lines.append(f"| `{c.id}` | {cell(c.paper_ref)} | {cell(c.doc)} |")
+    return lines
+
+
+def with_claim_table(page, claims=None):
+    """``page`` (the text of docs/checker.md) with the lines between
+    :data:`CLAIM_TABLE_BEGIN` and :data:`CLAIM_TABLE_END` replaced by :func:`claim_table`;
+    ``ValueError`` when the page lacks either line."""
+    lines = page.split("\n")
+    try:
+        a, b = lines.index(CLAIM_TABLE_BEGIN), lines.index(CLAIM_TABLE_END)
+    except ValueError:
+        raise ValueError("the page has no claim table between the lines CLAIM_TABLE_BEGIN and "
+                         "CLAIM_TABLE_END of ngc_ref_theory.report") from None
+    return "\n".join(lines[:a + 1] + claim_table(claims) + lines[b:])
+
+
 def _steps_lines(steps):
     lines = ["| step | verdict | worst ratio | where | the paper's step |",
              "|---|---|---|---|---|"]

@@ -23,9 +23,9 @@ from pathlib import Path
 
 from ._core import Context, Result, format_exception, match_id, registry, statement_ids
 from ._files import data_origin_line
-from ._thorough import cell_seconds, format_seconds, plural, vary_lines as _vary
+from ._thorough import format_seconds, plural, vary_lines as _vary
 from .report import sort_results
-from .sweep import Param, make_cell, register_task, run_sweep
+from .sweep import Param, cell_seconds, make_cell, register_task, run_sweep
 from .sweep.backends import make_backend
 from .sweep.store import finished, read_records
 
@@ -182,13 +182,20 @@ def _error_result(c, norm, message, tb):
 
 # ---------------------------------------------------------------------------------- thorough
 
+def check_seconds(params):
+    """The cost model of a ``check`` cell: what the claim declares its check takes per norm
+    (``claim(..., seconds=(default, thorough))``), its thorough grid's or its default one's."""
+    default, thorough = registry()[params["claim"]].seconds
+    return thorough if params["thorough"] else default
+
+
 @register_task(CHECK_TASK, {
     "claim": Param(str, doc="claim id"),
     "norm": Param(str, choices=("sym", "rw"), doc="normalisation"),
     "run_seed": Param(int, 0, min=0, doc="the check's run seed (--seed)"),
     "thorough": Param(bool, True, doc="the claim's thorough grid (False: its default one)"),
     "data_root": Param(str, "", doc="NGC_REF_DATA of the run ('' : none)"),
-})
+}, cost=check_seconds)
 def check_cell(params, seeds):
     """One claim's whole check in one normalisation: its results, skips and figures."""
     c = registry()[params["claim"]]
@@ -275,7 +282,8 @@ def thorough_plan(ctx, claims):
 
 
 def estimate(cells):
-    """Estimated seconds of ``cells`` on one core (:func:`._thorough.cell_seconds`)."""
+    """Estimated seconds of ``cells`` on one core (each task's cost model:
+    :func:`.sweep.cell_seconds`)."""
     return sum(cell_seconds(c.task, c.params) for c in cells)
 
 

@@ -101,6 +101,9 @@ MODULES = {
     "theory/_common": ["tests/test_common.py", "tests/test_claim_kit.py",
                        "tests/test_report_findings.py"],
     "theory/_bounds": ["tests/test_bounds.py"],
+    # The claim kit: Statement, results, the registry, the one worst-verdict combiner.
+    "theory/_core": ["tests/test_claim_kit.py", "tests/test_common.py", "tests/test_scopes.py",
+                     "tests/test_extension_points.py", "tests/test_report_findings.py"],
     # paper.md's byte-for-byte test renders in two fresh interpreters (7 s a mutant): left
     # out for time; a mutant only it would kill shows up as a survivor to look at.
     "theory/report": ["tests/test_report_render.py", "tests/test_report_findings.py",

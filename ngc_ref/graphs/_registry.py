@@ -5,9 +5,11 @@ some with parameters), the n-scaled families the theory checker sweeps (``er_avg
 ``barabasi_albert_3``, ...) and a user's own (:func:`register_family`, or a
 ``"package.module:function"`` string that :func:`resolve_family` imports and registers). Each
 record declares what the checks and the cost model read from it instead of measuring it:
-vertex-transitivity (one node gives τ exactly), isolated nodes and hubs (outside the corrected
-statements' hypotheses), the expected average degree and whether neighbours sit close in index
-order (the cost of a sparse product).
+vertex-transitivity (one node gives τ exactly), whether the graph depends on the seed at all,
+isolated nodes and hubs (outside the corrected statements' hypotheses), the expected average
+degree, whether neighbours sit close in index order (the cost of a sparse product) and the
+seconds per node its builder takes; and free tags (``tags``), labels a program selects
+families by, to which the library gives no meaning.
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ class GraphFamily:
     vertex_transitive : bool
         Every node looks alike (an automorphism maps any node to any other): every τ_i and
         ρ_i of Ã_S are equal, so the checks compute one node instead of n.
+    deterministic : bool
+        The graph at n does not depend on the seed (a ring, a lattice): one graph per n is
+        all there is, so repeating it over seeds repeats the same graph.
     isolated_nodes : bool
         Its graphs have isolated nodes (τ_i = n for every λ, S: outside the hypotheses of the
         corrected Assumption 2).
@@ -66,10 +71,17 @@ class GraphFamily:
         twice as fast per stored entry as on a random graph.
     exact_n : bool
         The graph has exactly n nodes (else it rounds n, e.g. to a square).
+    build_seconds_per_node : float or None
+        About how many CPU seconds its builder takes per node (a networkx generator's Python
+        loops: 1e-4), for the cost model; None: fast (vectorised, about 2e-6).
     description : str
         One line for listings.
     int_seed : bool
         The builder takes an integer seed (user families) rather than a Generator.
+    tags : tuple of (str, object) pairs
+        Free labels a program selects families by, with a value each (``register_family``
+        takes a mapping, or names, each then ``True``); the library gives them no meaning.
+        Read one with :meth:`tag`.
     """
 
     name: str
@@ -84,6 +96,22 @@ class GraphFamily:
     exact_n: bool = True
     description: str = ""
     int_seed: bool = False
+    deterministic: bool = False
+    build_seconds_per_node: float | None = None
+    tags: tuple = ()
+
+    def tag(self, name, default=None):
+        """The value of tag ``name`` (``default`` when the family does not carry it).
+
+        Examples
+        --------
+        >>> from ngc_ref.graphs import register_family
+        >>> fam = register_family("ring_doc", lambda n, seed: None, tags={"size": "small"},
+        ...                       replace=True)
+        >>> fam.tag("size"), fam.tag("colour")
+        ('small', None)
+        """
+        return dict(self.tags).get(name, default)
 
     def degree(self, n):
         """The declared expected average degree at ``n`` (None when unknown)."""
@@ -96,7 +124,9 @@ class GraphFamily:
                 "vertex_transitive": self.vertex_transitive,
                 "isolated_nodes": self.isolated_nodes, "hub": self.hub,
                 "local": self.local, "exact_n": self.exact_n,
-                "description": self.description}
+                "deterministic": self.deterministic,
+                "build_seconds_per_node": self.build_seconds_per_node,
+                "tags": dict(self.tags), "description": self.description}
 
 
 _FAMILIES: dict[str, GraphFamily] = {}
@@ -110,8 +140,32 @@ def _add(family, replace=False):
     return family
 
 
+def as_tags(tags, name="tags"):
+    """``tags`` (a mapping of names to values, or an iterable of names, each then ``True``) as
+    :attr:`GraphFamily.tags`: ``(name, value)`` pairs sorted by name.
+
+    Examples
+    --------
+    >>> as_tags({"b": 2, "a": 1}), as_tags(["small"]), as_tags(None)
+    ((('a', 1), ('b', 2)), (('small', True),), ())
+    """
+    if tags is None:
+        return ()
+    if isinstance(tags, str):
+        raise TypeError(f"{name} must be a mapping of names to values or an iterable of "
+                        f"names, got the str {tags!r}")
+    pairs = tags.items() if hasattr(tags, "items") else ((t, True) for t in tags)
+    out = {}
+    for key, value in pairs:
+        if not isinstance(key, str) or not key:
+            raise TypeError(f"{name}: a tag's name must be a non-empty str, got {key!r}")
+        out[key] = value
+    return tuple(sorted(out.items()))
+
+
 def register_family(name, builder, *, vertex_transitive=False, isolated_nodes=False, hub=False,
-                    avg_degree=None, local=False, exact_n=True, description="", replace=False):
+                    avg_degree=None, local=False, exact_n=True, description="", replace=False,
+                    deterministic=False, build_seconds_per_node=None, tags=None):
     """Register ``builder(n, seed) -> adjacency`` as graph family ``name``.
 
     The family is then built by :func:`make_graph` and accepted wherever the theory checker
@@ -130,6 +184,9 @@ def register_family(name, builder, *, vertex_transitive=False, isolated_nodes=Fa
     vertex_transitive, isolated_nodes, hub, avg_degree, local, exact_n, description
         Declared properties, see :class:`GraphFamily`. ``vertex_transitive=True`` lets the
         checks compute τ from one node: declare it only when it is true.
+    deterministic, build_seconds_per_node, tags
+        Also declared, see :class:`GraphFamily`: ``deterministic=True`` when the graph does
+        not depend on the seed; ``tags`` a mapping (or names) a program selects families by.
     replace : bool
         Replace an existing family of that name (never a built-in one).
 
@@ -165,16 +222,24 @@ def register_family(name, builder, *, vertex_transitive=False, isolated_nodes=Fa
         raise ValueError(f"graph family {name!r} is built in and cannot be replaced")
     for flag, value in (("vertex_transitive", vertex_transitive),
                         ("isolated_nodes", isolated_nodes), ("hub", hub), ("local", local),
-                        ("exact_n", exact_n)):
+                        ("exact_n", exact_n), ("deterministic", deterministic)):
         if not isinstance(value, (bool, np.bool_)):
             raise TypeError(f"{flag} must be True or False, got {value!r}")
     if avg_degree is not None and not callable(avg_degree) and not (
             isinstance(avg_degree, numbers.Real) and avg_degree >= 0):
         raise ValueError(f"avg_degree must be a number >= 0, a callable of n or None, got "
                          f"{avg_degree!r}")
+    if build_seconds_per_node is not None and not (
+            isinstance(build_seconds_per_node, numbers.Real)
+            and not isinstance(build_seconds_per_node, bool)
+            and math.isfinite(build_seconds_per_node) and build_seconds_per_node >= 0):
+        raise ValueError(f"build_seconds_per_node must be a finite number >= 0 or None, got "
+                         f"{build_seconds_per_node!r}")
     return _add(GraphFamily(name, builder, (), (), bool(vertex_transitive), bool(isolated_nodes),
                             bool(hub), avg_degree, bool(local), bool(exact_n), description,
-                            int_seed=True), replace=replace)
+                            int_seed=True, deterministic=bool(deterministic),
+                            build_seconds_per_node=build_seconds_per_node,
+                            tags=as_tags(tags)), replace=replace)
 
 
 def _check_signature(builder, name):
@@ -360,6 +425,37 @@ def user_graph(fam, G, n, option="family"):
     A.eliminate_zeros()
     A.sort_indices()
     return A
+
+
+def family_table(names, indent=4):
+    """An RST table of the families ``names``: name, parameters, description (what
+    :func:`ngc_ref.graphs.make_graph`'s docstring lists, written from the records).
+
+    Examples
+    --------
+    >>> print(family_table(["ring", "erdos_renyi"], indent=0))
+    =================  ============  ===========================================================
+    family             parameters    notes
+    =================  ============  ===========================================================
+    ``ring``           --            n >= 3
+    ``erdos_renyi``    ``p``         exact G(n, p)
+    your own           --            :func:`register_family`, or ``"package.module:function"``
+    =================  ============  ===========================================================
+    """
+    rows = [("family", "parameters", "notes")]
+    for name in names:
+        fam = _FAMILIES[name]
+        params = [f"``{p}``" for p in fam.required] + [f"``{p}`` (optional)"
+                                                       for p in fam.optional]
+        rows.append((f"``{name}``", ", ".join(params) or "--", fam.description))
+    rows.append(("your own", "--", ':func:`register_family`, or ``"package.module:function"``'))
+    widths = [max(len(r[k]) for r in rows) + 2 for k in range(3)]
+    rule = "  ".join("=" * w for w in widths)
+
+    def line(r):
+        return "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip()
+    lines = [rule, line(rows[0]), rule, *map(line, rows[1:]), rule]
+    return "\n".join(" " * indent + ln for ln in lines)
 
 
 def log_degree(factor):

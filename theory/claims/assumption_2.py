@@ -43,7 +43,10 @@ STATEMENT = ("Assumption 2: lim_{n→∞} τ/n = 0 for the graphs considered, at
              "measured τ/n.")
 
 CLAIM = claim(ID, "Assumption 2 (with Def. 1, Eq. 5)", STATEMENT, order=80,
-              families=True, **THEORY_RW_SCOPES)
+              families=True, **THEORY_RW_SCOPES,
+              rule="theory", seconds=(1.9, 0.0),
+              doc=("τ = o(n) along growing n per graph family; what growth of λ restores it; "
+                   "`:o-n` the erratum (written O(n))"))
 CORRECTED = CLAIM.corrected(
     "With λ growing as √n and S = ⌈2λ⌉ (so that 1 − r^{S+1} stays ≈ 1 − e⁻²), τ/n decreases "
     "along n for every graph family that has no isolated node and whose largest degree share "

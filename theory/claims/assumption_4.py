@@ -44,7 +44,12 @@ STATEMENT = (f"f(W) = ‖Ã_S X W − Y‖_F² ({eq('loss-f')}) is L-smooth with
 CLAIM = claim(ID, f"Assumption 4 ({eq('assumption-4')}) and the sentence after it (Sec. 3)",
               STATEMENT, order=98,
               **generic(f"{WORDS}; {ASSUMPTION_WORDS}; f is {eq('loss-f')}, written with Ã_S for "
-                        "a generic Ã (nothing of Eq. 6's row sums)"))
+                        "a generic Ã (nothing of Eq. 6's row sums)"),
+              rule="generic", seconds=(0.6, 0.9),
+              doc=("\"the L-smoothness of f depends on the largest singular value of Ã_S X\": "
+                   "the smallest L of Eq. 8's f is 2σ_max(Ã_S X)² in the spectral norm "
+                   "Assumption 4 writes and in the Frobenius norm (Hessian from f's values, "
+                   "atlas; exact on K2)"))
 
 #: Feature and class dimensions of the float cases.
 D, C = 3, 2

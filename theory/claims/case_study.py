@@ -25,7 +25,9 @@ STATEMENT = ("At λ = S = 64: 1) G1 (isolated, n=4) has no denoising (largest τ
              "graph G4 denoises better (smaller τ·log n/n than G3).")
 GRAPHS = figure1_graphs()
 CLAIM = claim(ID, "Figure 1, Sec. 3 case study", STATEMENT, order=70,
-              **THEORY_RW_SCOPES)
+              **THEORY_RW_SCOPES,
+              rule="theory", seconds=(0.4, 0.3),
+              doc="τ, τ·log n/n of G1–G4 at λ = S = 64 and the five insights")
 #: The five insights as the checker reads them (insight 4's "also can get a smaller τ" is vague).
 INSIGHTS = {
     1: CLAIM.part(1, "G1 (four isolated nodes) has the largest τ·log n/n of the four graphs "

@@ -43,7 +43,9 @@ STATEMENT = ("Deeper NGC denoises more. Tested readings, at fixed λ: (a) ‖Ã_
              "κ r^{S+1}‖(I+λL̃)⁻¹η‖_F (κ = 1 for sym, √(d̃_max/d̃_min) for rw). (a)-(c): exact, "
              "S = 0..S_max, relative tolerance 1e-10.")
 CLAIM = claim(ID, "Sec. 1 and appendix 'Analysis on the Depth'", STATEMENT, order=140,
-              **THEORY_RW_SCOPES)
+              **THEORY_RW_SCOPES,
+              rule="theory", seconds=(1.7, 11.2),
+              doc="‖Ã_Sη‖, τ and the noise-to-gain energy as S grows; the limit")
 #: The paper's depth claim is about the convergence of the noise as Lemma 1 measures it
 #: (τ and the noise relative to the signal's gain), not about the raw noise energy.
 DEPTH_WORDS = ("Sec. 1: 'Deeper GNNs can have a faster convergence rate'; the appendix: 'we do "

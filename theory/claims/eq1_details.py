@@ -92,7 +92,9 @@ TRACE_STATEMENT = (
     "L̃ = I − D̃⁻¹Ã. Exact, on the small search graphs and a path of 3 nodes with random F "
     "(relative tolerance 1e-10).")
 TRACE = claim(TRACE_ID, "Appendix 'More Details on Equation (1)'", TRACE_STATEMENT, order=15,
-              scope=as_stated(f"{TRACE_WORDS}: both normalisations are treated"))
+              scope=as_stated(f"{TRACE_WORDS}: both normalisations are treated"),
+              rule="generic", seconds=(0.1, 0.1),
+              doc="the trace identity as an edge sum, per normalisation")
 TRACE_CORRECTED = TRACE.corrected(
     "For L̃ = I − D̃⁻¹Ã: tr(FᵀL̃F) = ½Σ_ij Ã_ij‖F_i − F_j‖²/d̃_i + ½Σ_j (1 − c_j)‖F_j‖² with "
     "c_j = Σ_i Ã_ij/d̃_i the column sums of D̃⁻¹Ã; the appendix's form holds when every c_j = 1 "
@@ -200,7 +202,10 @@ STAT_STATEMENT = (
     "Checked exactly: X := (I + λL̃ + λεP_F)F for random F on the small search graphs, "
     "λ ∈ {0.5, 32}, ε ∈ {1e-5, 0.1, 1}; ‖∇ρ‖ relative to its terms ≤ 1e-10.")
 STAT = claim(STAT_ID, "Sec. 4.2, Eq. 16", STAT_STATEMENT, order=115,
-             scope=as_stated(STAT_WORDS))
+             scope=as_stated(STAT_WORDS),
+             rule="generic", seconds=(0.1, 1.6),
+             doc=("the fixed point's stationarity condition (Eq. 16) per normalisation, and "
+                  "whether it is a minimum"))
 MINIMUM = STAT.part(
     "minimum", "The stationary point of Eq. 16 is the minimiser of ρ ('the solution of the outer "
                "optimization problem'): ρ is bounded below and convex, so the zero of its "

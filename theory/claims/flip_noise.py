@@ -46,7 +46,9 @@ STATEMENT = ("The flip perturbation η = flip(X) − X of binary features satisf
 SCOPE = as_stated(f"{WORDS} (the statement is about the noise alone: the normalisation of Ã "
                   "plays no part)")
 CLAIM = claim(ID, "Sec. 5 (flipping perturbation, Table 4) and Assumption 1", STATEMENT,
-              norms=("sym",), order=165, scope=SCOPE, data_sets=("cora", "citeseer"))
+              norms=("sym",), order=165, scope=SCOPE, data_sets=("cora", "citeseer"),
+              rule="experiments", seconds=(1.4, 0.7),
+              doc="is Bernoulli flipping zero-mean sub-Gaussian noise independent of X")
 BERNOULLI = CLAIM.part(
     "bernoulli", "Which entries flip is i.i.d. Bernoulli(p), independent of X: |η_ij| ~ "
                  "Bernoulli(p) for X_ij = 0 and X_ij = 1 alike (so η is bounded, hence "

@@ -14,7 +14,10 @@ from .._graphs import small_graphs
 ID = "gsd-closed-form"
 STATEMENT = ("F = (I + λL̃)⁻¹X minimises the GSD objective q(F) = ‖F − X‖_F² + λ tr(FᵀL̃F): "
              "its gradient vanishes there and q rises under every perturbation.")
-CLAIM = claim(ID, "Eq. 1-2", STATEMENT, order=10, scope=BOTH)
+CLAIM = claim(ID, "Eq. 1-2", STATEMENT, order=10, scope=BOTH,
+              rule="generic", seconds=(0.5, 2.3),
+              doc=("(I+λL̃)⁻¹X minimises q(F); `:gradient` the printed ∇q (erratum: λ dropped); "
+                   "`:gradient-meant` the gradient with λ (rw needs λ(L̃ + L̃ᵀ))"))
 GRADIENT = CLAIM.erratum(
     "gradient", "The gradient of q(F) = ‖F − X‖_F² + λ tr(FᵀL̃F) is ∇q(F) = 2L̃F + 2(F − X) "
                 "(Sec. 2, before Eq. 2), whose zero gives Eq. 2.",

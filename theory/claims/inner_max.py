@@ -12,7 +12,10 @@ STATEMENT = ("δ* = εFFᵀ/‖FFᵀ‖_F attains max_{‖δ‖_F ≤ ε} tr(F�
              "the objective as ⟨δ, FᵀF⟩).")
 CLAIM = claim(ID, "Sec. 4.2, App. A", STATEMENT, order=110,
               scope=as_stated("Sec. 4.2 and App. A state it for the Laplacian L̃ of either "
-                              "normalisation (any matrix: the maximiser does not depend on L̃)"))
+                              "normalisation (any matrix: the maximiser does not depend on L̃)"),
+              rule="generic", seconds=(0.1, 10.8),
+              doc=("δ* = εFFᵀ/‖FFᵀ‖_F attains the inner maximum; dimensions (erratum); `:value` "
+                   "the outer objective ρ(F) after plugging δ* in"))
 DIMENSIONS = CLAIM.erratum(
     "dimensions",
     "The paper's inner objective h(δ) = ⟨δ, FᵀF⟩ is well defined for δ ∈ R^{n×n} (it pairs δ "

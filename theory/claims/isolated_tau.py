@@ -46,7 +46,10 @@ CLAIM = claim(ID, "Assumption 2 (discussion) and Remark 1", STATEMENT, order=85,
               scope=as_stated(f"{WORDS}; τ is defined with D̃⁻¹Ã: {RW_FOOTNOTE}"),
               norm_scopes={"sym": extension(f"{WORDS}, with τ of the paper's theory, stated for "
                                             f"D̃⁻¹Ã: {RW_FOOTNOTE}")},
-              data_sets=PAPER_DATASETS)
+              data_sets=PAPER_DATASETS,
+              rule="theory", seconds=(1.4, 132.0),
+              doc=('"only if all nodes are isolated, τ reaches n"; isolated nodes of the real '
+                   'data'))
 PAPER_DATA = CLAIM.part(
     "paper-data", "On the paper's data sets, none of which has all its nodes isolated, τ < n "
                   "at the (λ, S) of their NGC rows in the appendix tables (Cora, Citeseer, "

@@ -36,7 +36,7 @@ from .._paper import EXPERIMENTS_LAM_S, THEORY_RW_SCOPES
 from .._bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
 from .._figures import draws, legend_outside, log_axes, save_figure, subplots
 from .._proofs import LEMMA_1_CHAIN, first_failure, instance_from, random_instances, run_chain
-from .._graphs import checker_families, family_graph
+from .._graphs import checker_families, closed_form, family_graph
 from .._stats import CONFIDENCE, NOISES, bound_verdict, seed_of
 from .._thorough import scaled_count, scaled_sizes
 from ..sweep import run_planned
@@ -52,7 +52,10 @@ STATEMENT = ("Under Assumption 1 (i.i.d. zero-mean sub-Gaussian η ∈ R^{n×d},
 CLAIM = claim(ID, "Lemma 1, Eq. 11 (proof: appendix 'Proof of Lemma 1')", STATEMENT, order=90,
               # the Monte Carlo cases; the errata read the atlas
               families=(ID, f"{ID}-corrected:max-entry", f"{ID}-corrected:frobenius"),
-              **THEORY_RW_SCOPES)
+              **THEORY_RW_SCOPES,
+              rule="theory", seconds=(3.6, 0.0),
+              doc=("P(‖Ã_Sη‖_F² > bound) against 1/d (Monte Carlo, intervals; exact expectation "
+                   "on the atlas); the Pareto front of minimal (n, d); the proof's steps"))
 #: Per-entry Hoeffding bounds plus a union bound over the nd entries (what the proof's own
 #: argument gives), and their Frobenius consequence.
 MAX_ENTRY = CLAIM.corrected(
@@ -209,7 +212,7 @@ def thorough_cases(ctx):
     """``[(family, n, trials, d values)]`` of ``--thorough`` (× ``ctx.scale``)."""
     cases = []
     for fam in checker_families(ctx, FAMILIES + ("complete",)):
-        grid = (THOROUGH_COMPLETE,) if fam == "complete" else THOROUGH_GRID
+        grid = (THOROUGH_COMPLETE,) if closed_form(fam) else THOROUGH_GRID
         cap = THOROUGH_MAX_N.get(fam)
         seen = set()
         for n, trials, ds in grid:

@@ -15,7 +15,9 @@ STATEMENT = ("(I + λL̃)⁻¹ = (1/(λ+1))(I − rÃ)⁻¹ with r = λ/(λ+1), 
              "ρ(rÃ) ≤ r < 1, so the Neumann series Σ_s (rÃ)^s converges to (I − rÃ)⁻¹.")
 LAMS = (0.1, 1.0, 32.0, 64.0, 1e4)
 CLAIM = claim(ID, "Eq. 3, App. Lemma (Neumann derivation)", STATEMENT, order=20,
-              scope=BOTH)
+              scope=BOTH,
+              rule="generic", seconds=(0.1, 0.4),
+              doc="(I+λL̃)⁻¹ = (I−rÃ)⁻¹/(λ+1) and ρ(rÃ) ≤ r < 1")
 
 
 #: Random instances the appendix-B chain runs on (besides the atlas's extreme graphs).

@@ -55,7 +55,12 @@ STATEMENT = ("The conclusion as the paper derives it: NGC is a general framework
              "every graph some λ, S, c give Ã_S = c·Ã^K. Judged from its two premises "
              "(ngc-framework:sgc, ngc-framework:gcn).")
 CLAIM = claim(ID, "Sec. 2, A General Framework", STATEMENT, order=35,
-              **generic(f"{WORDS}; the sentences use a generic Ã"))
+              **generic(f"{WORDS}; the sentences use a generic Ã"),
+              rule="generic", seconds=(1.0, 5.5),
+              doc=('"NGC is a general framework": does one filter Ã_S equal c·Ã² (SGC, '
+                   '`:sgc`) or c·Ã^K (linear GCN, `:gcn`); `-corrected`: the span of Ã_S at S + '
+                   '1 values of λ (polynomial filters), and why one filter cannot approach Ã² '
+                   '(P3)'))
 SGC = CLAIM.part(
     "sgc", "Read literally: Ã_S X covers SGC's Ã²X, i.e. on every graph some λ > 0, S ≥ 2 and "
            "scalar c give Ã_S = c·Ã² ('Ã² is the third term of Ã_S'; W absorbs c). Checked on "

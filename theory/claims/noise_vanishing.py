@@ -28,7 +28,8 @@ from .._common import SQRT_N_KEY, SQRT_N_WHY, counterexample, public
 from .._core import Violation, claim
 from .._figures import draws, fixed_vs_grown
 from .._paper import EXPERIMENTS_LAM_S, theory_rw
-from .._graphs import FAMILIES, checker_families, complete_rho, family_graph, is_transitive
+from .._graphs import (FAMILIES, checker_families, closed_form, complete_rho, family_graph,
+                       is_transitive)
 from .._stats import (SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_trends, loglog_slope,
                       max_degree_share, no_hub_hypotheses, seed_of)
 from .._text import listing, rounded
@@ -45,7 +46,9 @@ STATEMENT = ("The aggregated noise diminishes as the graph grows: at the experim
              "along n; the verdict rests on the floor Σ_iρ_i/n ≥ 1/(λ+1)², which holds for every "
              "graph.")
 CLAIM = claim(ID, "Sec. 1 (introduction); Lemma 1", STATEMENT, order=95, families=True,
-              **theory_rw(WORDS, "the noise and τ of the theory use D̃⁻¹Ã"))
+              **theory_rw(WORDS, "the noise and τ of the theory use D̃⁻¹Ã"),
+              rule="theory", seconds=(1.2, 49.0),
+              doc="does the per-node aggregated noise vanish as n grows (fixed λ; λ = √n)")
 GROWN = CLAIM.corrected(
     "With λ = √n and S = ⌈2λ⌉ the per-node noise energy Σ_iρ_i/n decreases along n (log-log "
     "slope ≤ −0.1, decreasing at every step) for every graph family without isolated nodes whose "
@@ -80,7 +83,7 @@ def energy_series(ctx, family, norm):
 
 def _energies(A, deg, family, transitive, lam, S_, norm, gseed):
     nn = A.shape[0]
-    if family == "complete":
+    if closed_form(family):
         # K_n in closed form (Ã = J/n): the Horner sums cost S·n² per row for nothing.
         mean_rho, tau = complete_rho(nn, lam, S_), nn * complete_rho(nn, lam, S_) / \
             series_mass(lam, S_) ** 2

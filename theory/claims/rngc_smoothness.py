@@ -78,7 +78,13 @@ STATEMENT = (f"RNGC's propagated features are smoother than NGC's: the Dirichlet
 CLAIM = claim(ID, f"Abstract; Sec. 4.1 ({eq('agsd')}); Conclusion", STATEMENT, order=134,
               **generic(f"{WORDS}; smoothness as the paper measures it, {SMOOTHNESS_WORDS}; "
                         f"R_S is {eq('rngc')}'s filter, written with a generic Ã"),
-              data_sets=("cora", "citeseer", "cornell", "texas", "wisconsin"))
+              data_sets=("cora", "citeseer", "cornell", "texas", "wisconsin"),
+              rule="generic", seconds=(2.5, 30.0),
+              doc=("\"through solving [the AGSD problem], the smoothness of the node "
+                   "representations … can be enhanced\": the Dirichlet quotient "
+                   "tr(HᵀL̃H)/‖H‖_F² of RNGC's propagated features against NGC's on the paper's "
+                   "inputs (its data at its RNGC rows, clean and noisy; "
+                   "universal, the lowered cases counted); `:synthetic` on rngc-tau's SBMs"))
 SYNTH = CLAIM.part(
     "synthetic", "RNGC's propagated features are smoother than NGC's (Dirichlet quotient "
                  "q(R_S X) < q(Ã_S X), strict within relative 1e-9) on rngc-tau's homophilous "

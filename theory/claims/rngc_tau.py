@@ -63,7 +63,12 @@ STATEMENT = ("RNGC 'increase[s] the high-order graph connectivity factor' in the
 CLAIM = claim(ID, "Sec. 1; Sec. 4.2 (RNGC, Eq. 17)", STATEMENT, order=133,
               **generic(f"{WORDS}, read with the paper's usage ({USAGE_WORDS}); R_S is RNGC's "
                         "(Eq. 17) filter and τ Def. 1's formula"),
-              data_sets=("cora", "cornell", "texas", "wisconsin", "citeseer"))
+              data_sets=("cora", "cornell", "texas", "wisconsin", "citeseer"),
+              rule="generic", seconds=(1.8, 70.0),
+              doc=("does RNGC make the rows more uniform (smaller τ: the paper's \"increase the "
+                   "connectivity factor\"); `:paper-inputs` on the experiments' noisy, signed "
+                   "features, by the row-uniformity factor τ' (Def. 1's τ beside); `:literal`: "
+                   "the naming-inversion erratum"))
 PAPER_DATA = CLAIM.part(
     "paper-data", "τ_RNGC < τ_NGC (the paper's 'increase the connectivity factor') on Cora with "
                   "its row-normalised features at the (λ, S, ε) of its own table rows (the "
@@ -345,7 +350,11 @@ COST_STATEMENT = (
     "fails, else inconclusive. The slope of the extra time itself is reported beside it.")
 COST = claim(COST_ID, "Sec. 4.2 (Scalability)", COST_STATEMENT, norms=("sym",), order=136,
              scope=as_stated(f"{COST_WORDS}; the experiments use D̃^{{-1/2}}ÃD̃^{{-1/2}}"),
-             data_sets=sparse_part.DATASETS)
+             data_sets=sparse_part.DATASETS,
+             rule="experiments", seconds=(3.3, 14.8),
+             doc=('the O(|E|) cost of the edge-masked RNGC (timed in one run); `:sparse` "if '
+                  'the feature matrix is sparse … the XXᵀ term can also be sparse": nnz(XXᵀ) '
+                  'against nnz(Ã) on Cora, Citeseer, Pubmed, counted by blocks'))
 SPARSE = COST.part(
     "sparse", "'If the feature matrix is sparse, the extra computational effort is minimal as the "
               "XXᵀ term can also be sparse': on the paper's sparse bag-of-words features (Cora, "

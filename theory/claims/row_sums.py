@@ -18,13 +18,17 @@ ROW_SQ = "row-square-bounds"
 
 ROW_SUM_CLAIM = claim(ROW_SUM, "Eq. 6, App. row summation",
                       "Every row of Ã_S sums to 1 − r^{S+1}.", order=40,
-                      **THEORY_RW_SCOPES)
+                      **THEORY_RW_SCOPES,
+                      rule="theory", seconds=(0.6, 1.9),
+                      doc="rows of Ã_S sum to 1 − r^{S+1} (stated for rw)")
 ROW_SUM_CORRECTED = ROW_SUM_CLAIM.corrected(
     "For sym, the degree-weighted row sums hold instead: Σ_j [Ã_S]_ij √d̃_j = (1 − r^{S+1}) √d̃_i "
     "for every row i (D̃^{1/2}1 is the eigenvector of Ã_sym for eigenvalue 1).")
 ROW_SQ_CLAIM = claim(ROW_SQ, "Eq. 7",
                      "(1 − r^{S+1})²/n ≤ Σ_j [Ã_S]_ij² ≤ (1 − r^{S+1})² for every row i.",
-                     order=50, **THEORY_RW_SCOPES)
+                     order=50, **THEORY_RW_SCOPES,
+                     rule="theory", seconds=(0.2, 1.7),
+                     doc="(1−r^{S+1})²/n ≤ Σ_j[Ã_S]_ij² ≤ (1−r^{S+1})²")
 ROW_SQ_CORRECTED = ROW_SQ_CLAIM.corrected(
     "For sym: (1 − r^{S+1})²·d̃_i/Σ_j d̃_j ≤ Σ_j [Ã_S]_ij² ≤ (1 − r^{S+1})²·d̃_i/min_j d̃_j for "
     "every row i (Eq. 7 on regular graphs).")

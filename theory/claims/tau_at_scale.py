@@ -83,7 +83,13 @@ STATEMENT = (
 CLAIM = claim(ID, "Remark 1 (after Def. 1); Remark 2; Sec. 3 case study", STATEMENT, order=65,
               **theory_rw(f"{REMARK_1}; {REMARK_2}", "τ and its range are the theory's, built "
                                                      "on D̃⁻¹Ã"),
-              data_sets=("cora", "citeseer"))
+              data_sets=("cora", "citeseer"),
+              rule="theory",
+              doc=("does τ stay near 1 on large well-connected graphs at the paper's λ, S "
+                   "(τ(K_n) = 1 + (n−1)/((λ+1)m)², m = 1 − r^{S+1}; the headline: the first K_n "
+                   "with τ ≥ 2 over the paper's settings, exact); what λ(n) restores τ → 1 "
+                   "(`:lambda`, ours); case-study insight 5 beyond Figure 1's sizes "
+                   "(`case-study:5-at-scale`: minimal over n, then λ, then S)"))
 LAMBDA = CLAIM.part(
     "lambda", "What λ(n) restores τ → 1: τ → 1 needs (λ+1)(1 − r^{S+1}) ≥ √n(1 − o(1)) on every "
               "graph (the floor); on K_n, τ → 1 iff (λ+1)(1 − r^{S+1})/√n → ∞. With S = ⌈2λ⌉: "

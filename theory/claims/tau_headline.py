@@ -59,7 +59,13 @@ INVERSION = (f"a naming inversion: written, {WORDS}; Def. 1 and Remark 1 make a 
 #: As written (τ of Def. 1 larger) the sentence contradicts its own "i.e.": a typo whose meant
 #: statement is clear, so an erratum in both normalisations (as rngc-tau:literal); the meant
 #: statement (`:meant`) is the paper's, as-stated in rw.
-CLAIM = claim(ID, "Introduction (Sec. 1)", STATEMENT, order=62, scope=erratum(INVERSION))
+CLAIM = claim(ID, "Introduction (Sec. 1)", STATEMENT, order=62, scope=erratum(INVERSION),
+              rule="theory", seconds=(0.8, 1.6),
+              doc=("\"a larger connectivity factor, i.e., more uniform rows, accelerates the "
+                   "convergence of the noise\": with Def. 1's τ as written (the naming "
+                   "inversion: an erratum, as `rngc-tau:literal`), and `:meant` (the \"i.e.\": "
+                   "a smaller τ; the paper's statement, as-stated in rw), on every pair of "
+                   "atlas graphs with the same n"))
 MEANT = CLAIM.part(
     "meant", "As meant by the sentence's own 'i.e., nodes are more uniformly distributed in the "
              "neighborhood' (more uniform rows of Ã_S, a smaller τ): of two graphs with the same "

@@ -36,7 +36,12 @@ ID = "tau-range"
 STATEMENT = ("τ ∈ [1, n]; τ = n when all nodes are isolated, and τ → 1 for a complete graph "
              "(high connectivity).")
 TOL = 1e-9
-CLAIM = claim(ID, "Remark 1", STATEMENT, order=60, **THEORY_RW_SCOPES)
+CLAIM = claim(ID, "Remark 1", STATEMENT, order=60, **THEORY_RW_SCOPES,
+              rule="theory", seconds=(1.3, 2.6),
+              doc=('τ ∈ [1, n]; τ → 1 on complete graphs (at fixed n), τ = n on isolated nodes; '
+                   'sentence by sentence: `:reaches-lower` ("Eq. (7) reaches its lower '
+                   'bound", as written), `:lower-limit` (τ → 1 as λ = S → ∞), `:reaches-upper` '
+                   '(per row: τ_i = n ⟺ one positive entry ⟺ isolated)'))
 
 LOWER_WORDS = ("Remark 1: 'When the high-order graph has a high connectivity, i.e., the elements "
                "in row i of Ã_S are more uniformly distributed, Eq. (7) reaches its lower bound.'")

@@ -1,6 +1,6 @@
 """``ngc-ref sweep CONFIG --dry-run``: a sweep's cells and their estimated time, nothing run.
 
-The estimate is :func:`ngc_ref_theory._thorough.cell_seconds`'s cost model (the one
+The estimate is each task's declared cost model (:func:`.tasks.cell_seconds`, the one
 ``check --thorough --dry-run`` prints): CPU seconds on one idle core per cell, from the
 family's declared degree (:class:`ngc_ref.graphs.GraphFamily`), S and the columns pushed
 through Ã_S; a ``tau`` cell is costed with the method it will pick (exact, or the
@@ -9,16 +9,18 @@ estimator where exact τ would exceed ``exact_max_seconds``).
 
 from __future__ import annotations
 
-from .._thorough import (avg_degree, cell_seconds, exact_tau_ok, exact_tau_seconds, format_seconds,
-                         plural, registered_family, vary_lines)
+from .._graphs import closed_form, declared
+from .._thorough import (avg_degree, exact_tau_ok, exact_tau_seconds, format_seconds, plural,
+                         vary_lines)
 from .config import as_cells
 from .store import finished, read_records
+from .tasks import cell_seconds
 
 
 def _exact_tau(cell):
     """``(exact?, seconds of exact τ)`` of a ``tau`` cell, as the task will decide it."""
     p = cell.params
-    info = registered_family(p["family"])
+    info = declared(p["family"])
     nodes = 1 if info is not None and info.vertex_transitive else p["n"]
     entries = p["n"] * (avg_degree(p["family"], p["n"], p.get("graph_params")) + 1.0)
     return exact_tau_ok(p, entries, nodes), exact_tau_seconds(p["family"], p["S"], entries, nodes)
@@ -34,7 +36,9 @@ def dry_run_lines(spec, store=None, workers=1):
     total, total_left = sum(secs.values()), sum(secs[c.id] for c in left)
     longest = max((secs[c.id] for c in left), default=0.0)
     lines = vary_lines(cells)
-    taus = [c for c in cells if c.task == "tau" and c.params["family"] != "complete"]
+    taus = [c for c in cells
+            if c.task == "tau"
+            and not closed_form(c.params["family"], c.params.get("graph_params"))]
     est = [(c, s) for c in taus for ok, s in [_exact_tau(c)] if not ok]
     if est:
         worst = max(est, key=lambda cs: cs[1])

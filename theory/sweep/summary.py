@@ -15,6 +15,9 @@ task                     plot
 ``node_classification``  test accuracy (mean ± std over reps) vs noise level per model
 =======================  =====================================================================
 
+Each task declares its summary where it is registered (``register_task(..., summary=fn)``);
+:func:`summarize` reads the declaration for each task of a store.
+
 A *series* is a set of cells that differ only in the x-axis parameter and ``rep``; its label
 lists the parameters that vary across the store (others are in the title).
 """
@@ -32,6 +35,7 @@ from .._stats import (bound_verdict, clopper_pearson, loglog_slope, no_hub_hypot
                       slope_interval, tau_decay_verdict)
 from .._thorough import plural, with_expressions as params_with_expressions
 from .store import read_records
+from .tasks import get_task
 
 #: Parameters never shown as series (replicates are averaged; graph seeds follow from them).
 _NOISE_KEYS = ("rep", "graph_seed")
@@ -505,10 +509,13 @@ def summarize_node_classification(records, plot_path=None):
     return table, figs
 
 
-SUMMARIES = {"tau": summarize_tau, "tau_large": summarize_tau, "lemma1": summarize_lemma1,
-             "lemma1_trials": summarize_lemma1,
-             "theorem1": summarize_theorem1,
-             "node_classification": summarize_node_classification}
+def _declared_summary(task):
+    """The summary the task declares (``register_task(..., summary=fn)``; an alias's is its
+    task's), or None: a task without one, or a name no longer registered."""
+    try:
+        return get_task(task).summary
+    except ValueError:
+        return None
 
 
 def _save(fig, path):
@@ -538,7 +545,7 @@ def summarize(path, plots_dir=None, *, plots=True):
     for task, recs in by_task.items():
         seconds = sum(r.get("seconds") or 0 for r in recs)
         head = f"## {task}: {plural(len(recs), 'cell')}, {seconds:.1f} s of cell time"
-        fn = SUMMARIES.get(task)
+        fn = _declared_summary(task)
         if fn is None:
             parts.append(f"{head}\n(no summary for this task)")
             continue

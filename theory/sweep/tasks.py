@@ -1,10 +1,14 @@
 """The task registry: what one cell of a sweep computes, and which parameters it takes.
 
 A task is a function ``fn(params, seeds) -> dict`` registered with :func:`register_task` together
-with a declaration of its parameters (:class:`Param`). The declaration is the single point where
-config values are checked and coerced (``lam = 32`` becomes ``32.0``), so that two configs that
-mean the same cell hash to the same cell id. ``seeds`` (:class:`CellSeeds`) hands out the cell's
-random streams; a task never uses global randomness.
+with a declaration of its parameters (:class:`Param`), its cost model (``cost(params) ->
+seconds`` on one idle core, what ``--dry-run`` prints: :func:`cell_seconds`) and its summary
+(``summary(records, plot_path) -> (table, figure paths)``, what ``ngc-ref sweep --summary``
+prints). The declaration is the single point where config values are checked and coerced
+(``lam = 32`` becomes ``32.0``), so that two configs that mean the same cell hash to the same
+cell id. ``seeds`` (:class:`CellSeeds`) hands out the cell's random streams; a task never uses
+global randomness. A new task is one module that registers it (imported by the sweep package,
+or named to a worker as ``package.module``).
 
 Built-in tasks (see :func:`describe` for their parameters):
 
@@ -15,7 +19,8 @@ Built-in tasks (see :func:`describe` for their parameters):
 ``theorem1``            Theorem 1's gradient descent on one graph: a contextual SBM at fixed λ,
                         or a λ = √n family with its τ and a batch of noise draws
                         (:mod:`.theorem1`; ``theorem1_hyp`` is its λ = √n alias).
-``node_classification`` one noisy-feature node-classification run (Sec. 5).
+``node_classification`` one noisy-feature node-classification run (Sec. 5)
+                        (:mod:`.classification`).
 """
 
 from __future__ import annotations
@@ -23,20 +28,16 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from types import SimpleNamespace
-
 import numpy as np
 
-from ngc_ref.graphs.stochastic import sbm_degrees
 from ngc_ref.validation import check_scalar
 
 from .._bounds import grown_lam_S
 from .._graphs import graph_family
-from .._stats import class_bag_of_words
+from .._thorough import DEFAULT_CELL_SECONDS
 from .expressions import substitute
 
 _REQUIRED = object()
@@ -125,6 +126,10 @@ class Task:
     resolve: Callable | None = None
     #: A former parameter name -> the name it now has (an alias's, :func:`register_alias`).
     renamed: dict = dataclasses.field(default_factory=dict)
+    #: ``cost(params) -> seconds`` of one cell on one idle core (None: DEFAULT_CELL_SECONDS).
+    cost: Callable | None = None
+    #: ``summary(records, plot_path) -> (table text, [figure paths])`` (None: no summary).
+    summary: Callable | None = None
 
     def coerce(self, params, where=""):
         """Checked, coerced and completed parameters, sorted by name: what the cell will run.
@@ -179,19 +184,30 @@ _ALIASES: dict[str, tuple] = {}
 COMMON = {"rep": Param(int, 0, min=0, doc="replicate number (only changes the seeds)")}
 
 
-def register_task(name, params, *, doc="", validate=None, resolve=None, replace=False):
+def register_task(name, params, *, doc="", validate=None, resolve=None, cost=None,
+                  summary=None, replace=False):
     """Register ``fn(params, seeds) -> dict`` as task ``name`` (a decorator).
 
     ``params`` maps names to :class:`Param`; ``rep`` is added to every task. ``validate(params)``
     raises on a bad combination; ``resolve(params) -> params`` makes the parameters say what
-    the cell runs (see :meth:`Task.coerce`). The function must be importable by name (module
-    level) so that process and cluster workers can run it.
+    the cell runs (see :meth:`Task.coerce`). ``cost(params) -> seconds`` is the cell's
+    estimated CPU seconds on one idle core from its coerced parameters (``--dry-run``, the
+    longest-first order; built from :mod:`ngc_ref_theory._thorough`'s pieces; without one a
+    cell counts :data:`~ngc_ref_theory._thorough.DEFAULT_CELL_SECONDS`).
+    ``summary(records, plot_path) -> (table, [figure paths])`` is what ``ngc-ref sweep
+    --summary`` prints for the task's records (``plot_path`` None: no figure). The function
+    must be importable by name (module level) so that process and cluster workers can run it.
     """
+    for what, value in (("cost", cost), ("summary", summary)):
+        if value is not None and not callable(value):
+            raise TypeError(f"task {name!r}: {what} must be callable, got "
+                            f"{type(value).__name__}")
+
     def deco(fn):
         if name in _TASKS and not replace:
             raise ValueError(f"task {name!r} registered twice")
         _TASKS[name] = Task(name, fn, {**params, **COMMON}, doc or (fn.__doc__ or "").strip(),
-                            validate=validate, resolve=resolve)
+                            validate=validate, resolve=resolve, cost=cost, summary=summary)
         return fn
     return deco
 
@@ -225,6 +241,19 @@ def get_task(name):
 
 def tasks():
     return dict(_TASKS)
+
+
+def cell_seconds(task, params):
+    """Estimated seconds of one cell of ``task`` with (coerced) ``params`` on one idle core:
+    the task's declared cost model (:func:`register_task`'s ``cost``).
+
+    Examples
+    --------
+    >>> cell_seconds("tau", get_task("tau").coerce({"family": "complete", "n": 100}))
+    0.05
+    """
+    cost = get_task(task).cost
+    return DEFAULT_CELL_SECONDS if cost is None else cost(params)
 
 
 def describe(name):
@@ -290,95 +319,3 @@ def _schedule(params):
 
 # ------------------------------------------------------------------------------ theorem 1
 # The theorem1 task is in .theorem1 (with Theorem 1's graphs; theorem1_hyp is its alias).
-
-# ------------------------------------------------------------------------------ classification
-
-_DATASET_CACHE: dict = {}
-
-
-#: node_classification parameters that describe the synthetic data set only.
-CSBM_ONLY = ("n", "k", "deg_in", "deg_out", "d")
-
-
-def _nc_validate(params):
-    if params["noise"] == "flip" and params["level"] > 1:
-        raise ValueError(f"level is a probability for noise='flip', got {params['level']}")
-    if params["dataset"] != "csbm":
-        # Loads (and caches) the data now, so that a sweep whose data is missing stops
-        # before any cell runs, with the loader's message naming the file and NGC_REF_DATA.
-        _real_dataset(params["dataset"], params["split"])
-
-
-def _nc_resolve(params):
-    """A real-data cell carries no contextual-SBM sizes; a csbm cell no split."""
-    if params["dataset"] == "csbm":
-        params.pop("split")
-    else:
-        params["dataset"] = _real_dataset(params["dataset"], params["split"]).name
-        for k in CSBM_ONLY:
-            params.pop(k)
-    return params
-
-
-def _real_dataset(name, split):
-    import os
-
-    from ngc_ref.datasets import load_dataset
-    key = (os.environ.get("NGC_REF_DATA"), name.lower(), split)
-    if key not in _DATASET_CACHE:
-        _DATASET_CACHE[key] = load_dataset(name, split=split)
-    return _DATASET_CACHE[key]
-
-
-def _csbm_dataset(params, seed):
-    n, k = params["n"], params["k"]
-    A, labels = sbm_degrees(n, k, params["deg_in"], params["deg_out"], seed)
-    rng = np.random.default_rng(seed)
-    X = class_bag_of_words(rng, labels, d=params["d"])
-    perm = rng.permutation(len(labels))
-    train = np.zeros(len(labels), bool)
-    for c in range(k):  # 20 labelled nodes per class, as in the Planetoid splits
-        train[perm[labels[perm] == c][:20]] = True
-    rest = perm[~train[perm]]
-    val, test = np.zeros_like(train), np.zeros_like(train)
-    val[rest[:len(rest) // 3]] = True
-    test[rest[len(rest) // 3:]] = True
-    return SimpleNamespace(name="csbm", adjacency=A, features=X, labels=labels, train_mask=train,
-                           val_mask=val, test_mask=test, num_classes=k)
-
-
-@register_task("node_classification", {
-    "dataset": Param(str, "csbm", doc="'csbm' (synthetic, homophilous SBM + bag of words) or a "
-                                      "name for ngc_ref.datasets.load_dataset (needs "
-                                      "NGC_REF_DATA)"),
-    "split": Param(int, 0, min=0, doc="split of a real dataset"),
-    **_sbm_params(600, 3, 6.0, 2.0, n_min=10, what="csbm: "),
-    "d": Param(int, 120, min=2, doc="csbm: vocabulary size"),
-    "noise": Param(str, "gaussian", choices=("gaussian", "flip", "rademacher", "uniform")),
-    "level": Param(float, 0.1, min=0.0, doc="ξ (gaussian), p (flip) or s"),
-    "model": Param(str, "ngc", choices=("ngc", "rngc", "gsd", "raw", "mlp", "sgc", "s2gc",
-                                        "appnp")),
-}, validate=_nc_validate, resolve=_nc_resolve)
-def node_classification_task(params, seeds):
-    """One node-classification run (Sec. 5 protocol) with ngc_ref.training.run_experiment.
-
-    The noise seed does not depend on ``model``, so models of one (dataset, noise, level, rep)
-    see the same noisy features, as in the paper's protocol.
-    """
-    from ngc_ref.training import run_experiment
-    ds = params["dataset"]
-    if ds == "csbm":
-        dseed = seeds.derived("csbm-nc", params["n"], params["k"], params["deg_in"],
-                              params["deg_out"], params["d"], params["rep"])
-        data = _csbm_dataset(params, dseed)
-    else:
-        data = _real_dataset(ds, params["split"])
-    run_seed = seeds.derived("nc-run", {k: v for k, v in params.items() if k != "model"})
-    res = run_experiment(data, noise=params["noise"], levels=(params["level"],),
-                         models=(params["model"],), runs=1, seed=run_seed)
-    rec = res.records[0]
-    spec = next(iter(res.specs.values()))
-    return {"test_acc": float(rec["test_acc"]),
-            "val_acc": None if math.isnan(rec["val_acc"]) else float(rec["val_acc"]),
-            "final_loss": float(rec["final_loss"]), "run_seed": int(run_seed),
-            "n": int(data.adjacency.shape[0]), "hyperparams": spec.source}

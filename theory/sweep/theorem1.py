@@ -34,8 +34,11 @@ from ngc_ref.graphs.stochastic import sbm_degree_probabilities
 from ngc_ref.training import theory_trajectory
 
 from .._bounds import floor_tau_over_n, grown_lam_S
-from .._graphs import graph_family
+from .._graphs import declared, graph_family
 from .._stats import seed_of
+from .._thorough import (CELL_OVERHEAD, DEFAULT_BUILD_SECONDS_PER_NODE, DEFAULT_CELL_SECONDS,
+                         DEFAULT_DEGREE, avg_degree, build_seconds, product_seconds)
+from .summary import summarize_theorem1
 from .tasks import _REQUIRED, FILTER_PARAMS, Param, _sbm_params, register_alias, register_task
 
 # ------------------------------------------------------------------ the problems
@@ -47,6 +50,11 @@ CSBM_K, CSBM_D, CSBM_DEG_IN, CSBM_DEG_OUT, CSBM_SIGNAL = 4, 4, 16.0, 4.0, 1.0
 HYP_K = 4
 #: The λ = √n families built here (besides any registered family).
 OWN_FAMILIES = ("ring", "torus", "rr-blocks", "ba-blocks", "csbm-fixed-degree")
+#: What the cost model needs of the graphs built here that the registry does not hold (they
+#: come with their features): expected average degree and build seconds per node (networkx
+#: generators block by block; None: the default).
+OWN_GRAPH_COSTS = {"rr-blocks": (6.0, 8e-5), "ba-blocks": (6.0, 1e-4),
+                   "csbm-fixed-degree": (20.0, None)}
 
 
 def csbm_params(n):
@@ -259,7 +267,34 @@ def _resolve(params):
     return params
 
 
-@register_task("theorem1", PARAMS, validate=_validate, resolve=_resolve)
+def theorem1_seconds(p):
+    """The cost model of a ``theorem1`` cell of the λ = √n runs (a fixed-λ ``csbm`` cell, which
+    has no ``family``: the default). Each run pushes Ã_S [X*, η] (8 columns) and 200 GD steps
+    on n × 4 (about 2 columns' worth); τ is one node on a vertex-transitive graph, else block by
+    block (exact or the estimator by ``exact_max_cost``). The blocks' graphs are local
+    (block-diagonal), so their columns cost about half."""
+    if "family" not in p:
+        return DEFAULT_CELL_SECONDS
+    fam, n = p["family"], p["n"]
+    degree, per_node = OWN_GRAPH_COSTS.get(fam, (DEFAULT_DEGREE, None))
+    S = math.ceil(2 * math.sqrt(n))
+    runs = product_seconds(fam, n, S, 10 * p["draws"], degree=degree) * 0.5
+    tau = 0.0
+    info = declared(fam)
+    if p["tau"] and info is not None and info.vertex_transitive:
+        tau = product_seconds(fam, n, S, 1, degree=degree)
+    elif p["tau"]:
+        block = n // HYP_K
+        entries = block * (avg_degree(fam, block, default=degree) + 1.0)
+        columns = block if S * entries * block <= p["exact_max_cost"] else (
+            p["n_samples"] + p["max_candidates"])
+        tau = HYP_K * product_seconds(fam, block, S, columns, degree=degree) * 0.5
+    return (CELL_OVERHEAD + build_seconds(fam, n, per_node or DEFAULT_BUILD_SECONDS_PER_NODE)
+            + runs + tau)
+
+
+@register_task("theorem1", PARAMS, validate=_validate, resolve=_resolve, cost=theorem1_seconds,
+               summary=summarize_theorem1)
 def theorem1_task(params, seeds):
     """Theorem 1 (Eq. 13): GD on ‖Ã_S(X*+η)W − Y‖² of one graph: the excess clean loss
     g(W_k) − g(W_g*) of a contextual SBM at fixed λ (``family="csbm"``), or a λ = √n graph's

@@ -31,9 +31,11 @@ import numpy as np
 from ngc_ref import NeumannFilter, connectivity_factor, series_mass
 
 from .._bounds import floor_tau_over_n, frobenius_bound, max_entry_bound, paper_bound, simulate
-from .._graphs import build_graph, complete_coefficients, complete_rho
+from .._graphs import build_graph, closed_form, complete_coefficients, complete_rho, declared
 from .._stats import NOISES, max_degree_share
-from .._thorough import exact_tau_seconds
+from .._thorough import (CELL_OVERHEAD, avg_degree, build_seconds, exact_tau_ok,
+                         exact_tau_seconds, product_seconds)
+from .summary import summarize_lemma1, summarize_tau
 # The tau task's pieces: the same graph seed, family check and sqrt_n schedule.
 from .tasks import (FILTER_PARAMS, GRAPH_PARAMS, Param, _check_family, _graph_seed, _schedule,
                     register_alias, register_task)
@@ -80,6 +82,21 @@ SCHEDULE = {"schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
                                   "are those")}
 
 
+def tau_seconds(p):
+    """The cost model of a ``tau`` cell: exact τ (every node, or one if vertex-transitive)
+    where :func:`~ngc_ref_theory._thorough.exact_tau_ok`, else the estimator's probes and
+    candidates, as columns through S steps; K_n in closed form costs the overhead only."""
+    fam, n, S = p["family"], p["n"], p["S"]
+    if closed_form(fam, p.get("graph_params")):
+        return CELL_OVERHEAD
+    info = declared(fam)
+    nodes = 1 if info is not None and info.vertex_transitive else n
+    entries = n * (avg_degree(fam, n, p.get("graph_params")) + 1.0)
+    columns = nodes if exact_tau_ok(p, entries, nodes) else p["n_samples"] + p["max_candidates"]
+    return (CELL_OVERHEAD + build_seconds(fam, n)
+            + product_seconds(fam, n, S, columns + 1, p.get("graph_params")))
+
+
 @register_task("tau", {
     **GRAPH_PARAMS, **FILTER_PARAMS, **SCHEDULE, **ESTIMATOR_PARAMS,
     "exact_max_seconds": Param(float, 60.0, min=0.0,
@@ -88,7 +105,7 @@ SCHEDULE = {"schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
     "exact_max_cost": Param(float, None, min=0.0,
                             doc="instead of exact_max_seconds: exact τ while S·nnz·(nodes "
                                 "computed) ≤ this (the thorough plans' 1e10)"),
-}, validate=_check_family, resolve=_schedule)
+}, validate=_check_family, resolve=_schedule, cost=tau_seconds, summary=summarize_tau)
 def tau_task(params, seeds):
     """τ (Eq. 5), its bracket and Σ_iρ_i/n of a family's graph at n, exact where affordable.
 
@@ -116,7 +133,7 @@ def tau_record(params, seeds, exact):
     form for the complete graph), else :func:`ngc_ref.connectivity_factor`'s estimator."""
     lam, S, norm, n_req = params["lam"], params["S"], params["norm"], params["n"]
     base = {"lam": float(lam), "S": int(S), "floor": floor_tau_over_n(lam, S)}
-    if params["family"] == "complete" and not params["graph_params"]:
+    if closed_form(params["family"], params["graph_params"]):
         # K_n in closed form: its S·n² per row buys nothing (every row alike).
         rho = complete_rho(n_req, lam, S)
         tau = n_req * rho / series_mass(lam, S) ** 2
@@ -162,6 +179,17 @@ def _short(x):
     return [float(f"{v:.6e}") for v in np.asarray(x, dtype=float)]
 
 
+def lemma1_seconds(p):
+    """The cost model of a ``lemma1`` cell: the draws as columns through S steps (with
+    ``bounds`` also exact τ, every node's row); K_n in closed form: O(n) per column."""
+    fam, n, gp = p["family"], p["n"], p.get("graph_params")
+    if closed_form(fam, gp):
+        return CELL_OVERHEAD + 2e-8 * n * p["trials"] * p["d"]
+    tau = product_seconds(fam, n, p["S"], n, gp) if p.get("bounds", False) else 0.0
+    return (CELL_OVERHEAD + build_seconds(fam, n) + tau
+            + product_seconds(fam, n, p["S"], p["trials"] * p["d"], gp) * 0.95)
+
+
 @register_task("lemma1", {
     **GRAPH_PARAMS, **FILTER_PARAMS,
     "d": Param(int, 8, min=1, doc="noise columns; the bound's 1/d"),
@@ -174,7 +202,7 @@ def _short(x):
     "draws": Param(bool, False, doc="return every draw's ‖Ã_Sη‖_F² and max_ij² (6 digits)"),
     "batch": Param(int, 0, min=0, doc="draws per sparse × dense product (0: up to 64, "
                                       "within 32 MB of noise)"),
-}, validate=_check_family)
+}, validate=_check_family, cost=lemma1_seconds, summary=summarize_lemma1)
 def lemma1_task(params, seeds):
     """Lemma 1 trials: how often ‖Ã_Sη‖_F² (and max_ij) of η's draws exceed the bounds.
 
@@ -182,7 +210,7 @@ def lemma1_task(params, seeds):
     bound, the corrected max-entry and Frobenius bounds (:mod:`.._bounds`); with ``draws``
     every draw's ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij²."""
     lam, S, norm, d, sigma = (params[k] for k in ("lam", "S", "norm", "d", "sigma"))
-    complete = params["family"] == "complete" and not params["graph_params"]
+    complete = closed_form(params["family"], params["graph_params"])
     if complete:
         n, gseed = params["n"], params.get("graph_seed")
         filt = CompleteFilter(n, lam, S)

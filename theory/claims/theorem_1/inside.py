@@ -36,6 +36,7 @@ import math
 
 import numpy as np
 
+from ..._graphs import is_deterministic
 from ..._stats import CONFIDENCE, interval_verdict, quantile_trend, seed_of
 from ..._thorough import scaled_count, scaled_sizes
 from ...sweep import run_planned
@@ -47,8 +48,6 @@ from .statements import ID, READINGS, SIGMA
 #: whose ‖W_g*‖_F grows at λ = √n: listed as outside Assumption 3.
 HYP_FAMILIES = ("ring", "torus", "rr-blocks", "ba-blocks")
 HYP_PROBES = ("csbm-fixed-degree",)
-#: One graph per n, whose runs differ only in the noise.
-DETERMINISTIC = ("ring", "torus")
 
 
 def hyp_list(ctx):
@@ -135,7 +134,7 @@ def thorough_design(ctx, family):
         if n in seen:
             continue
         seen.add(n)
-        if family in DETERMINISTIC:
+        if is_deterministic(family):
             graphs, draws = 1, scaled_count(24 if n0 <= 12800 else 8, ctx.scale, minimum=2)
         elif family in HYP_PROBES:
             graphs, draws = 1, PROBE_DRAWS
@@ -244,7 +243,7 @@ def hyp_family(ctx, family, norm):
     records. Graphs and η do not depend on ``norm``.
     """
     sizes, per_size, draws, draws_det, steps = hyp_design(ctx)
-    deterministic = family in DETERMINISTIC
+    deterministic = is_deterministic(family)   # one graph per n: runs differ in the noise
     graph_rows, runs = [], []
     for n, n_graphs in zip(sizes, per_size):
         for g in range(1 if deterministic else (1 if family in HYP_PROBES else n_graphs)):
@@ -282,7 +281,7 @@ def ratio_trends(ctx, family, runs, taus, reading):
         r[f"ratio_{reading}"] = (r["floor"] * loss_scale(reading, r["n"])
                                  / bound_term(tau, r["n"]))
         # Deterministic graphs: each draw is its own cluster; random ones: the graph's draws.
-        key = r["draw"] if family in DETERMINISTIC else r["graph_seed"]
+        key = r["draw"] if is_deterministic(family) else r["graph_seed"]
         groups.setdefault(r["n"], {}).setdefault(key, []).append(r[f"ratio_{reading}"])
     clusters = [(n, np.array(list(groups[n].values()))) for n in sorted(groups)]
     trends = {q: quantile_trend(clusters, q, n_boot=BOOTSTRAP,

@@ -21,7 +21,11 @@ STATEMENT = ("Theorem 1 (Eq. 13): with probability 1 − 1/d the k-th GD iterate
 CLAIM = claim(ID, "Theorem 1, Eq. 13 (proof: appendix 'Proof of the Main Theorem')", STATEMENT,
               order=100, scope=THEORY_RW_DEFAULT, norm_scopes=THEORY_RW_NORMS,
               # the λ = √n half (its two readings) runs on --family's families
-              families=(f"{ID}:sum", f"{ID}:mean"))
+              families=(f"{ID}:sum", f"{ID}:mean"),
+              rule="theory", seconds=(29.0, 0.0),
+              doc=("inside Assumptions 1–4 (λ = √n), both readings of the loss (`:sum` as Eq. 8 "
+                   "writes it, `:mean`); the proof's optimisation step; fixed-λ run as an "
+                   "extension"))
 PART_A = CLAIM.part("a", "The proof's optimisation step: f(W^(k)) − f(W_g*) ≤ ‖W⁰ − W_g*‖²/(2kα) "
                          "for every k ≥ 1 (exact inequality of convex GD).")
 PART_B = CLAIM.part("b", "The optimisation part g(W^(k)) − g(W_f*) decays at least as 1/k "
