@@ -580,6 +580,12 @@ def test_the_builtin_table_registers_the_documented_families(monkeypatch):
         assert star_.hub and star_.local and star_.description == "centre is node 0"
         assert not any(graphs.family_info(f).hub for f in DOCUMENTED_FAMILIES if f != "star")
         assert same_graph(graphs.make_graph("star", 5), star(5))
+        # The theory checker's default families, in its order, are the ones tagged
+        # checker_order (ngc_ref_theory._graphs.default_families; docs/sweeps.md).
+        order = {f: graphs.family_info(f).tag("checker_order") for f in DOCUMENTED_FAMILIES}
+        assert sorted((f for f in order if order[f] is not None), key=order.get) == [
+            "ring", "path", "grid_2d", "complete", "star", "er_avgdeg_3", "er_avgdeg_2logn",
+            "random_regular_4", "barabasi_albert_3", "sbm_4_blocks_deg8"]
         assert same_graph(graphs.make_graph("grid", 6, cols=2), grid(3, 2))
     finally:
         vars(graphs).clear()

@@ -198,6 +198,60 @@ def test_a_registered_familys_record_metadata_and_degree():
     assert register_family("edgeless_family", _cycle, avg_degree=0).degree(7) == 0.0
 
 
+def test_tags_deterministic_and_build_cost_are_declared_and_checked():
+    """as_tags: a mapping sorted by name, names each True, None nothing; tag() reads one;
+    deterministic and build_seconds_per_node declared like the flags, checked and named."""
+    assert _registry.as_tags({"b": 2, "a": 1}) == (("a", 1), ("b", 2))
+    assert _registry.as_tags(["small", "fast"]) == (("fast", True), ("small", True))
+    assert _registry.as_tags(None) == ()
+    for bad, msg in (("small", "tags must be a mapping of names to values or an iterable of "
+                               "names, got the str 'small'"),
+                     ({"": 1}, "tags: a tag's name must be a non-empty str, got ''"),
+                     ([3], "tags: a tag's name must be a non-empty str, got 3")):
+        with pytest.raises(TypeError, match=f"^{re.escape(msg)}$"):
+            register_family("tagged", _cycle, tags=bad)
+    with pytest.raises(TypeError, match="^labels: a tag's name"):
+        _registry.as_tags({None: 1}, "labels")
+    fam = register_family("tagged", _cycle, tags={"size": "small"}, deterministic=True,
+                          build_seconds_per_node=1e-4)
+    assert fam.tag("size") == "small" and fam.tag("colour") is None
+    assert fam.tag("colour", "red") == "red"
+    meta = fam.metadata()
+    assert (meta["tags"], meta["deterministic"], meta["build_seconds_per_node"]) == (
+        {"size": "small"}, True, 1e-4)
+    plain = register_family("untagged", _cycle).metadata()
+    assert (plain["tags"], plain["deterministic"], plain["build_seconds_per_node"]) == (
+        {}, False, None)
+    free = register_family("free_build", _cycle, build_seconds_per_node=0)
+    assert free.build_seconds_per_node == 0
+    with pytest.raises(TypeError, match="^deterministic must be True or False, got 'yes'$"):
+        register_family("refused", _cycle, deterministic="yes")
+    for bad in (-1e-9, float("inf"), float("nan"), True, "1"):
+        with pytest.raises(ValueError, match=re.escape(
+                f"build_seconds_per_node must be a finite number >= 0 or None, got {bad!r}")):
+            register_family("refused", _cycle, build_seconds_per_node=bad)
+
+
+def test_family_table_lists_the_families_as_rst():
+    """make_graph's table: name, parameters (optional ones marked), the description; the
+    columns two wider than their longest cell (the grid's note: 59 characters), the user's
+    row last."""
+    expected = [
+        "==========  ============================  " + "=" * 61,
+        "family      parameters                    notes",
+        "==========  ============================  " + "=" * 61,
+        "``grid``    ``cols`` (optional)           rows = n / cols; default the most square "
+        "factorisation of n",
+        "``sbm``     ``k``, ``p_in``, ``p_out``    labels dropped; use sbm()",
+        "``path``    --",
+        "your own    --                            :func:`register_family`, or "
+        "``\"package.module:function\"``",
+        "==========  ============================  " + "=" * 61,
+    ]
+    table = _registry.family_table(["grid", "sbm", "path"], indent=2)
+    assert table.split("\n") == ["  " + line for line in expected]
+
+
 def test_log_degree_is_factor_times_log_n():
     for n in (2, 3, 1000):
         assert _registry.log_degree(2.5)(n) == pytest.approx(2.5 * math.log(n), rel=1e-15)
