@@ -250,6 +250,11 @@ def test_family_table_lists_the_families_as_rst():
     ]
     table = _registry.family_table(["grid", "sbm", "path"], indent=2)
     assert table.split("\n") == ["  " + line for line in expected]
+    # make_graph's docstring holds the built-ins' table at its body's indentation (4, the
+    # default).
+    builtins = [f for f in graphs.graph_families() if f in _registry.BUILTIN]
+    assert "\n" + _registry.family_table(builtins) + "\n" in make_graph.__doc__
+    assert "\n    ====" in make_graph.__doc__ and "\n     ====" not in make_graph.__doc__
 
 
 def test_log_degree_is_factor_times_log_n():
