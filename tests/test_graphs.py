@@ -4,8 +4,11 @@ Statistical assertions use 5-sigma margins around exact means (false-failure pro
 1e-6 per assertion) and fixed seeds, so the suite is deterministic.
 """
 
+import importlib
 import math
+import re
 
+import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -17,7 +20,8 @@ from ngc_ref._sampling import bernoulli_positions, lower_triangle_pairs
 from ngc_ref.graphs import (GRAPH_FAMILIES, barabasi_albert, block_sizes, complete,
                             contextual_sbm, cycle, edge_homophily, erdos_renyi, family_params,
                             figure1, figure1_graphs, grid, isolated, make_graph, path,
-                            random_regular, ring, sbm, star)
+                            random_regular, ring, sbm, star, torus)
+from ngc_ref.graphs.stochastic import sbm_degree_probabilities, sbm_degrees
 
 SETTINGS = settings(derandomize=True, database=None, deadline=None, max_examples=30)
 
@@ -153,8 +157,31 @@ def test_grid_edge_count_and_degrees(rows, cols):
 
 
 def test_complete_size_guard():
-    with pytest.raises(ValueError, match="max_nodes"):
+    with pytest.raises(ValueError, match=r"^complete\(n\) would form a dense 10 x 10 array .*"
+                                         r"above max_nodes=5"):
         complete(10, max_nodes=5)
+
+
+@pytest.mark.parametrize("p", [3, 4, 5])
+def test_torus_is_networkx_periodic_lattice(p):
+    """C_p □ C_p with node (r, c) = index r * p + c, against networkx's periodic grid: 4-regular
+    (p >= 3), 2 p² edges."""
+    G = nx.grid_2d_graph(p, p, periodic=True)
+    ref = nx.to_scipy_sparse_array(G, nodelist=sorted(G), format="csr", dtype=np.float64)
+    ref.sort_indices()
+    A = torus(p)
+    assert_simple_graph(A, p * p)
+    assert same_graph(A, ref)
+    np.testing.assert_array_equal(degrees(A), np.full(p * p, 4))
+    assert A.nnz // 2 == 2 * p * p
+
+
+@pytest.mark.parametrize("rows,cols,match", [(0, 3, "^rows must be >= 1"),
+                                             (3, 0, "^cols must be >= 1"),
+                                             (3, 2.5, "^cols must be an integer")])
+def test_grid_bad_sides_named(rows, cols, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        grid(rows, cols)
 
 
 # ------------------------------------------------------------------------- random families
@@ -322,6 +349,133 @@ def test_edge_homophily_tracks_block_probabilities():
     assert edge_homophily(A, y) == pytest.approx(e_in / (e_in + e_out), abs=0.03)
 
 
+# ------------------------------------------------------- stochastic: references and arguments
+
+@pytest.mark.parametrize("seed", [2, 4])
+def test_networkx_families_are_networkx_graphs_for_the_drawn_seed(seed):
+    """barabasi_albert / random_regular are networkx's constructions, run with an int seed
+    drawn from the Generator (int(rng.integers(2**63 - 1))), node i = row i."""
+    def nx_ref(G, n):
+        ref = nx.to_scipy_sparse_array(G, nodelist=range(n), format="csr", dtype=np.float64)
+        ref.sort_indices()
+        return ref
+    s = int(np.random.default_rng(seed).integers(2**63 - 1))
+    assert same_graph(barabasi_albert(30, 2, seed=seed),
+                      nx_ref(nx.barabasi_albert_graph(30, 2, seed=s), 30))
+    assert same_graph(random_regular(20, 3, seed=seed),
+                      nx_ref(nx.random_regular_graph(3, 20, seed=s), 20))
+
+
+def test_the_smallest_barabasi_albert_graph_is_one_edge():
+    assert same_graph(barabasi_albert(2, 1, seed=0), path(2))   # m (n - m) = 1 edge
+
+
+@pytest.mark.parametrize("call,exc,match", [
+    (lambda: block_sizes(10, 0), ValueError, "^k must be >= 1, got 0"),
+    (lambda: sbm(10, 2, -0.1, 0.1), ValueError, "^p_in must be >= 0"),
+    (lambda: sbm(10, 2, 0.1, 2), ValueError, "^p_out must be <= 1"),
+    (lambda: barabasi_albert(1, 1), ValueError, "^n must be >= 2, got 1"),
+    (lambda: barabasi_albert(5, 0), ValueError, "^m must be >= 1, got 0"),
+    (lambda: random_regular(6, -2), ValueError, "^d must be >= 0, got -2"),
+    (lambda: contextual_sbm(10, 2, 0.5, 0.1, 0), ValueError, "^d must be >= 1, got 0"),
+    (lambda: contextual_sbm(10, 2, 0.5, 0.1, 2, signal=-1.0), ValueError,
+     "^signal must be >= 0"),
+    (lambda: contextual_sbm(10, 2, 0.5, 0.1, 2, noise_std=-1.0), ValueError,
+     "^noise_std must be >= 0"),
+    (lambda: sbm_degree_probabilities(10, 0, 1.0, 1.0), ValueError, "^k must be >= 1, got 0"),
+    (lambda: sbm_degree_probabilities(10, 11, 1.0, 1.0), ValueError, "^k must be <= 10"),
+    (lambda: sbm_degree_probabilities(10, 2.0, 1.0, 1.0), TypeError, "^k must be an integer"),
+    (lambda: sbm_degree_probabilities(0, 1, 1.0, 1.0), ValueError, "^n must be >= 1, got 0"),
+    (lambda: sbm_degree_probabilities(10, 2, -1.0, 1.0), ValueError, "^deg_in must be >= 0"),
+    (lambda: sbm_degree_probabilities(10, 2, 1.0, -1.0), ValueError, "^deg_out must be >= 0"),
+    (lambda: sbm_degree_probabilities(10, 2, "1", 1.0), TypeError,
+     "^deg_in must be a real number"),
+    (lambda: sbm_degree_probabilities(10, 2, 1.0, "1"), TypeError,
+     "^deg_out must be a real number"),
+])
+def test_stochastic_bad_input_names_the_argument(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+@pytest.mark.parametrize("what,build,edges", [
+    # G(200, 1/2): 0.5 * 200 * 199 / 2 = 9950 expected edges.
+    ("erdos_renyi(n=200, p=0.5)", lambda: erdos_renyi(200, 0.5, seed=0), 9950),
+    # two blocks of 100: 2 * 0.5 * 4950 inside + 0.25 * 100 * 100 between = 7450.
+    ("sbm(n=200, k=2)", lambda: sbm(200, 2, 0.5, 0.25, seed=0), 7450),
+])
+def test_memory_guard_counts_the_expected_edges(monkeypatch, what, build, edges):
+    """Refused exactly when 96 bytes per expected edge + 8 per node exceed the budget
+    (NGC_REF_MEMORY_BUDGET), the message naming the call."""
+    need = 96 * edges + 8 * 200
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    build()
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    detail = f"(about {edges:.3g} edges at 96 bytes each while they are sampled and assembled)"
+    with pytest.raises(ValueError, match=f"^{re.escape(what)} would need .* {re.escape(detail)} "
+                       "but only .*; use a smaller n or smaller edge probabilities\\. Set "):
+        build()
+
+
+def test_contextual_sbm_defaults_streams_and_fields():
+    """signal 1 and no noise by default; with noise, X - X* is noise_std times the third child
+    stream of the seed, the graph the SBM of the first; class_means is k x d (one-hot: the
+    first k rows of the identity, d = k allowed); p_in / p_out kept."""
+    plain = contextual_sbm(30, 3, 0.5, 0.1, 3)
+    assert plain.signal == 1.0 and plain.noise_std == 0.0
+    np.testing.assert_array_equal(plain.X, plain.X_clean)
+    np.testing.assert_array_equal(plain.X_clean, np.eye(3)[plain.labels])
+    n, k, d, seed = 40, 2, 5, 9
+    data = contextual_sbm(n, k, 0.4, 0.05, d, signal=0.5, noise_std=0.3, seed=seed)
+    graph_rng, _, noise_rng = np.random.default_rng(seed).spawn(3)
+    A, y = sbm(n, k, 0.4, 0.05, seed=graph_rng)
+    assert same_graph(data.adjacency, A) and np.array_equal(data.labels, y)
+    np.testing.assert_allclose(data.X - data.X_clean,
+                               0.3 * noise_rng.standard_normal((n, d)), rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(data.class_means, np.eye(k, d))
+    np.testing.assert_array_equal(data.X_clean, 0.5 * np.eye(k, d)[y])
+    assert (data.p_in, data.p_out) == (0.4, 0.05)
+    _, means_rng, _ = np.random.default_rng(seed).spawn(3)
+    M = means_rng.standard_normal((k, d))
+    M /= np.linalg.norm(M, axis=1, keepdims=True)
+    rnd = contextual_sbm(n, k, 0.4, 0.05, d, means="random", seed=seed)
+    np.testing.assert_array_equal(rnd.class_means, M)
+
+
+def test_edge_homophily_reads_weights_and_nodelist_of_a_networkx_graph():
+    """A zero 'weight' removes the edge (the default attribute); labels follow nodelist."""
+    G = nx.path_graph(4)                      # 0-1-2-3, labels 0 0 1 1: h = 2/3
+    G.edges[0, 1]["weight"] = 0.0             # drops 0-1: h = 1/2
+    assert edge_homophily(G, [0, 0, 1, 1]) == 0.5
+    assert edge_homophily(G, [0, 0, 1, 1], weight=None) == pytest.approx(2 / 3)
+    H = nx.Graph([("a", "b"), ("b", "c"), ("c", "d")])
+    # In the order a, c, b, d: a=0, c=1, b=0, d=1: a-b and c-d agree, b-c does not.
+    assert edge_homophily(H, [0, 1, 0, 1], nodelist=["a", "c", "b", "d"]) == pytest.approx(2 / 3)
+    with pytest.raises(ValueError, match="^adjacency "):
+        edge_homophily(np.ones((2, 3)), [0, 1])
+    with pytest.raises(ValueError, match="^labels "):
+        edge_homophily(path(4), [0, 1])
+
+
+@pytest.mark.parametrize("n,k,deg_in,deg_out,p_in,p_out", [
+    (301, 3, 6.0, 2.0, 6.0 / 99, 2.0 / 200),   # m = 100: deg_in/(m-1), deg_out/(m(k-1))
+    (40, 4, 3.0, 0.0, 3.0 / 9, 0.0),
+    (8, 4, 50.0, 50.0, 1.0, 1.0),              # capped at 1
+    (5, 5, 0.5, 2.0, 0.5, 0.5),                # m = 1: inside denominator 0 read as 1
+    (7, 1, 3.0, 0.5, 0.5, 0.5),                # k = 1: outside denominator 0 read as 1
+    (6, 3, 0.5, 0.5, 0.5, 0.125),
+])
+def test_sbm_degree_probabilities_closed_form(n, k, deg_in, deg_out, p_in, p_out):
+    assert sbm_degree_probabilities(n, k, deg_in, deg_out) == (p_in, p_out)
+
+
+def test_sbm_degrees_is_sbm_on_k_times_n_over_k_nodes():
+    for n, k, deg_in, deg_out, seed in [(301, 3, 6.0, 2.0, 4), (10, 3, 2.0, 1.0, 0)]:
+        A, y = sbm_degrees(n, k, deg_in, deg_out, seed=seed)
+        m = n // k
+        B, z = sbm(k * m, k, deg_in / (m - 1), deg_out / (m * (k - 1)), seed=seed)
+        assert same_graph(A, B) and np.array_equal(y, z)
+
 # ------------------------------------------------------------------------------ make_graph
 
 def test_make_graph_registry_and_errors():
@@ -333,6 +487,15 @@ def test_make_graph_registry_and_errors():
     with pytest.raises(TypeError, match="unexpected 'p'"):
         make_graph("ring", 10, p=0.1)
     assert family_params("grid") == ((), ("cols",))
+
+
+def test_make_graph_parameter_errors_list_them_all():
+    with pytest.raises(TypeError, match=r"^make_graph\('sbm'\): missing 'p_in', 'p_out'; its "
+                                        r"parameters are: k, p_in, p_out$"):
+        make_graph("sbm", 10, k=2)
+    with pytest.raises(TypeError, match=r"^make_graph\('ring'\): unexpected 'a', 'b'; its "
+                                        r"parameters are: none$"):
+        make_graph("ring", 10, a=1, b=2)
 
 
 def test_make_graph_grid_shapes():
@@ -369,6 +532,8 @@ def test_make_graph_matches_direct_calls():
     (lambda: random_regular(5, 5), ValueError, "d must be <= 4"),
     (lambda: barabasi_albert(5, 5), ValueError, "m must be <= 4"),
     (lambda: make_graph("ring", 10, seed="x"), TypeError, "seed"),
+    (lambda: torus(2), ValueError, "^p must be >= 3, got 2$"),
+    (lambda: torus(3.0), TypeError, "^p must be an integer"),
 ])
 def test_bad_input(call, exc, match):
     with pytest.raises(exc, match=match):
@@ -378,3 +543,96 @@ def test_bad_input(call, exc, match):
 def test_module_all_names_exist():
     for name in graphs.__all__:
         assert hasattr(graphs, name)
+
+
+# ------------------------------------------------------------- the registry's built-in table
+
+#: make_graph's table, written out: family -> (required, optional) parameters, in the order
+#: graph_families() lists them (the basic families, then the theory checker's n-scaled ones).
+DOCUMENTED_FAMILIES = {
+    "isolated": ((), ()), "star": ((), ()), "complete": ((), ("max_nodes",)),
+    "ring": ((), ()), "cycle": ((), ()), "path": ((), ()), "grid": ((), ("cols",)),
+    "erdos_renyi": (("p",), ()), "sbm": (("k", "p_in", "p_out"), ()),
+    "barabasi_albert": (("m",), ()), "random_regular": (("d",), ()),
+    "grid_2d": ((), ()), "torus": ((), ()), "er_avgdeg_3": ((), ()),
+    "er_avgdeg_2logn": ((), ()), "random_regular_4": ((), ()), "barabasi_albert_3": ((), ()),
+    "sbm_4_blocks_deg8": ((), ()),
+}
+
+
+def test_the_builtin_table_registers_the_documented_families(monkeypatch):
+    """The package's table of built-ins, run again in an empty registry (the import ran it
+    before any test, so only a fresh run exercises it): every documented family, in order,
+    with its parameters, its declared properties and its builder, and none replaceable."""
+    from ngc_ref.graphs import _registry
+    saved = dict(vars(graphs))
+    monkeypatch.setattr(_registry, "_FAMILIES", {})
+    monkeypatch.setattr(_registry, "BUILTIN", set())
+    try:
+        importlib.reload(graphs)
+        assert graphs.graph_families() == tuple(DOCUMENTED_FAMILIES)
+        assert graphs.GRAPH_FAMILIES == tuple(DOCUMENTED_FAMILIES)[:11]
+        for name, params in DOCUMENTED_FAMILIES.items():
+            assert graphs.family_params(name) == params, name
+            with pytest.raises(ValueError, match=f"{name!r} is built in"):
+                graphs.register_family(name, lambda n, seed: None, replace=True)
+        star_ = graphs.family_info("star")
+        assert star_.hub and star_.local and star_.description == "centre is node 0"
+        assert not any(graphs.family_info(f).hub for f in DOCUMENTED_FAMILIES if f != "star")
+        assert same_graph(graphs.make_graph("star", 5), star(5))
+        # The theory checker's default families, in its order, are the ones tagged
+        # checker_order (ngc_ref_theory._graphs.default_families; docs/sweeps.md).
+        order = {f: graphs.family_info(f).tag("checker_order") for f in DOCUMENTED_FAMILIES}
+        assert sorted((f for f in order if order[f] is not None), key=order.get) == [
+            "ring", "path", "grid_2d", "complete", "star", "er_avgdeg_3", "er_avgdeg_2logn",
+            "random_regular_4", "barabasi_albert_3", "sbm_4_blocks_deg8"]
+        assert same_graph(graphs.make_graph("grid", 6, cols=2), grid(3, 2))
+    finally:
+        vars(graphs).clear()
+        vars(graphs).update(saved)
+
+
+def test_make_graph_grid_default_is_the_most_square_factorisation():
+    """rows * cols = n with rows <= cols as close as possible (a prime n: one row), against
+    networkx's lattice (node (r, c) = index r * cols + c)."""
+    for n in range(1, 31):
+        rows = max(r for r in range(1, n + 1) if n % r == 0 and r * r <= n)
+        G = nx.grid_2d_graph(rows, n // rows)
+        ref = nx.to_scipy_sparse_array(G, nodelist=sorted(G), format="csr", dtype=np.float64)
+        ref.sort_indices()
+        assert same_graph(make_graph("grid", n), ref), n
+
+
+@pytest.mark.parametrize("cols,exc,match", [(0, ValueError, "cols must be >= 1"),
+                                            (2.5, TypeError, "cols must be an integer")])
+def test_make_graph_grid_bad_cols_named(cols, exc, match):
+    with pytest.raises(exc, match=match):
+        make_graph("grid", 12, cols=cols)
+
+
+@pytest.mark.parametrize("n", [8, 12, 20])
+def test_sbm_4_blocks_deg8_small_n_has_complete_blocks(n):
+    """Below 24 nodes the within-block probability 6 / (n // 4) is capped at 1: four
+    complete blocks of n // 4 contiguous nodes (and the graph still builds)."""
+    A = make_graph("sbm_4_blocks_deg8", n, seed=0)
+    s = n // 4
+    assert_simple_graph(A, 4 * s)
+    D = A.toarray()
+    for b in range(4):
+        blk = D[b * s:(b + 1) * s, b * s:(b + 1) * s]
+        np.testing.assert_array_equal(blk, 1 - np.eye(s))
+
+
+def test_make_graph_takes_an_unregistered_spec_and_refuses_a_non_string(tmp_path):
+    """A "path/file.py:function" family not registered yet is imported by make_graph itself
+    (not refused as an unknown name); a non-string family is a TypeError naming the argument;
+    an unknown name's message repeats it."""
+    f = tmp_path / "fam_make_graph.py"
+    f.write_text("import networkx as nx\ndef cyc(n, seed):\n    return nx.cycle_graph(n)\n")
+    spec = f"{f}:cyc"
+    assert spec not in graphs.graph_families()
+    assert same_graph(make_graph(spec, 9, seed=0), ring(9))
+    with pytest.raises(TypeError, match="family must be a family name"):
+        make_graph(5, 10)
+    with pytest.raises(ValueError, match="got 'moebius'"):
+        make_graph("moebius", 10)

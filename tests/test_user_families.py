@@ -7,13 +7,15 @@ them: ``tests._user_families:ring_plus_chord``.
 
 import json
 import math
+import re
+import sys
 
 import networkx as nx
 import numpy as np
 import pytest
 
 from ngc_ref import graphs
-from ngc_ref.graphs import family_info, make_graph, register_family, resolve_family
+from ngc_ref.graphs import _registry, family_info, make_graph, register_family, resolve_family
 from ngc_ref_theory import cli
 from ngc_ref_theory._graphs import (check_family, default_families, family_graph, is_deterministic,
                                    is_transitive)
@@ -22,6 +24,24 @@ from ngc_ref_theory.sweep.expressions import evaluate
 from ngc_ref_theory.sweep.summary import summarize, tau_verdicts
 
 MINE = "tests._user_families:ring_plus_chord"
+
+
+@pytest.fixture(autouse=True)
+def fresh_registry():
+    """Each test leaves the registry and the loaded user files as it found them: what it
+    registers is dropped after it, so every test runs the registration and loading code
+    itself (and mutmut, which forks its mutant runs from a process that ran the whole file
+    once, sees that code run under each mutant instead of finding every spec registered)."""
+    families = dict(_registry._FAMILIES)
+    modules = set(sys.modules)
+    path = list(sys.path)
+    yield
+    _registry._FAMILIES.clear()
+    _registry._FAMILIES.update(families)
+    for name in set(sys.modules) - modules:
+        if name.startswith("ngc_ref_user_family_"):
+            del sys.modules[name]
+    sys.path[:] = path
 
 
 def same_graph(A, B):
@@ -147,6 +167,249 @@ def test_a_family_in_a_file_is_found_from_any_folder(tmp_path, monkeypatch):
     assert make_graph(check_family("mine.py:cycle"), 8, 0).nnz == 16
     with pytest.raises(ValueError, match=r"--family 'nofile\.py:f': no such file"):
         check_family("nofile.py:f")
+
+
+def _cycle(n, seed):
+    return nx.cycle_graph(n)
+
+
+def test_a_registered_familys_record_metadata_and_degree():
+    """register_family's defaults and each declared property, as the record and its
+    metadata() show them; degree(n) reads avg_degree (None, a number or a callable of n)."""
+    plain = register_family("plain_family", _cycle)
+    assert family_info("plain_family") is plain
+    assert (plain.required, plain.optional, plain.int_seed) == ((), (), True)
+    assert plain.degree(10) is None
+    expected = {"name": "plain_family", "parameters": [], "vertex_transitive": False,
+                "isolated_nodes": False, "hub": False, "local": False, "exact_n": True,
+                "description": ""}
+    meta = plain.metadata()
+    assert {key: meta[key] for key in expected} == expected
+    every = register_family("flagged_family", _cycle, vertex_transitive=True,
+                            isolated_nodes=True, hub=True, avg_degree=lambda n: n / 2,
+                            local=True, exact_n=False, description="every flag set")
+    expected = {"name": "flagged_family", "parameters": [], "vertex_transitive": True,
+                "isolated_nodes": True, "hub": True, "local": True, "exact_n": False,
+                "description": "every flag set"}
+    meta = every.metadata()
+    assert {key: meta[key] for key in expected} == expected
+    assert every.degree(10) == 5.0 and isinstance(every.degree(10), float)
+    # avg_degree 0 (no edges) is a valid declaration; a number gives a float.
+    assert register_family("edgeless_family", _cycle, avg_degree=0).degree(7) == 0.0
+
+
+def test_tags_deterministic_and_build_cost_are_declared_and_checked():
+    """as_tags: a mapping sorted by name, names each True, None nothing; tag() reads one;
+    deterministic and build_seconds_per_node declared like the flags, checked and named."""
+    assert _registry.as_tags({"b": 2, "a": 1}) == (("a", 1), ("b", 2))
+    assert _registry.as_tags(["small", "fast"]) == (("fast", True), ("small", True))
+    assert _registry.as_tags(None) == ()
+    for bad, msg in (("small", "tags must be a mapping of names to values or an iterable of "
+                               "names, got the str 'small'"),
+                     ({"": 1}, "tags: a tag's name must be a non-empty str, got ''"),
+                     ([3], "tags: a tag's name must be a non-empty str, got 3")):
+        with pytest.raises(TypeError, match=f"^{re.escape(msg)}$"):
+            register_family("tagged", _cycle, tags=bad)
+    with pytest.raises(TypeError, match="^labels: a tag's name"):
+        _registry.as_tags({None: 1}, "labels")
+    fam = register_family("tagged", _cycle, tags={"size": "small"}, deterministic=True,
+                          build_seconds_per_node=1e-4)
+    assert fam.tag("size") == "small" and fam.tag("colour") is None
+    assert fam.tag("colour", "red") == "red"
+    meta = fam.metadata()
+    assert (meta["tags"], meta["deterministic"], meta["build_seconds_per_node"]) == (
+        {"size": "small"}, True, 1e-4)
+    plain = register_family("untagged", _cycle).metadata()
+    assert (plain["tags"], plain["deterministic"], plain["build_seconds_per_node"]) == (
+        {}, False, None)
+    free = register_family("free_build", _cycle, build_seconds_per_node=0)
+    assert free.build_seconds_per_node == 0
+    with pytest.raises(TypeError, match="^deterministic must be True or False, got 'yes'$"):
+        register_family("refused", _cycle, deterministic="yes")
+    for bad in (-1e-9, float("inf"), float("nan"), True, "1"):
+        with pytest.raises(ValueError, match=re.escape(
+                f"build_seconds_per_node must be a finite number >= 0 or None, got {bad!r}")):
+            register_family("refused", _cycle, build_seconds_per_node=bad)
+
+
+def test_family_table_lists_the_families_as_rst():
+    """make_graph's table: name, parameters (optional ones marked), the description; the
+    columns two wider than their longest cell (the grid's note: 59 characters), the user's
+    row last."""
+    expected = [
+        "==========  ============================  " + "=" * 61,
+        "family      parameters                    notes",
+        "==========  ============================  " + "=" * 61,
+        "``grid``    ``cols`` (optional)           rows = n / cols; default the most square "
+        "factorisation of n",
+        "``sbm``     ``k``, ``p_in``, ``p_out``    labels dropped; use sbm()",
+        "``path``    --",
+        "your own    --                            :func:`register_family`, or "
+        "``\"package.module:function\"``",
+        "==========  ============================  " + "=" * 61,
+    ]
+    table = _registry.family_table(["grid", "sbm", "path"], indent=2)
+    assert table.split("\n") == ["  " + line for line in expected]
+    # make_graph's docstring holds the built-ins' table at its body's indentation (4, the
+    # default).
+    builtins = [f for f in graphs.graph_families() if f in _registry.BUILTIN]
+    assert "\n" + _registry.family_table(builtins) + "\n" in make_graph.__doc__
+    assert "\n    ====" in make_graph.__doc__ and "\n     ====" not in make_graph.__doc__
+
+
+def test_log_degree_is_factor_times_log_n():
+    for n in (2, 3, 1000):
+        assert _registry.log_degree(2.5)(n) == pytest.approx(2.5 * math.log(n), rel=1e-15)
+    assert family_info("er_avgdeg_2logn").degree(3) == pytest.approx(2 * math.log(3))
+
+
+class _OneArg:
+    """A callable without a __name__ that takes one argument only."""
+
+    def __call__(self, n):
+        return nx.cycle_graph(n)
+
+    def __repr__(self):
+        return "OneArg()"
+
+
+@pytest.mark.parametrize("kwargs, exc, msg", [
+    ({"builder": 5}, TypeError, "builder must be a callable (n, seed) -> adjacency, got int"),
+    ({"vertex_transitive": "yes"}, TypeError, "vertex_transitive must be True or False, got 'yes'"),
+    ({"isolated_nodes": 1}, TypeError, "isolated_nodes must be True or False, got 1"),
+    ({"hub": None}, TypeError, "hub must be True or False, got None"),
+    ({"local": "no"}, TypeError, "local must be True or False, got 'no'"),
+    ({"exact_n": 0}, TypeError, "exact_n must be True or False, got 0"),
+    ({"avg_degree": -1.0}, ValueError,
+     "avg_degree must be a number >= 0, a callable of n or None, got -1.0"),
+    ({"avg_degree": "3"}, ValueError,
+     "avg_degree must be a number >= 0, a callable of n or None, got '3'"),
+    ({"builder": _OneArg()}, ValueError,
+     "family 'refused': the builder must take (n, seed), got OneArg()(n)"),
+])
+def test_register_family_refuses_bad_declarations_naming_them(kwargs, exc, msg):
+    kwargs = {"builder": _cycle, **kwargs}
+    with pytest.raises(exc, match=f"^{re.escape(msg)}$"):
+        register_family("refused", **kwargs)
+    assert "refused" not in graphs.graph_families()
+
+
+def test_a_wrong_signature_is_named_by_the_functions_name():
+    def one_arg(n):
+        return nx.cycle_graph(n)
+    with pytest.raises(ValueError, match=re.escape(
+            "family 'one_arg_family': the builder must take (n, seed), got 'one_arg'(n)")):
+        register_family("one_arg_family", one_arg)
+
+
+def test_a_taken_name_is_refused_unless_replaced():
+    """The registry's one insertion point (the built-in table uses it without replace=)."""
+    msg = "graph family 'ring' is already registered (pass replace=True to replace it)"
+    with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
+        _registry._add(family_info("ring"))
+    register_family("taken_family", _cycle)
+    with pytest.raises(ValueError, match=re.escape(msg.replace("'ring'", "'taken_family'"))):
+        register_family("taken_family", _cycle)
+    assert register_family("taken_family", _cycle, hub=True, replace=True).hub
+
+
+def test_resolve_family_messages_name_the_option_and_list_the_registered():
+    with pytest.raises(TypeError, match="^family must be a family name or "
+                                        "'package.module:function', got int 3$"):
+        resolve_family(3)
+    listed = ", ".join(sorted(graphs.graph_families()))
+    msg = (f"family: unknown family 'no_such_family'; registered: {listed}; or give your own "
+           "as 'package.module:function' or 'path/to/file.py:function' with "
+           "function(n, seed) -> adjacency")
+    with pytest.raises(ValueError, match=f"^{re.escape(msg)}$"):
+        resolve_family("no_such_family")
+    # make_graph's messages name its argument, family.
+    with pytest.raises(ValueError, match=r"^family 'nosuchmod_zz:f': cannot import module "
+                       r"'nosuchmod_zz' \(.*\); is it on the Python path \(PYTHONPATH, or "
+                       r"installed\)\?$"):
+        make_graph("nosuchmod_zz:f", 5)
+
+
+def test_a_user_builder_gets_the_int_seed_given_or_one_drawn_from_the_generator():
+    seen = []
+    register_family("seed_probe", lambda n, seed: (seen.append(seed), nx.cycle_graph(n))[1])
+    make_graph("seed_probe", 5, seed=7)
+    make_graph("seed_probe", 5, seed=np.int64(8))
+    make_graph("seed_probe", 5, seed=np.random.default_rng(3))
+    make_graph("seed_probe", 5)
+    assert seen[:3] == [7, 8, int(np.random.default_rng(3).integers(2**31))]
+    assert all(type(s) is int for s in seen) and 0 <= seen[3] < 2**31
+
+
+@pytest.mark.parametrize("graph, n, msg", [
+    (np.zeros((4, 5)), 4, "family 'probe': the builder returned a ndarray of shape (4, 5) "
+                          "for n=4; expected a square adjacency"),
+    (np.array([[0.0, 1.0], [0.0, 0.0]]), 2,
+     "family 'probe': the builder's graph for n=2 is not an adjacency: family 'probe''s "
+     "graph is not symmetric"),
+    (np.zeros((0, 0)), 3, "family 'probe': the builder returned an empty graph for n=3"),
+    (nx.cycle_graph(7), 6, "family 'probe': the builder returned 7 nodes for n=6; register "
+                           "it with exact_n=False if it rounds n"),
+])
+def test_a_user_builders_bad_graph_is_refused_naming_the_family(graph, n, msg):
+    register_family("probe", lambda n, seed: graph)
+    with pytest.raises(ValueError, match=f"^{re.escape(msg)}"):
+        make_graph("probe", n)
+
+
+def test_a_user_builders_graph_becomes_a_float64_csr_of_its_size():
+    register_family("float32_probe", lambda n, seed: np.float32(1) - np.eye(n, dtype=np.float32))
+    A = make_graph("float32_probe", 3)
+    assert A.dtype == np.float64 and same_graph(A, graphs.complete(3))
+    register_family("one_node", lambda n, seed: nx.empty_graph(1), exact_n=False)
+    assert make_graph("one_node", 5).shape == (1, 1)
+    register_family("rounding", lambda n, seed: nx.cycle_graph(n + 1), exact_n=False)
+    assert same_graph(make_graph("rounding", 6), graphs.ring(7))
+
+
+def test_a_file_is_loaded_once_per_path_and_a_failing_one_is_named(tmp_path, monkeypatch):
+    (tmp_path / "fams.py").write_text("import networkx as nx\nLOADS = []\nLOADS.append(1)\n"
+                                      "def a(n, seed):\n    return nx.cycle_graph(n)\n"
+                                      "def b(n, seed):\n    return nx.path_graph(n)\n")
+    (tmp_path / "other.py").write_text("import networkx as nx\n"
+                                       "def c(n, seed):\n    return nx.star_graph(n - 1)\n")
+    (tmp_path / "bad.py").write_text("raise RuntimeError('boom')\n")
+    monkeypatch.chdir(tmp_path)
+    fa = resolve_family(f"{tmp_path / 'fams.py'}:a").builder
+    fb = resolve_family("fams.py:b").builder          # relative: the same file, not reloaded
+    assert fa.__globals__ is fb.__globals__ and fa.__globals__["LOADS"] == [1]
+    assert same_graph(make_graph("fams.py:b", 4), graphs.path(4))
+    assert same_graph(make_graph("other.py:c", 5), graphs.star(5))
+    with pytest.raises(ValueError, match=re.escape(
+            "family 'bad.py:f': loading 'bad.py' failed: RuntimeError: boom")):
+        resolve_family("bad.py:f")
+    # A function's declared properties (its graph_family dict) are checked like
+    # register_family's keywords, and named with the spec.
+    (tmp_path / "decl.py").write_text("def listed(n, seed):\n    pass\nlisted.graph_family = [1]\n"
+                                      "def hub(n, seed):\n    pass\n"
+                                      "hub.graph_family = {'hub': 'yes'}\n")
+    with pytest.raises(ValueError, match=re.escape(
+            "family 'decl.py:listed': listed.graph_family must be a dict of register_family's "
+            "keywords, got list")):
+        resolve_family("decl.py:listed")
+    with pytest.raises(ValueError, match=re.escape(
+            "family 'decl.py:hub': hub must be True or False, got 'yes'")):
+        resolve_family("decl.py:hub")
+
+
+def test_a_module_in_the_current_folder_is_imported_from_there(tmp_path, monkeypatch):
+    """A console script does not put the current folder on the path; resolve_family adds it
+    (as ``python -m`` would) when the module is not found otherwise."""
+    name = "ngc_ref_test_module_in_cwd"
+    (tmp_path / f"{name}.py").write_text("import networkx as nx\n"
+                                         "def cyc(n, seed):\n    return nx.cycle_graph(n)\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    try:
+        assert same_graph(make_graph(f"{name}:cyc", 6), graphs.ring(6))
+        assert sys.path[-1] == str(tmp_path)
+    finally:
+        sys.modules.pop(name, None)
 
 
 # ------------------------------------------------------------------------------ check --family

@@ -152,6 +152,8 @@ def torus(p):
     >>> A.shape, set(A.sum(axis=1).tolist()), A.nnz // 2
     ((16, 16), {4.0}, 32)
     """
+    # Checked here, not by ring(p), so that a bad side is reported as p (not n).
+    p = check_n(p, "p", min_val=3)
     C = ring(p)
     Id = sp.identity(C.shape[0], format="csr")
     A = sp.csr_array(sp.kron(C, Id) + sp.kron(Id, C))
