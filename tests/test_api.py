@@ -168,7 +168,8 @@ def test_a_renamed_keyword_works_one_more_release_with_a_warning_naming_the_new_
     with pytest.warns(DeprecationWarning,
                       match=r"^match_frobenius\(\): the keyword norm= was renamed to target="):
         assert_array_equal(match_frobenius(np.array([[3.0, 4.0]]), norm=10.0), [[6.0, 8.0]])
-    with pytest.raises(TypeError, match="target"):
+    with pytest.raises(TypeError, match=r"^match_frobenius\(\) missing the Frobenius norm of "
+                                        r"the result: target$"):
         match_frobenius(np.array([[3.0, 4.0]]))
 
 

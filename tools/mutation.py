@@ -64,14 +64,16 @@ MODULES = {
     "training/least_squares": ["tests/test_training_least_squares.py"],
     "solve": ["tests/test_solve.py", "tests/test_solve_api.py", "tests/test_gpu.py"],
     # The rest of the library (issue 34, item 2).
+    # tests/test_api.py: the renamed keywords' deprecation (init_gcn_params' rng=,
+    # match_frobenius' norm=) is tested there, with the other renamed keywords.
     "training/gcn": ["tests/test_training_gcn.py", "tests/test_training_gradients.py",
-                     "tests/test_training_norms.py"],
+                     "tests/test_training_norms.py", "tests/test_api.py"],
     "training/propagations": ["tests/test_training_propagations.py",
                               "tests/test_training_gradients.py",
                               "tests/test_training_norms.py"],
     "training/estimators": ["tests/test_training_estimators.py",
                             "tests/test_training_norms.py"],
-    "training/controls": ["tests/test_training_runner.py"],
+    "training/controls": ["tests/test_training_runner.py", "tests/test_api.py"],
     "training/runner": ["tests/test_training_runner.py", "tests/test_training_norms.py"],
     # The input checks: their own tests, the memory guard's refusals (check_dense_size's and
     # check_array's messages, tests/test_memory.py), the device branches through the CuPy
