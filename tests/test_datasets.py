@@ -907,6 +907,29 @@ def test_geomgcn_parsers_types_one_column_and_long_lines():
         parse_edges(f"{long}\n0\t1\n".encode())
 
 
+def test_geomgcn_lines_end_in_lf_or_crlf_and_the_fields_are_exact():
+    """A file with CRLF line ends reads as with LF; otherwise the header is the format's own
+    line and a field is a tab-separated integer: a trailing space or letter, or a space for the
+    tab, is refused. A split file holds plain arrays (no pickled objects)."""
+    from ngc_ref.datasets._geomgcn import parse_edges, parse_nodes, parse_split
+    src, dst = parse_edges(b"node_id\tnode_id\r\n0\t1\r\n2\t0\r\n")
+    assert src.tolist() == [0, 2] and dst.tolist() == [1, 0]
+    for bad, msg in ((b"node_id\tnode_id \n0\t1\n", r"^expected the header line"),
+                     (b"node_id\tnode_idX\n0\t1\n", r"^expected the header line"),
+                     (b"node_id\tnode_id\n0\t1X\n", r"'1X'"),
+                     (b"node_id\tnode_id\n0 1\n", r"^line 2 is not 'src<TAB>dst': '0 1'$")):
+        with pytest.raises(ValueError, match=msg):
+            parse_edges(bad)
+    with pytest.raises(ValueError, match=r"^feature vectors must be comma-separated 0/1 values "
+                                         r"of one length$"):
+        parse_nodes(b"node_id\tfeature\tlabel\n0\t1,2\t0\n1\t1,0\t0\n", film=False)
+    buf = io.BytesIO()
+    obj = np.array([1, 0, 0], dtype=object)
+    np.savez(buf, train_mask=obj, val_mask=obj, test_mask=obj)
+    with pytest.raises(ValueError, match="allow_pickle"):
+        parse_split(buf.getvalue(), 3)
+
+
 # --- Planetoid's loader on hand-made files (no data needed) ------------------------------------
 # Today's SciPy pickles csr_matrix as scipy.sparse._csr.csr_matrix; the original files (and the
 # unpickler's allow-list) name scipy.sparse.csr.csr_matrix. The test allows the new path too.
