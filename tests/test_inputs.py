@@ -590,7 +590,7 @@ def test_check_dense_size_needs_the_bytes_of_its_arrays(budgets, kw, nbytes, det
         check_dense_size(100, 100, "op", **kw)
     msg = str(info.value)
     where = " on the GPU" if gpu else ""
-    assert msg.startswith(f"op would need ") and f"{where} ({detail}) but only" in msg, msg
+    assert msg.startswith("op would need ") and f"{where} ({detail}) but only" in msg, msg
     assert f"; {_DENSE_WAY_OUT}. Set " in msg and (" on the GPU" in msg) == gpu, msg
 
 
