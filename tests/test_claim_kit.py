@@ -215,7 +215,8 @@ def test_a_result_record_holds_its_fields_and_becomes_json():
 
 @pytest.mark.parametrize("value", [-1e-300, float("inf"), float("nan")])
 def test_a_tolerance_is_finite_and_non_negative(value):
-    with pytest.raises(ValueError, match="a tolerance must be finite and >= 0, got"):
+    with pytest.raises(ValueError, match=f"^a tolerance must be finite and >= 0, got "
+                                         f"{value!r}$"):
         Tolerance(value)
 
 
@@ -238,7 +239,8 @@ def test_a_tolerance_is_remembered_and_zero_is_one():
     ({"bound": float("nan")}, ValueError, r"^Violation bound must be finite, got nan$"),
     ({"bound": Tolerance(0.0)}, ValueError, r"^Violation bound=0 is a numerical tolerance, "
                                             r"not a side of the statement: state the measured "
-                                            r"q against"),
+                                            r"q against the statement's own side \(0 for a "
+                                            r"quantity it claims to vanish\)$"),
 ])
 def test_a_violation_refuses_each_bad_argument_by_name(kwargs, error, message):
     args = {"quantity": "q", "measured": 2.0, "relation": "≤", "bound": 1.5, **kwargs}
@@ -284,10 +286,16 @@ def test_a_statements_scope_per_norm_and_its_result_record():
     over = st.result("rw", "holds", {}, "fine", scope=Scope("erratum", "a typo"))
     assert (over.scope, over.scope_reason, over.summary) == ("erratum", "a typo",
                                                              "erratum: fine")
-    assert st.result("rw", "holds", {}, "fine").summary == "as-stated: fine"
-    with pytest.raises(TypeError, match=r"^c:p: violation must be a Violation .* got float$"):
+    bare = st.result("rw", "holds", {}, "fine")
+    assert bare.summary == "as-stated: fine"
+    assert (bare.counterexample, bare.figures, bare.search, bare.minimal_counterexample,
+            bare.steps, bare.seconds) == (None, [], None, None, None, None)
+    with pytest.raises(TypeError, match=r"^c:p: violation must be a Violation naming the "
+                                        r"statement's two sides \(quantity, measured, "
+                                        r"relation, bound\), got float$"):
         st.result("rw", "fails", {}, "off", {"rerun": "x"}, violation=2.0)
-    with pytest.raises(ValueError, match=r"^c:p: name the case of the violation \(q; case=\)"):
+    with pytest.raises(ValueError, match=r"^c:p: name the case of the violation \(q; case=\): "
+                                         r"the summary also names a minimal counterexample$"):
         st.result("rw", "fails", {}, "off", {"rerun": "x"}, minimal_counterexample={"n": 3},
                   violation=Violation("q", 2.0, "≤", 1.0))
 
@@ -352,6 +360,11 @@ def test_a_claims_parts_corrections_and_their_scopes():
         c.part("a", "again")
     r = c.result("sym", "holds", {}, "ok")
     assert (r.id, r.scope, r.statement) == ("kit-p", "extension", "own")
+    assert (r.counterexample, r.figures, r.minimal_counterexample) == (None, [], None)
+    r = c.result("rw", "fails", {}, "off", {"rerun": "x"}, ["kit-p-rw.png"],
+                 minimal_counterexample={"n": 2})
+    assert (r.counterexample, r.figures, r.minimal_counterexample) == (
+        {"rerun": "x"}, ["kit-p-rw.png"], {"n": 2})
 
 
 @pytest.mark.parametrize("families, asked, expected", [
@@ -365,7 +378,8 @@ def test_which_statements_run_on_the_families(families, asked, expected):
 
 def test_a_claim_runs_its_check_and_consults_its_plan_only_when_thorough():
     c = _claim()
-    with pytest.raises(ValueError, match=r"^claim 'kit-test' has no check \(decorate one"):
+    with pytest.raises(ValueError, match=r"^claim 'kit-test' has no check \(decorate one "
+                                         r"with \.checker\)$"):
         c.run(Context(), "rw")
     one = c.result("rw", "holds", {}, "ok")
     assert c.checker(lambda ctx, norm: one) is not None and c.run(Context(), "rw") == [one]
@@ -408,7 +422,9 @@ def test_claim_registers_once_and_the_registry_is_in_report_order(monkeypatch):
     _core.registry()                         # the project's claims, imported before the swap
     monkeypatch.setattr(_core, "_REGISTRY", {})
     b = _core.claim("kit-b", "Eq. 1", "w", order=2, doc="b", seconds=(1, 2), rule="free")
-    assert (b.doc, b.seconds, b.rule) == ("b", (1.0, 2.0), "free")
+    assert (b.doc, b.seconds, b.rule, b.norms, b.order) == ("b", (1.0, 2.0), "free",
+                                                          ("sym", "rw"), 2)
+    assert (b.scope, b.data_sets, b.families) == (PAPER_STATEMENT, (), False)
     a2 = _core.claim("kit-a2", "Eq. 1", "w", ("rw",), 1)
     a1 = _core.claim("kit-a1", "Eq. 1", "w", order=1)
     a1.part("x", "part")
@@ -485,3 +501,17 @@ def test_a_rerun_command_reads_the_claims_declarations(monkeypatch):
 def test_format_exception_is_type_and_message_on_one_line():
     assert format_exception(ValueError("bad n")) == "ValueError: bad n"
     assert format_exception(KeyError("k")) == "KeyError: 'k'"
+
+
+def test_the_refusals_of_a_figure_name_and_of_a_second_check_say_what_is_expected():
+    with pytest.raises(ValueError, match=r"^c: figure 'c_rw\.png' is not named "
+                                         r"'c\[-what\]-rw\.png' \(the claim id, lowercase "
+                                         r"words joined by hyphens, the norm\)$"):
+        Result("c", "c", "Eq. 0", "s", "rw", "holds", {}, figures=["c_rw.png"])
+    c = _claim()
+    c.checker(lambda ctx, norm: [])
+    c.plan(lambda ctx, norm: [])
+    with pytest.raises(ValueError, match=r"^claim 'kit-test' has two checks$"):
+        c.checker(lambda ctx, norm: [])
+    with pytest.raises(ValueError, match=r"^claim 'kit-test' has two plans$"):
+        c.plan(lambda ctx, norm: [])
