@@ -199,13 +199,14 @@ def test_a_result_refuses_an_unknown_verdict_and_a_fails_without_counterexample(
 def test_a_result_record_holds_its_fields_and_becomes_json():
     r = Result("x", "x", "Eq. 0", "s", "rw", "inconclusive",
                {"a": np.float64(0.5), "n": np.int64(3), "ok": np.bool_(True),
-                "arr": np.arange(2), "t": (1, float("nan")), 4: float("-inf")})
+                "arr": np.arange(2), "t": (1, float("nan")), 4: float("-inf"),
+                "nested": [{"x": np.float64("inf")}, np.array([[1.5]])]})
     assert (r.summary, r.figures, r.counterexample, r.corrects, r.scope, r.scope_reason,
             r.search, r.minimal_counterexample, r.steps, r.seconds) == (
         "", [], None, None, "as-stated", "", None, None, None, None)
     d = r.to_dict()
     assert d["evidence"] == {"a": 0.5, "n": 3, "ok": True, "arr": [0, 1], "t": [1, "nan"],
-                             "4": "-inf"}
+                             "4": "-inf", "nested": [{"x": "inf"}, [[1.5]]]}
     assert type(d["evidence"]["n"]) is int and type(d["evidence"]["ok"]) is bool
     assert type(d["evidence"]["a"]) is float
     assert Result("y", "y", "", "s", "sym", "holds", {}).figures == []
