@@ -3,6 +3,7 @@ an erratum part is an erratum in every norm; claim modules import no private nam
 claim module."""
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -328,7 +329,7 @@ def test_a_claims_declaration_and_its_defaults():
 @pytest.mark.parametrize("kwargs, message", [
     ({"rule": 3}, r"^claim 'x': rule must be a str \(a kind of the normalisation rule\), "
                   r"got int$"),
-    ({"doc": None}, r"^claim 'x': doc must be a str, got NoneType$"),
+    ({"doc": 3}, r"^claim 'x': doc must be a str, got int$"),
     ({"data_sets": "cora"}, r"^data_sets must be a tuple of data set names, got 'cora'$"),
     ({"families": "ring"}, r"^families must be True/False or a tuple of statement ids, "
                            r"got 'ring'$"),
@@ -350,13 +351,16 @@ def test_a_claims_parts_corrections_and_their_scopes():
     b = c.part("b", "part b", scope=Scope("extension", "b why"), norm_scopes={})
     assert b.scope_for("sym") == b.scope_for("rw") == Scope("extension", "b why")
     fix = c.corrected("fixed")
-    assert (fix.id, fix.corrects, fix.scope, fix.norm_scopes) == (
-        "kit-p-corrected", "kit-p", CORRECTED_STATEMENT, ())
+    assert (fix.id, fix.text, fix.corrects, fix.scope, fix.norm_scopes) == (
+        "kit-p-corrected", "fixed", "kit-p", CORRECTED_STATEMENT, ())
     fix_a = c.corrected("fixed a", key="a", corrects="kit-p:a", scope=Scope("erratum", "t"))
     assert (fix_a.id, fix_a.corrects, fix_a.scope.name) == ("kit-p-corrected:a", "kit-p:a",
                                                             "erratum")
     assert list(c.statements) == ["kit-p", "kit-p:a", "kit-p:b", "kit-p-corrected",
                                   "kit-p-corrected:a"]
+    typo = c.erratum("t", "as written", "what is meant")
+    assert (typo.id, typo.text, typo.scope) == ("kit-p:t", "as written",
+                                                Scope("erratum", "what is meant"))
     with pytest.raises(ValueError, match=r"^statement 'kit-p:a' declared twice$"):
         c.part("a", "again")
     r = c.result("sym", "holds", {}, "ok")
@@ -388,10 +392,11 @@ def test_a_claim_runs_its_check_and_consults_its_plan_only_when_thorough():
     d.checker(lambda ctx, norm: (one, one))
     assert d.run(Context(), "rw") == [one, one]
     assert d.cells(Context(thorough=True), "rw") == [] and not d.planned
-    plan = d.plan(lambda ctx, norm: iter([("task", {"norm": norm})]))
+    plan = d.plan(lambda ctx, norm: iter([("task", {"norm": norm, "seed": ctx.seed})]))
     assert callable(plan) and d.planned
     assert d.cells(Context(thorough=False), "rw") == []
-    assert d.cells(Context(thorough=True), "sym") == [("task", {"norm": "sym"})]
+    assert d.cells(Context(seed=5, thorough=True), "sym") == [("task", {"norm": "sym",
+                                                                          "seed": 5})]
 
 
 def test_the_run_context_defaults_its_seeded_streams_figures_and_skips(tmp_path):
@@ -429,13 +434,16 @@ def test_claim_registers_once_and_the_registry_is_in_report_order(monkeypatch):
     a2 = _core.claim("kit-a2", "Eq. 1", "w", ("rw",), 1)
     a1 = _core.claim("kit-a1", "Eq. 1", "w", order=1)
     a1.part("x", "part")
+    z = _core.claim("kit-z", "Eq. 1", "z words")        # order 0 by default: reported first
+    assert (z.order, z.statement) == (0, "z words")
     assert a2.norms == ("rw",) and a2.order == 1
     with pytest.raises(ValueError, match=r"^claim 'kit-b' registered twice$"):
         _core.claim("kit-b", "Eq. 1", "again")
     assert _core._REGISTRY["kit-b"] is b
-    assert list(_core.registry()) == ["kit-a1", "kit-a2", "kit-b"]
+    assert list(_core.registry()) == ["kit-z", "kit-a1", "kit-a2", "kit-b"]   # (order, id)
     assert {k: v.id for k, v in _core.statement_ids().items()} == {
-        "kit-a1": "kit-a1", "kit-a1:x": "kit-a1", "kit-a2": "kit-a2", "kit-b": "kit-b"}
+        "kit-z": "kit-z", "kit-a1": "kit-a1", "kit-a1:x": "kit-a1", "kit-a2": "kit-a2",
+        "kit-b": "kit-b"}
 
 
 @pytest.mark.parametrize("name, expected", [("Lemma-1", "lemma-1"), ("THEOREM-1", "theorem-1"),
@@ -490,6 +498,7 @@ def test_a_rerun_command_reads_the_claims_declarations(monkeypatch):
     monkeypatch.setattr(_core, "_REGISTRY", {})
     c = _core.claim("kit-r", "Eq. 1", "w", data_sets=("cora",), families=("kit-r:f",))
     c.part("f", "on families")
+    c.part("g", "on its own graphs")
     ctx = Context(seed=2, data_root="/d", families=("ring",))
     assert rerun_command("kit-r:f", ctx) == (
         "NGC_REF_DATA=/d ngc-ref check --only kit-r:f --seed 2 --family ring "
@@ -497,11 +506,18 @@ def test_a_rerun_command_reads_the_claims_declarations(monkeypatch):
     assert rerun_command("kit-r", ctx) == (
         "NGC_REF_DATA=/d ngc-ref check --only kit-r --seed 2 --family ring "
         "--out ngc_ref_rerun/kit-r")
+    assert rerun_command("kit-r:g", ctx) == (
+        "NGC_REF_DATA=/d ngc-ref check --only kit-r:g --seed 2 --out ngc_ref_rerun/kit-r_g")
+    assert rerun_command("Kit-R:G", ctx).endswith(" --out ngc_ref_rerun/Kit-R_G")
 
 
 def test_format_exception_is_type_and_message_on_one_line():
     assert format_exception(ValueError("bad n")) == "ValueError: bad n"
     assert format_exception(KeyError("k")) == "KeyError: 'k'"
+    if sys.version_info >= (3, 11):         # exception notes (PEP 678)
+        noted = ValueError("bad n")
+        noted.add_note("while reading x")   # a note is a line of its own after the message
+        assert format_exception(noted) == "ValueError: bad n\nwhile reading x"
 
 
 def test_the_refusals_of_a_figure_name_and_of_a_second_check_say_what_is_expected():
