@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 
 from ngc_ref_theory._common import EXACT_RTOL, Judgement, judged, plain
-from ngc_ref_theory._core import (VERDICTS, Claim, Context, Result, Tolerance, Violation,
+from ngc_ref_theory import _core
+from ngc_ref_theory._core import (CORRECTED_STATEMENT, PAPER_STATEMENT, RELATIONS, SCOPES,
+                                   TOLERANCES, UNMEASURED_SECONDS, VERDICTS, Claim, Context,
+                                   Result, Scope, Statement, Tolerance, Violation, as_stated,
+                                   erratum, extension, format_exception, match_id, rerun_command,
                                    severity, worst_verdict)
 
 import numpy as np
@@ -163,13 +167,6 @@ def test_verdicts_combine_worst_first_fails_error_inconclusive_holds():
 
 
 # --- the kit's declared contracts, each against its docstring (issue #34, mutation pass) ---
-
-from ngc_ref_theory import _core  # noqa: E402
-from ngc_ref_theory._core import (CORRECTED_STATEMENT, PAPER_STATEMENT, RELATIONS,  # noqa: E402
-                                   SCOPES, TOLERANCES, UNMEASURED_SECONDS, Scope, Statement,
-                                   as_stated, erratum, extension, format_exception, match_id,
-                                   rerun_command)
-
 
 def test_the_scope_vocabulary_and_its_refusals():
     assert SCOPES == ("as-stated", "extension", "erratum")
