@@ -80,7 +80,8 @@ class Server:
     (500, 404), "norange" (ignores Range), "norange-cr" (ignores Range but sends a
     Content-Range header for it), "206-no-range" (answers a range with 206 but no
     Content-Range header), "stall" (declares the whole length, sends half, then waits
-    2 s). Honours ``Range: bytes=K-`` with 206. Records the requests as (path, Range header)
+    2 s), "no-length" (no Content-Length header), "hangup" (closes the connection without
+    an answer). Honours ``Range: bytes=K-`` with 206. Records the requests as (path, Range header)
     and their User-Agent headers."""
 
     def __init__(self):
@@ -97,6 +98,8 @@ class Server:
                 server.agents.append(self.headers.get("User-Agent"))
                 mode = server.mode.get(self.path, "ok")
                 body = server.files.get(self.path)
+                if mode == "hangup":
+                    return
                 if isinstance(mode, int) or body is None:
                     self.send_error(mode if isinstance(mode, int) else 404)
                     return
@@ -120,7 +123,8 @@ class Server:
                                      f"bytes {start}-{len(body) - 1}/{len(body)}")
                 else:
                     self.send_response(200)
-                self.send_header("Content-Length", str(len(body) - start))
+                if mode != "no-length":
+                    self.send_header("Content-Length", str(len(body) - start))
                 self.end_headers()
                 part = body[start:]
                 if mode in ("truncate", "stall"):
@@ -539,3 +543,65 @@ def test_a_206_without_content_range_is_not_taken_as_resumed(served, tmp_path):
     with pytest.raises(datasets.FetchError, match=r"truncated download, 299,000 of 300,000 "
                                                   r"bytes"):
         datasets.fetch("cs", tmp_path, base_url=served.url, progress=False)
+
+
+def test_every_resume_path_counts_each_byte_once_with_the_settings(served, tmp_path, recorded):
+    # A server ignoring the range: the whole file afresh, counted once (not the part's bytes
+    # too). A part longer than the file: deleted, fetched from the start. A part of the
+    # file's size but other bytes: the server answers 416, the part fails its checksum and is
+    # fetched once more from the start, with the same URL, bar and timeout.
+    bars, timeouts = recorded
+    cs, x, y = "coauthor/ms_academic_cs.npz", "planetoid/ind.pubmed.x", "planetoid/ind.pubmed.y"
+    (tmp_path / "coauthor").mkdir()
+    (tmp_path / "planetoid").mkdir()
+    (tmp_path / "coauthor" / ".ms_academic_cs.npz.part").write_bytes(served.content[cs][:1000])
+    (tmp_path / "planetoid" / ".ind.pubmed.y.part").write_bytes(served.content[y] + b"extra")
+    (tmp_path / "planetoid" / ".ind.pubmed.x.part").write_bytes(b"\0" * len(served.content[x]))
+    served.mode[served.path_of(cs)] = "norange"
+    outcomes = datasets.fetch(None, tmp_path, base_url=served.url, timeout=7)
+    assert {o.status for o in outcomes} == {"fetched"}
+    (bar,) = bars
+    assert sum(bar.updates) == bar.total == sum(len(b) for b in served.content.values())
+    assert timeouts == [7] * len(served.requests) and len(served.requests) == 10
+    assert [r for r in served.requests if r[0] == served.path_of(cs)] == [
+        (served.path_of(cs), "bytes=1000-")]
+    assert [r for r in served.requests if r[0] == served.path_of(y)] == [(served.path_of(y), None)]
+    assert [r for r in served.requests if r[0] == served.path_of(x)] == [
+        (served.path_of(x), f"bytes={len(served.content[x])}-"), (served.path_of(x), None)]
+    for p, b in served.content.items():
+        assert (tmp_path / p).read_bytes() == b
+    assert _leftovers(tmp_path) == []
+
+
+def test_a_resumed_file_failing_its_checksum_is_fetched_once_more_then_reported(served,
+                                                                                 tmp_path):
+    cs = "coauthor/ms_academic_cs.npz"
+    (tmp_path / "coauthor").mkdir()
+    (tmp_path / "coauthor" / ".ms_academic_cs.npz.part").write_bytes(served.content[cs][:1000])
+    served.mode[served.path_of(cs)] = "corrupt"
+    with pytest.raises(datasets.FetchError) as err:
+        datasets.fetch("cs", tmp_path, base_url=served.url, progress=False)
+    (o,) = err.value.outcomes
+    bad = bytes(b ^ 0xFF for b in served.content[cs])
+    problem = _checksums.mismatch(cs, len(bad), hashlib.sha256(bad).hexdigest(),
+                                  _checksums.git_blob_sha1(bad))
+    assert o.detail == (f"{served.url}{served.path_of(cs)}: checksum mismatch ({problem}); the "
+                        "download was deleted, nothing was written")
+    assert served.requests == [(served.path_of(cs), "bytes=1000-"), (served.path_of(cs), None)]
+    assert _leftovers(tmp_path) == [] and not (tmp_path / cs).exists()
+
+
+def test_no_content_length_and_a_hang_up(served, tmp_path):
+    # Without a Content-Length the optional file (known by its git blob only) is read to the
+    # end and verified; a server closing the connection without an answer is named as such.
+    graph = "planetoid/ind.pubmed.graph"
+    served.mode[served.path_of(ALLX)] = "no-length"
+    served.mode[served.path_of(graph)] = "hangup"
+    with pytest.raises(datasets.FetchError) as err:
+        datasets.fetch("pubmed", tmp_path, base_url=served.url, progress=False)
+    out = {o.relpath: o for o in err.value.outcomes}
+    assert out[ALLX].status == "fetched"
+    assert (tmp_path / ALLX).read_bytes() == served.content[ALLX]
+    assert out[graph].detail == (f"{served.url}{served.path_of(graph)}: could not connect "
+                                 "(Remote end closed connection without response); nothing "
+                                 "was written")
