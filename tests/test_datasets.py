@@ -189,6 +189,34 @@ def test_pubmed_without_allx(loaded):
     assert (ds.labels >= 0).all()  # labels complete
 
 
+@needs("pubmed")
+def test_pubmed_without_allx_says_which_rows_are_real(loaded):
+    """The warning's numbers, from the MANIFEST's counts: 19717 nodes, 60 training rows in x,
+    1000 test ids, ally's 18717 rows (ids 0..18716)."""
+    if os.path.exists(os.path.join(DATA, "planetoid", "ind.pubmed.allx")):
+        pytest.skip("ind.pubmed.allx is present in NGC_REF_DATA")
+    loaded("pubmed")
+    [w] = loaded.warnings("pubmed")
+    assert w.category is UserWarning
+    n, n_train, n_test = 19717, 60, 1000
+    assert (f"only the {n_train + n_test} feature rows of the {n_train} training nodes "
+            f"(ind.pubmed.x) and the {n_test} test nodes (ind.pubmed.tx) are real; the rows of "
+            f"the other {n - n_train - n_test} nodes (ids {n_train}..18716, which include the "
+            f"validation nodes) are zero") in str(w.message)
+
+
+def test_a_planetoid_file_that_fails_to_parse_is_named_with_its_error():
+    from ngc_ref.datasets._planetoid import guarded
+
+    def parse(data):
+        raise KeyError("no graph")
+    with pytest.raises(ValueError, match=r"^data file '/d/ind\.cora\.graph' could not be read "
+                                         r"as a Planetoid file \(KeyError: 'no graph'\); "
+                                         r"replace it with the original \(see data/README\.md "
+                                         r"of ngc_ref\)$"):
+        guarded("/d/ind.cora.graph", parse, b"")
+
+
 def _fake_pubmed_allx(root):
     """A protocol-3 pickle of a (18717, 500) float32 csr_matrix under the old module path."""
     x = restricted_loads(_raw("pubmed", "x"))
