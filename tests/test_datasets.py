@@ -996,6 +996,20 @@ def _write_planetoid(monkeypatch, root, name, skip=()):
     return objs
 
 
+def test_planetoid_loader_checks_allx_against_the_other_files(tmp_path, monkeypatch):
+    """The loader hands its own name and allx to the layout check: an allx one column wider
+    than x is refused, naming the data set's files."""
+    objs = _write_planetoid(monkeypatch, tmp_path, "cora")
+    wide = sp.csr_matrix(sp.hstack([objs["allx"], sp.csr_matrix((N_ALL, 1))]))
+    relpath = "planetoid/ind.cora.allx"
+    (tmp_path / relpath).write_bytes(pickle.dumps(wide, protocol=4))
+    _accept_current_bytes(monkeypatch, tmp_path, relpath)
+    with pytest.raises(ValueError, match=re.escape(os.path.join(str(tmp_path), "planetoid",
+                                                                "ind.cora.*"))
+                       + rf".*allx has shape \({N_ALL}, 4\), expected \({N_ALL}, 3\)"):
+        load_dataset("cora", root=tmp_path)
+
+
 def test_planetoid_loader_on_small_files(tmp_path, monkeypatch):
     objs = _write_planetoid(monkeypatch, tmp_path, "cora")
     ds = load_dataset("cora", root=tmp_path)
@@ -1088,6 +1102,8 @@ def test_planetoid_pieces_refuse_what_is_not_the_format():
                                               r"row\)$")):
         with pytest.raises(ValueError, match=pattern):
             _onehot(obj)
+    n, src, dst = _graph_edges({0: [], 1: []})                   # no edges: still int64 ids
+    assert n == 2 and src.dtype == dst.dtype == np.int64 and src.size == dst.size == 0
     n, src, dst = _graph_edges({1: [0], 0: [1, 2], 2: []})
     assert n == 3 and src.dtype == dst.dtype == np.int64
     assert src.tolist() == [0, 0, 1] and dst.tolist() == [1, 2, 0]
@@ -1095,6 +1111,7 @@ def test_planetoid_pieces_refuse_what_is_not_the_format():
                          ({0: [], 2: []}, r"^adjacency-list keys must be exactly the node ids "
                                           r"0 \.\. N-1$"),
                          ({"0": []}, r"^adjacency-list keys must be exactly"),
+                         ({0: [], "1": []}, r"^adjacency-list keys must be exactly"),
                          ({0: (1,), 1: []}, r"^neighbours of node 0 must be a list of ints$"),
                          ({0: [1.0], 1: []}, r"^neighbours of node 0 must be a list of ints$")):
         with pytest.raises(ValueError, match=pattern):
@@ -1106,6 +1123,9 @@ def test_planetoid_pieces_refuse_what_is_not_the_format():
         _parse_index(b"\n")
     X = _csr_from_pickled(sp.csr_matrix(np.array([[0.0, 2.0], [1.0, 0.0]])))
     assert isinstance(X, sp.csr_array) and X.toarray().tolist() == [[0, 2], [1, 0]]
+    with pytest.raises(ValueError, match=r"^expected a pickled scipy\.sparse csr_matrix, got "
+                                         r"ndarray$"):
+        _csr_from_pickled(np.zeros(3))
     with pytest.raises(ValueError, match=r"^expected a pickled scipy\.sparse csr_matrix, got "
                                          r"csr_array$"):
         _csr_from_pickled(sp.csr_array(np.eye(2)))
