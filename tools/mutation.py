@@ -129,7 +129,13 @@ MODULES = {
                       "tests/test_claim_rngc_convergence_small.py",
                       "tests/test_summary_text.py"],
     "theory/_chisq": ["tests/test_chisq.py", "tests/test_claim_lemma_1_front.py"],
-    "theory/_proofs": ["tests/test_atlas.py", "tests/test_claim_theorem_1.py"],
+    # The proof chains are run by the claims that import them (row-sums, neumann-identity,
+    # lemma-1, rngc-convergence's small cases, theorem-1's readings): their tests too.
+    "theory/_proofs": ["tests/test_atlas.py", "tests/test_claim_theorem_1.py",
+                       "tests/test_judges_neumann_identity.py", "tests/test_judges_row_sums.py",
+                       "tests/test_judges_rngc_convergence.py",
+                       "tests/test_claim_rngc_convergence_small.py",
+                       "tests/test_claim_lemma_1_exact.py"],
     "theory/sweep/summary": ["tests/test_sweep_summary.py", "tests/test_interval_verdicts.py",
                              "tests/test_sweep_theorem1.py", "tests/test_user_families.py"],
 }
