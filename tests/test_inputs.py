@@ -704,6 +704,8 @@ def test_one_dimensional_sparse_input_is_refused_by_name():
     try:
         S = sp.coo_array(np.ones(3))
     except (TypeError, ValueError):
+        S = None
+    if S is None or S.ndim != 1:    # before SciPy 1.13: refused, or made a 1 x 3 array
         pytest.skip("SciPy before 1.13 has no 1-D sparse arrays")
     with pytest.raises(ValueError) as info:
         check_array(S, name="M")
@@ -869,6 +871,9 @@ def test_a_warning_points_at_the_first_frame_outside_the_library():
         _warn("direct", DeprecationWarning)
         renamed_keyword("f", "rng", "seed", 3, None)                     # one library frame more
         check_adjacency(nx.Graph([(2, 0), (0, 1)]))                      # several more
+    # Ours only: an older dependency may warn on a lazy import inside (an ImportWarning).
+    caught = [w for w in caught if str(w.message) == "direct"
+              or str(w.message).startswith("f(): the keyword rng=") or "nodelist" in str(w.message)]
     assert [w.category for w in caught] == [DeprecationWarning, DeprecationWarning, UserWarning]
     assert [w.filename for w in caught] == [_caller_file()] * 3
 
