@@ -45,7 +45,6 @@ from scipy.stats import t as t_dist
 from .._stats import CONFIDENCE, mean_ci, paired_comparison
 
 VERDICTS = ("reproduced", "below", "above", "inconclusive")
-CLAIM_VERDICTS = ("holds", "fails", "inconclusive")
 
 #: Margin (points) within which "matches" / "better or matches" counts as matching.
 MATCH_MARGIN = 2.0
@@ -266,7 +265,7 @@ def top_two(acc, columns, ours, others):
     return rows
 
 
-__all__ = ["BARELY", "CHANCE_MARGIN", "CLAIM_VERDICTS", "CONTROL_READINGS", "GREATLY",
+__all__ = ["BARELY", "CHANCE_MARGIN", "CONTROL_READINGS", "GREATLY",
            "MATCH_MARGIN", "VERDICTS", "WEAK_HALF_WIDTH", "beats_all", "claim_record",
            "compare", "control_mark", "describe", "half_width", "interval_text", "judge_cell",
            "mark", "paired", "summarize", "top_two", "versus_control", "worst"]
