@@ -108,6 +108,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from . import _backend, _memory
+from ._spmm import take_rows
 
 #: The values of ``reorder``.
 REORDERS = ("auto", "rcm", None)
@@ -174,11 +175,17 @@ class Ordering:
                                  1 + work_arrays, what, "pass reorder=None",
                                  detail="X in the locality order and the product's buffers",
                                  gpu=self.gpu)
-        return X[self.perm]
+        return self._rows(X, self.perm)
 
     def restore(self, Y):
         """Pᵀ Y: rows of a result in the new order back in the caller's."""
-        return Y[self.inv]
+        return self._rows(Y, self.inv)
+
+    def _rows(self, X, index):
+        """``X[index]``, on CPU threads for a NumPy array (:func:`ngc_ref._spmm.take_rows`)."""
+        if self.gpu or type(X) is not np.ndarray:   # CuPy, SciPy sparse, subclasses
+            return X[index]
+        return take_rows(X, index)
 
     def positions(self, nodes):
         """Where the caller's ``nodes`` (a NumPy index array) sit in the new order."""

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 from numpy.testing import assert_allclose
 
-from ngc_ref._spmm import HornerKernel, horner
+from ngc_ref._spmm import HornerKernel, horner, take_rows
 
 
 def _series(A, X, r, S):
@@ -49,7 +49,40 @@ def test_empty_block_and_zero_steps():
     assert horner(k, np.empty((3, 0)), 0.8, 5).shape == (3, 0)
     X = np.ones((3, 2))
     H = horner(k, X, 0.8, 0)
-    assert_allclose(H, X) and H is not X
+    assert_allclose(H, X)
+    assert H is not X
+
+
+@pytest.mark.parametrize("S", [1, 2, 3])
+def test_kernel_reads_x_in_place_and_leaves_it_alone(S):
+    # The first fused step reads X itself as H: X must come back unchanged, and the result
+    # must be a new array at every S (S = 1 returns the first buffer, S = 2 the second).
+    A = _random_sparse(50, 3, 1)
+    X = np.random.default_rng(2).standard_normal((50, 4))
+    X0 = X.copy()
+    H = horner(HornerKernel(A, 0.3, workers=2), X, 0.3, S)
+    assert np.array_equal(X, X0)
+    assert not np.shares_memory(H, X)
+    assert_allclose(H, _series(A, X, 0.3, S), rtol=1e-12)
+
+
+@pytest.mark.parametrize("shape, dtype", [((3000, 100), np.float64), ((3000, 100), np.float32),
+                                          ((300_000,), np.float64), ((40, 3), np.float64)])
+def test_take_rows_is_fancy_indexing(shape, dtype):
+    # (3000, 100) and 300,000 entries reach the threaded path (>= 2 x 65,536 elements);
+    # (40, 3) the one-thread path. Copies of values: bitwise equal to X[index].
+    rng = np.random.default_rng(3)
+    X = rng.standard_normal(shape).astype(dtype)
+    X0 = X.copy()
+    index = rng.permutation(shape[0])
+    out = take_rows(X, index, workers=2)
+    assert out.dtype == dtype and out.flags.c_contiguous
+    assert np.array_equal(out, X[index])
+    assert np.array_equal(X, X0) and not np.shares_memory(out, X)
+    # A strided view gathers its own rows, not the base array's.
+    V = X[:, ::2] if X.ndim == 2 else X[::2]
+    assert np.array_equal(take_rows(V, index[:V.shape[0]] % V.shape[0], workers=2),
+                          V[index[:V.shape[0]] % V.shape[0]])
 
 
 def _random_sparse(n, per_row, seed):
