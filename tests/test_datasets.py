@@ -1010,6 +1010,20 @@ def test_planetoid_loader_checks_allx_against_the_other_files(tmp_path, monkeypa
         load_dataset("cora", root=tmp_path)
 
 
+def test_planetoid_loader_names_the_file_that_fails_to_parse_under_its_root(tmp_path,
+                                                                            monkeypatch):
+    """A file that passes its checksum but not its parser is named by its full path, root
+    included (the message a user acts on: which file to replace)."""
+    _write_planetoid(monkeypatch, tmp_path, "cora")
+    relpath = "planetoid/ind.cora.test.index"
+    (tmp_path / relpath).write_bytes(b"7 eight 9\n")
+    _accept_current_bytes(monkeypatch, tmp_path, relpath)
+    path = os.path.join(str(tmp_path), "planetoid", "ind.cora.test.index")
+    with pytest.raises(ValueError, match="^data file " + re.escape(repr(path))
+                       + " could not be read as a Planetoid file"):
+        load_dataset("cora", root=tmp_path)
+
+
 def test_planetoid_loader_on_small_files(tmp_path, monkeypatch):
     objs = _write_planetoid(monkeypatch, tmp_path, "cora")
     ds = load_dataset("cora", root=tmp_path)
