@@ -8,7 +8,7 @@ from .connectivity import ConnectivityResult, connectivity_factor
 from .neumann import (NeumannFilter, neumann_matrix, neumann_order, neumann_propagate,
                       series_mass, series_ratio)
 from .normalize import add_self_loops, normalized_adjacency
-from .robust import robust_propagate
+from .robust import neumann_partial_sums, robust_propagate
 from .solve import SolveInfo, gsd_solve
 from .exceptions import PrecisionWarning
 # Submodules users reach by name: ngc_ref.graphs.sbm, ngc_ref.noise.corrupt,
@@ -33,9 +33,9 @@ def __getattr__(name):
 __all__ = [
     "ConnectivityResult", "ConvergenceWarning", "Dataset", "NeumannFilter", "PrecisionWarning",
     "SolveInfo", "add_self_loops", "connectivity_factor", "gsd_solve", "neumann_matrix",
-    "neumann_order", "neumann_propagate", "normalized_adjacency", "robust_propagate",
-    "series_mass", "series_ratio", "load_dataset", "datasets", "exceptions", "graphs", "noise",
-    "training", "validation",
+    "neumann_order", "neumann_partial_sums", "neumann_propagate", "normalized_adjacency",
+    "robust_propagate", "series_mass", "series_ratio", "load_dataset", "datasets", "exceptions",
+    "graphs", "noise", "training", "validation",
 ]
 
 # The See Also sections, from their one table (ngc_ref/_see_also.py); training adds its own.

@@ -56,8 +56,14 @@ SEE_ALSO = {
         ('NeumannFilter', 'The series in Ã_norm, with Ã_norm kept'),
         ('ngc_ref.validation.check_adjacency', 'How A is read'),
     ],
+    "ngc_ref.robust.neumann_partial_sums": [
+        ('neumann_propagate', 'NGC at one S, by Horner\'s rule'),
+        ('robust_propagate', 'RNGC at one S, by Horner\'s rule'),
+        ('ngc_ref.training.fit_and_score', 'The experiment step that trains on one of them'),
+    ],
     "ngc_ref.robust.robust_propagate": [
         ('neumann_propagate', 'NGC, the ε = 0 case'),
+        ('neumann_partial_sums', 'The same series at several S from one pass'),
         ('NeumannFilter', 'The NGC operator, reused across features'),
         ('ngc_ref.training.propagate', 'Every propagation of the experiments by name (``"rngc"``)'),
     ],
@@ -342,7 +348,12 @@ SEE_ALSO = {
     "ngc_ref.training.runner.ExperimentResult": [
         ('run_experiment', 'Returns it'),
     ],
+    "ngc_ref.training.runner.fit_and_score": [
+        ('run_experiment', 'Calls it for every model of every run'),
+        ('ngc_ref.neumann_partial_sums', 'Every depth S from one pass, passed as ``H``'),
+    ],
     "ngc_ref.training.runner.run_experiment": [
+        ('fit_and_score', 'One model of one run'),
         ('model_spec', "One model's settings"),
         ('ngc_ref.noise.corrupt', 'The feature corruption of each run'),
         ('ngc_ref.load_dataset', 'The data sets'),

@@ -18,12 +18,14 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import scipy.sparse as sp
 
-from . import _backend
+from . import _backend, _memory
 from ._docs import fill_doc
 from ._spmm import horner
-from ._validation import check_eps, check_option
+from ._validation import check_array, check_eps, check_lam, check_option, check_order
 from .neumann import NeumannFilter
+from .normalize import normalized_adjacency
 
 MODES = ("full", "edges")
 
@@ -60,19 +62,66 @@ def edge_gram(A_pattern, X):
     return _backend.csr_type(gpu)(G)
 
 
-class _PerturbedOperator:
-    """Ã − c·XsXsᵀ, applied as Ã V − c·Xs(XsᵀV) (XsXsᵀ is never formed; c = 0: Ã alone)."""
+#: Largest XXᵀ (bytes) :func:`neumann_partial_sums` forms for its n < d shortcut.
+GRAM_BYTES = 512 * 2**20
+#: A multiply-add of SciPy's sparse x dense kernel costs about this many of BLAS's.
+SPARSE_PENALTY = 10.0
 
-    def __init__(self, An, Xs, c):
-        self.An, self.Xs, self.c = An, Xs, c
+
+def xxt_product(n, d, nnz, itemsize):
+    """How XXᵀV is applied, by its cost per step: ``"lowrank"`` X(XᵀV) (2·n·d²), ``"gram"``
+    (XXᵀ)V with XXᵀ formed once (n²·d; when n < d and XXᵀ fits :data:`GRAM_BYTES`), or
+    ``"sparse"`` with X kept sparse (2·nnz·d, times :data:`SPARSE_PENALTY`; ``nnz=None``: X
+    is dense).
+
+    >>> xxt_product(100, 5000, None, 8), xxt_product(10**5, 64, None, 8)
+    ('gram', 'lowrank')
+    >>> xxt_product(2708, 1433, 49216, 4)     # Cora's bag of words, kept sparse
+    'sparse'
+    """
+    costs = {"lowrank": 2.0 * n * d * d}
+    if n < d and n * n * itemsize <= GRAM_BYTES:
+        costs["gram"] = float(n) * n * d
+    if nnz is not None:
+        costs["sparse"] = SPARSE_PENALTY * 2.0 * nnz * d
+    return min(costs, key=costs.get)
+
+
+class _PerturbedOperator:
+    """Ã − c·XXᵀ applied to V as Ã V − c·X(XᵀV), or Ã V − c·G V with G = XXᵀ formed (``G``);
+    the n x n XXᵀ is otherwise never formed; c = 0: Ã alone. ``X`` may be sparse."""
+
+    def __init__(self, An, X, c, G=None):
+        self.An, self.X, self.c, self.G = An, X, c, G
 
     def __matmul__(self, V):
         out = self.An @ V
         if self.c != 0.0:
-            T = self.Xs @ (self.Xs.T @ V)
+            T = self.G @ V if self.G is not None else self.X @ (self.X.T @ V)
             T *= self.c
             out -= T
         return out
+
+
+def _binary_exponent(X, xp):
+    """k with max|X|·2^-k in [1/2, 1) (None for X = 0): the series runs on X·2^-k.
+
+    XXᵀ/‖XXᵀ‖_F does not change when X is scaled, and for a fixed operator H is linear in X:
+    so the series runs on Xs = X·2^-k (a power of two: exact) and is scaled back at the end.
+    ‖XᵀX‖_F of X itself over- or underflows far sooner than the result (X·1e-170, float32
+    X·1e20), which would silently turn ε into 0.
+    """
+    amax = float(xp.abs(X).max()) if X.size else 0.0
+    return None if amax == 0.0 else math.frexp(amax)[1]
+
+
+def _not_representable(dtype, eps, lam, r, S):
+    """The ValueError of a series whose terms overflow ``dtype`` (RNGC with ε too large)."""
+    return ValueError(
+        f"the result is not representable in {dtype}: with eps={eps!r} and lam={lam!r} the "
+        f"terms of the series grow (the spectral radius of r(Ã − eps·XXᵀ/‖XXᵀ‖_F) exceeds 1, "
+        f"r = lam/(lam+1) = {r:.3g}) and overflow within S={S} steps; use a smaller eps, a "
+        f"larger lam or a smaller S" + ("" if dtype == np.float64 else ", or float64 features"))
 
 
 def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=False,
@@ -133,15 +182,10 @@ def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=F
     # Work arrays besides X: its scaled copy, H, and the two terms of each product.
     X, vector = filt._columns(X, "robust_propagate", work_arrays=4)
     xp, _ = _backend.namespaces(filt._gpu)
-    amax = float(xp.abs(X).max()) if X.size else 0.0
-    if amax == 0.0:
+    k = _binary_exponent(X, xp)
+    if k is None:
         H = xp.zeros_like(X)
         return H.ravel() if vector else H
-    # XXᵀ/‖XXᵀ‖_F does not change when X is scaled, and for a fixed operator H is linear in X:
-    # so the series runs on Xs = X·2^-k with max|Xs| in [1/2, 1) (a power of two: exact) and
-    # is scaled back at the end. ‖XᵀX‖_F of X itself over- or underflows far sooner than the
-    # result (X·1e-170, float32 X·1e20), which would silently turn ε into 0.
-    k = math.frexp(amax)[1]
     # The series in the filter's locality order: P(Ã − cXXᵀ)Pᵀ = PÃPᵀ − c(PX)(PX)ᵀ.
     order = filt._order.ordering(filt.S, X.shape[1], X.dtype.itemsize)
     if order is not None:
@@ -162,13 +206,121 @@ def robust_propagate(A, X, lam, S, eps, *, norm="sym", mode="full", symmetrize=F
             if order is not None:
                 H = order.restore(H)
     if not (finite and bool(xp.isfinite(H).all())):
-        raise ValueError(
-            f"robust_propagate: the result is not representable in {X.dtype}: with eps={eps!r} "
-            f"and lam={filt.lam!r} the terms of the series grow (the spectral radius of "
-            f"r(Ã − eps·XXᵀ/‖XXᵀ‖_F) exceeds 1, r = lam/(lam+1) = {filt.r:.3g}) and overflow "
-            f"within S={filt.S} steps; use a smaller eps, a larger lam or a smaller S"
-            + ("" if X.dtype == np.float64 else ", or float64 features"))
+        exc = _not_representable(X.dtype, eps, filt.lam, filt.r, filt.S)
+        raise ValueError(f"robust_propagate: {exc}")
     return H.ravel() if vector else H
 
 
 fill_doc(robust_propagate)
+
+
+def neumann_partial_sums(A, X, lam, S_values, *, eps=None, norm="sym"):
+    """The NGC or RNGC propagation at every depth S of ``S_values``, from one pass of the series.
+
+    .. math::
+
+        V_0 = X,\\quad V_{s+1} = M V_s,\\quad
+        H_S = \\frac{1}{\\lambda+1}\\sum_{s=0}^{S} V_s,
+
+    with M = rÃ (NGC, paper Eq. 4; ``eps=None``) or M = r(Ã − εXXᵀ/‖XXᵀ‖_F) (RNGC, Eq. 17,
+    the exact ``mode="full"`` of :func:`robust_propagate`). Summed forward, one pass to
+    max(S_values) gives every H_S for max(S_values) products, where a call per S costs ΣS. The
+    XXᵀ term is applied at its cheapest (:func:`xxt_product`: X(XᵀV); (XXᵀ)V when n < d;
+    sparse X kept sparse), on X scaled by a power of two to max|X| ≈ 1 as
+    :func:`robust_propagate` does. The summation order differs from the Horner rule of
+    :func:`neumann_propagate` and :func:`robust_propagate`: the results agree to rounding.
+
+    Parameters
+    ----------
+    %(A)s
+    X : array or scipy.sparse matrix, shape (n, d)
+        Features (sparse X is densified for the series and kept sparse for XXᵀ when that is
+        cheaper). float32 stays float32; other dtypes are propagated in float64.
+    %(lam)s
+    S_values : sequence of int
+        The depths S >= 0 wanted (in any order; repeats are ignored).
+    eps : float or None
+        ε >= 0 of RNGC; None: NGC.
+    %(norm)s
+
+    Returns
+    -------
+    dict
+        ``{S: H_S}`` for every S of ``S_values``, each an (n, d) array.
+
+    Raises
+    ------
+    ValueError
+        When the terms of the RNGC series overflow (ε too large for λ: the spectral radius of
+        r(Ã − εXXᵀ/‖XXᵀ‖_F) exceeds 1), rather than returning inf or NaN.
+
+    Notes
+    -----
+    Besides X: its scaled copy, the running sum, one term and the next, and one array per
+    depth returned (and XXᵀ in the n < d case) must fit the memory budget of
+    :mod:`ngc_ref._memory`. The normalised adjacency is computed in the features' dtype.
+
+    Examples
+    --------
+    >>> import numpy as np, networkx as nx
+    >>> from ngc_ref import neumann_partial_sums, neumann_propagate
+    >>> G = nx.cycle_graph(6); X = np.arange(12.0).reshape(6, 2)
+    >>> H = neumann_partial_sums(G, X, 2.0, (1, 4))
+    >>> sorted(H), np.allclose(H[4], neumann_propagate(G, X, 2.0, 4))
+    ([1, 4], True)
+    """
+    what = "neumann_partial_sums"
+    lam = check_lam(lam)
+    if isinstance(S_values, (str, bytes)) or not hasattr(S_values, "__iter__"):
+        raise TypeError(f"S_values must be a sequence of depths S >= 0, got "
+                        f"{type(S_values).__name__} {S_values!r}")
+    wanted = sorted({check_order(S, f"S_values[{i}]") for i, S in enumerate(S_values)})
+    if not wanted:
+        raise ValueError("S_values must hold at least one depth S >= 0, got none")
+    eps = None if eps is None else check_eps(eps)
+    An = normalized_adjacency(A, norm=norm)
+    Xsp = sp.csr_array(X) if sp.issparse(X) else None
+    X = check_array(X, n_rows=An.shape[0], accept_sparse=True, what=what,
+                    work_arrays=4 + len(wanted))
+    X = X.toarray() if sp.issparse(X) else X
+    if X.dtype not in (np.float32, np.float64):
+        X = X.astype(np.float64)
+    An = An.astype(X.dtype)
+    k = _binary_exponent(X, np)
+    if k is None:
+        return {S: np.zeros_like(X) for S in wanted}
+    Xs = np.ldexp(X, -k).astype(X.dtype, copy=False)
+    c = 0.0 if not eps else eps / gram_frobenius_norm(Xs)
+    n, d = Xs.shape
+    Xt, G = Xs, None
+    if c:
+        how = xxt_product(n, d, None if Xsp is None else Xsp.nnz, Xs.itemsize)
+        if how == "sparse":     # clean bag-of-words features: O(nnz(X)·d) per step
+            Xt = Xsp.astype(X.dtype)
+            Xt.data = np.ldexp(Xt.data, -k).astype(X.dtype, copy=False)
+        elif how == "gram":
+            # XXᵀ besides the work arrays check_array counted above.
+            _memory.check_memory((n * n + (4 + len(wanted)) * n * d) * Xs.itemsize, what,
+                                 "pass fewer feature columns at a time",
+                                 detail=f"XXᵀ ({n} x {n}) and {4 + len(wanted)} dense {n} x {d} "
+                                        f"work arrays")
+            G = Xs @ Xs.T
+    M = _PerturbedOperator(An, Xt, c, G)
+    r, scale = lam / (lam + 1.0), 1.0 / (lam + 1.0)
+    out = {}
+    V, P = Xs, Xs.copy()
+    if 0 in wanted:
+        out[0] = np.ldexp(P * scale, k).astype(X.dtype, copy=False)
+    with np.errstate(over="ignore", invalid="ignore"):   # a diverging series: see below
+        for s in range(1, wanted[-1] + 1):
+            V = M @ V
+            V *= r
+            P += V
+            if s in wanted:
+                out[s] = np.ldexp(P * scale, k).astype(X.dtype, copy=False)
+    if not all(np.isfinite(H).all() for H in out.values()):
+        raise ValueError(f"{what}: {_not_representable(X.dtype, eps, lam, r, wanted[-1])}")
+    return out
+
+
+fill_doc(neumann_partial_sums)

@@ -423,42 +423,6 @@ def test_no_stale_report_files(tmp_path):
     shutil.rmtree(tmp_path, ignore_errors=True)
 
 
-# ------------------------------------------------------------------------------ depth series
-
-@pytest.mark.parametrize("shape, density, path", [
-    ((80, 120), 0.005, "sparse"),      # clean bag of words: X stays sparse
-    ((80, 120), 0.5, "gram"),          # n < d, dense enough: (XXᵀ)V
-    ((80, 30), None, "lowrank"),       # n > d: X(XᵀV)
-])
-def test_partial_sums_agree_with_the_library_at_every_S(shape, density, path):
-    import scipy.sparse as sp
-
-    from ngc_ref.graphs import erdos_renyi
-    from ngc_ref_theory.reproduce.depth import (partial_sums, partial_sums_reference,
-                                                xxt_product)
-    A = erdos_renyi(shape[0], 0.06, seed=3)
-    if density is None:
-        X = np.random.default_rng(1).standard_normal(shape)
-    else:
-        X = sp.random(*shape, density=density, random_state=2, format="csr")
-    nnz = X.nnz if sp.issparse(X) else None
-    assert xxt_product(*shape, nnz, 8) == path
-    Xd = X.toarray() if sp.issparse(X) else X
-    for eps in (None, 1.0):
-        fast = partial_sums(A, X, 32.0, (0, 1, 3, 8), eps=eps, norm="sym")
-        ref = partial_sums_reference(A, Xd, 32.0, (0, 1, 3, 8), eps=eps, norm="sym")
-        for S in ref:
-            np.testing.assert_allclose(fast[S], ref[S], rtol=1e-10, atol=1e-14)
-
-
-def test_a_diverging_series_is_refused():
-    from ngc_ref.graphs import erdos_renyi
-    from ngc_ref_theory.reproduce.depth import partial_sums
-    X = np.random.default_rng(0).standard_normal((40, 5))
-    with pytest.raises(ValueError, match="not representable"):
-        partial_sums(erdos_renyi(40, 0.2, seed=0), X, 32.0, (5000,), eps=1e6)
-
-
 def test_a_missing_data_file_stops_the_run_before_anything_is_created(tmp_path, capsys,
                                                                          monkeypatch):
     monkeypatch.setenv("NGC_REF_DATA", str(tmp_path))          # a folder without the files

@@ -5,7 +5,7 @@ import scipy.sparse as sp
 from hypothesis import given, strategies as st
 from numpy.testing import assert_allclose
 
-from ngc_ref import neumann_propagate, robust_propagate
+from ngc_ref import neumann_partial_sums, neumann_propagate, robust_propagate
 from ngc_ref.strategies import graphs_with_signals, lams, norms, orders
 
 from . import _reference as ref
@@ -214,3 +214,100 @@ def test_a_result_beyond_the_dtype_is_refused(dtype, big, tail):
                                          rf"representable in {np.dtype(dtype).name}: .*"
                                          rf"a smaller S{tail}$"):
         robust_propagate(A, X, 1.0, 2, 0.1, norm="sym")
+
+
+# --- neumann_partial_sums: every depth from one forward pass (moved from theory/reproduce) ----
+
+@given(graphs_with_signals(max_nodes=9, weighted=True), lams(1e-2, 1e2),
+       st.lists(orders(10), min_size=1, max_size=4), norms(),
+       st.one_of(st.none(), st.floats(0.0, 2.0)))
+def test_partial_sums_match_the_dense_reference_at_every_depth(AX, lam, S_values, norm, eps):
+    A, X = AX
+    got = neumann_partial_sums(A, X, lam, S_values, eps=eps, norm=norm)
+    assert sorted(got) == sorted(set(S_values))
+    for S, H in got.items():
+        want = ref.rngc(A, X, lam, S, 0.0 if eps is None else eps, norm)
+        scale = max(1.0, np.abs(want).max(), np.abs(X).max())
+        assert_allclose(H, want, rtol=1e-9, atol=1e-10 * scale)
+
+
+@pytest.mark.parametrize("shape, density, path", [
+    ((80, 120), 0.005, "sparse"),      # clean bag of words: X stays sparse
+    ((80, 120), 0.5, "gram"),          # n < d, dense enough: (XXᵀ)V
+    ((80, 30), None, "lowrank"),       # n > d: X(XᵀV)
+])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_partial_sums_take_each_xxt_path_and_agree_with_horner(shape, density, path, dtype):
+    from ngc_ref.graphs import erdos_renyi
+    from ngc_ref.robust import xxt_product
+    A = erdos_renyi(shape[0], 0.06, seed=3)
+    if density is None:
+        X = np.random.default_rng(1).standard_normal(shape).astype(dtype)
+    else:
+        X = sp.random(*shape, density=density, random_state=2, format="csr", dtype=dtype)
+    assert xxt_product(*shape, X.nnz if sp.issparse(X) else None, 8) == path
+    Xd = X.toarray() if sp.issparse(X) else X
+    rtol = 1e-10 if dtype == np.float64 else 2e-5
+    for eps in (None, 1.0):
+        fast = neumann_partial_sums(A, X, 32.0, (8, 0, 3, 1, 3), eps=eps)
+        assert sorted(fast) == [0, 1, 3, 8]
+        for S, H in fast.items():
+            assert H.dtype == dtype and H.shape == shape
+            want = (neumann_propagate(A, Xd, 32.0, S) if eps is None
+                    else robust_propagate(A, Xd, 32.0, S, eps))
+            assert_allclose(H, want, rtol=rtol, atol=rtol * np.abs(want).max())
+
+
+def test_partial_sums_refuse_a_diverging_series_and_bad_depths():
+    from ngc_ref.graphs import erdos_renyi
+    A = erdos_renyi(40, 0.2, seed=0)
+    X = np.random.default_rng(0).standard_normal((40, 5))
+    with pytest.raises(ValueError, match=r"^neumann_partial_sums: .*not representable.*"
+                                         r"eps=1000000\.0 and lam=32\.0"):
+        neumann_partial_sums(A, X, 32.0, (5000,), eps=1e6)
+    with pytest.raises(TypeError, match="S_values must be a sequence of depths"):
+        neumann_partial_sums(A, X, 32.0, 4)
+    with pytest.raises(ValueError, match="S_values must hold at least one depth"):
+        neumann_partial_sums(A, X, 32.0, ())
+    with pytest.raises(ValueError, match=r"S_values\[1\]"):
+        neumann_partial_sums(A, X, 32.0, (2, -1))
+    with pytest.raises(ValueError, match="eps"):
+        neumann_partial_sums(A, X, 32.0, (2,), eps=-1.0)
+    with pytest.raises(ValueError, match="40"):
+        neumann_partial_sums(A, X[:30], 32.0, (2,))
+
+
+def test_partial_sums_of_zero_features_are_zero():
+    H = neumann_partial_sums(nx.cycle_graph(5), np.zeros((5, 2), np.float32), 2.0, (0, 3), eps=1.0)
+    assert sorted(H) == [0, 3]
+    assert all(h.dtype == np.float32 and not h.any() for h in H.values())
+
+
+def test_partial_sums_memory_budget_counts_the_depths_and_the_gram_matrix(monkeypatch):
+    # X's scaled copy, the running sum, a term, the next, and one array per depth: 4 + 2.
+    n, d = 40, 5
+    A = nx.to_scipy_sparse_array(nx.cycle_graph(n))
+    X = np.ones((n, d))
+    need = (4 + 2) * n * d * 8
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert len(neumann_partial_sums(A, X, 1.0, (1, 2), eps=0.1)) == 2
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    with pytest.raises(ValueError, match=r"^neumann_partial_sums would need .*6 dense 40 x 5"):
+        neumann_partial_sums(A, X, 1.0, (1, 2), eps=0.1)
+    # n < d: XXᵀ (n x n) is formed, and counted.
+    Xw = np.random.default_rng(0).standard_normal((n, 200))
+    need = (n * n + 5 * n * 200) * 8
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert len(neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)) == 1
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    with pytest.raises(ValueError, match=r"^neumann_partial_sums would need.*40 x 40"):
+        neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)
+
+
+def test_perturbed_operator_with_the_gram_matrix_formed():
+    from ngc_ref.robust import _PerturbedOperator
+    rng = np.random.default_rng(2)
+    A = sp.csr_array(rng.random((5, 5)))
+    Xs, V = rng.standard_normal((5, 2)), rng.standard_normal((5, 3))
+    want = (A.toarray() - 0.5 * Xs @ Xs.T) @ V
+    assert_allclose(_PerturbedOperator(A, None, 0.5, G=Xs @ Xs.T) @ V, want, rtol=1e-12)

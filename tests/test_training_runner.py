@@ -564,3 +564,31 @@ def test_named_models_get_the_row_of_their_noise_and_level():
                          noise_fn=_identity)
     assert res.specs[(0.1, "ngc")].propagation_params == dict(lam=64.0, S=32, norm="sym")
     assert res.specs[(0.1, "ngc")].source == "tab:citation_hyper_flip (ngc, cora, flip, 0.1)"
+
+
+def test_fit_and_score_is_propagate_then_train_and_takes_a_precomputed_h(data):
+    """The one experiment step (run_experiment's and reproduce's): H = propagation(A, X), the
+    classifier on H's training rows, accuracies on the masks; a given H skips the propagation
+    (the spec's own would give other numbers, so a propagation run anyway shows)."""
+    from ngc_ref import neumann_propagate
+    from ngc_ref.training import fit_and_score, train_classifier
+    A, X, y = data.adjacency, data.features, data.labels
+    tr, va, te = data.train_mask, data.val_mask, data.test_mask
+    spec = model_spec("ngc", "sbm", "gaussian", 0.0)
+    H = neumann_propagate(A, X, spec.propagation_params["lam"], spec.propagation_params["S"])
+    clf = train_classifier(H[tr], y[tr], data.num_classes, seed=3, **spec.classifier_params)
+    rec = fit_and_score(spec, A, X, y, tr, va, te, data.num_classes, 3)
+    assert rec["test_acc"] == clf.accuracy(H[te], y[te])
+    assert rec["val_acc"] == clf.accuracy(H[va], y[va])
+    assert rec["final_loss"] == float(clf.loss_history[-1])
+    # A given H (here the raw features) is what the classifier trains on.
+    Xd = np.asarray(X.toarray() if sp.issparse(X) else X)
+    raw = train_classifier(Xd[tr], y[tr], data.num_classes, seed=3, **spec.classifier_params)
+    rec = fit_and_score(spec, A, X, y, tr, va, te, data.num_classes, 3, H=Xd)
+    assert rec["test_acc"] == raw.accuracy(Xd[te], y[te])
+    # No validation node: NaN, for both trainers.
+    none = np.zeros_like(va)
+    assert np.isnan(fit_and_score(spec, A, X, y, tr, none, te, data.num_classes, 3)["val_acc"])
+    gcn = model_spec("gcn", "sbm", "gaussian", 0.0)
+    gcn.classifier_params["epochs"] = 3
+    assert np.isnan(fit_and_score(gcn, A, X, y, tr, none, te, data.num_classes, 3)["val_acc"])

@@ -19,13 +19,14 @@ from .gcn import PYGCN_SETTINGS, GCNResult, train_gcn
 from .hyperparams import PAPER_HYPERPARAMS, paper_config
 from .optim import Adam, GradientDescent
 from .propagations import PROPAGATIONS, Propagation, get_propagation, propagate
-from .runner import PAPER_ROW_NORMALIZE, ExperimentResult, ModelSpec, model_spec, run_experiment
+from .runner import (PAPER_ROW_NORMALIZE, ExperimentResult, ModelSpec, fit_and_score, model_spec,
+                     run_experiment)
 from .least_squares import (LeastSquaresResult, TheoryTrajectory, least_squares,
                             lipschitz_constant, theory_trajectory)
 from .._docs import add_see_also
 
 __all__ = [
-    "Adam", "ExperimentResult", "frobenius_norm", "GCNResult", "get_propagation",
+    "Adam", "ExperimentResult", "fit_and_score", "frobenius_norm", "GCNResult", "get_propagation",
     "GradientDescent", "GraphPropagation", "least_squares", "LeastSquaresResult",
     "lipschitz_constant", "make_node_classifier", "match_frobenius", "model_spec", "ModelSpec",
     "paper_config", "PAPER_HYPERPARAMS", "PAPER_ROW_NORMALIZE", "propagate", "Propagation",

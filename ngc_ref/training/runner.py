@@ -261,20 +261,62 @@ def _check_labels(data):
 _CONTROL_STREAM = 0xC0                           # "control"
 
 
-def _fit_and_score(spec, A, X, labels, train, val, test, n_classes, init_seed):
-    """Propagate ``X``, train the spec's trainer, and score: test_acc, val_acc, final_loss."""
-    if spec.trainer == "gcn" and spec.propagation == "raw" and not spec.propagation_params:
+def fit_and_score(spec, A, X, labels, train, val, test, n_classes, seed, *, H=None):
+    """One model of one run: propagate ``X``, train the spec's trainer, score on the masks.
+
+    The experiment step of :func:`run_experiment` and of ``ngc-ref reproduce`` (one home: both
+    call it). H = propagation(A, X) (``spec.propagation`` with ``spec.propagation_params``),
+    then ``train_classifier`` on the training rows of H, or ``train_gcn`` on the whole graph
+    with H as input (``spec.trainer="gcn"``); the accuracy is read after the last epoch.
+
+    Parameters
+    ----------
+    spec : ModelSpec
+    A : adjacency (as the propagations take it)
+    X : array or sparse matrix, shape (n, d)
+        The features of this run (noisy, or a control's signal-free features).
+    labels : ndarray of int, shape (n,)
+    train, val, test : boolean masks, shape (n,)
+        ``val`` may select no node: its accuracy is then NaN.
+    n_classes : int
+    seed : int
+        The initialisation seed of the trainer.
+    H : array, optional
+        The propagation computed elsewhere (e.g. every depth S from one pass,
+        :func:`ngc_ref.neumann_partial_sums`); the spec's propagation is then not run.
+
+    Returns
+    -------
+    dict
+        ``test_acc``, ``val_acc`` (NaN without validation nodes), ``final_loss`` (the training
+        loss after the last epoch).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ngc_ref.datasets import load_dataset
+    >>> from ngc_ref.training import fit_and_score, model_spec
+    >>> ds = load_dataset("karate")
+    >>> rec = fit_and_score(model_spec("ngc", "karate", "gaussian", 0.0), ds.adjacency,
+    ...                     ds.features, ds.labels, ds.train_mask, ds.val_mask, ds.test_mask,
+    ...                     ds.num_classes, 0)
+    >>> sorted(rec), 0.0 <= rec["test_acc"] <= 1.0
+    (['final_loss', 'test_acc', 'val_acc'], True)
+    """
+    if H is not None:
+        H = np.asarray(H)
+    elif spec.trainer == "gcn" and spec.propagation == "raw" and not spec.propagation_params:
         H = X   # train_gcn validates X and keeps a sparse X sparse: no copy needed
     else:
         H = np.asarray(get_propagation(spec.propagation)(A, X, **spec.propagation_params))
     if spec.trainer == "gcn":
         kw = {k: v for k, v in spec.classifier_params.items() if k in GCN_KEYS}
-        g = train_gcn(A, H, labels, train, n_classes, seed=init_seed, **kw)
+        g = train_gcn(A, H, labels, train, n_classes, seed=seed, **kw)
         test_acc, val_acc = g.accuracy(labels, test), g.accuracy(labels, val)
         history = g.loss_history
     else:
         kw = {k: v for k, v in spec.classifier_params.items() if k in _CLASSIFIER_KEYS}
-        res = train_classifier(H[train], labels[train], n_classes, seed=init_seed, **kw)
+        res = train_classifier(H[train], labels[train], n_classes, seed=seed, **kw)
         test_acc = res.accuracy(H[test], labels[test])
         val_acc = res.accuracy(H[val], labels[val]) if val.any() else math.nan
         history = res.loss_history
@@ -388,7 +430,7 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
                     # not depend on it, nor does it advance the run's other streams).
                     X_control = signal_free_features(Xn, seed=np.random.default_rng(
                         [*child.generate_state(2), _CONTROL_STREAM]))
-                rec = _fit_and_score(spec, data.adjacency, X_control if spec.control else Xn,
+                rec = fit_and_score(spec, data.adjacency, X_control if spec.control else Xn,
                                      labels, train, val, test, n_classes, init_seed)
                 records.append(dict(dataset=name, noise=noise, level=lv, run=r, model=label,
                                     **rec))

@@ -6,7 +6,8 @@ Per cell: load the data set (cached per process) with the run's split, corrupt t
 once (``ngc_ref.noise.corrupt``, with or without row normalisation as the reading says), then
 for every model build its configuration (:func:`model_config`: the appendix hyper-parameters
 through ``ngc_ref.training.model_spec``), propagate, train and read the test accuracy after the
-last epoch (the depth figures' S grid from one pass of the series, :mod:`.depth`). The
+last epoch (the depth figures' S grid from one pass of the series,
+:func:`ngc_ref.neumann_partial_sums`). The
 structure-only control (``ngc/control``) is NGC on signal-free features of the
 same shape and Frobenius norm (``ngc_ref.training.controls.signal_free_features``).
 
@@ -15,9 +16,9 @@ the noise of (data set, noise, level, run) is the same in every reading and targ
 readings are paired run by run; the initialisation seed is shared by every model of the cell;
 the control's Z is one draw per (data set, run), shared by the levels.
 
-This module computes what :func:`ngc_ref.training.run_experiment` computes for one run (the
-same corrupt → propagate → train → test steps, the same init seed for every model of a run);
-``tests/test_reproduce.py`` checks that both give the same accuracies on the same features.
+Each model is one call of the library's experiment step, :func:`ngc_ref.training.fit_and_score`
+(what :func:`ngc_ref.training.run_experiment` calls for every model of a run); this module adds
+the cell's own seeds, readings and the depth grid.
 """
 
 from __future__ import annotations
@@ -31,14 +32,14 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
+from ngc_ref import neumann_partial_sums
 from ngc_ref.datasets import load_dataset
 from ngc_ref.noise import corrupt, row_normalize
-from ngc_ref.training import get_propagation, model_spec, train_classifier
+from ngc_ref.training import ModelSpec, fit_and_score, model_spec
 from ngc_ref.training.controls import signal_free_features
-from ngc_ref.training.gcn import GCN_KEYS, train_gcn
+from ngc_ref.training.gcn import GCN_KEYS
 
 from ..sweep import Param, register_task
-from .depth import partial_sums
 from .targets import DEPTH_S, MODEL_HELP, TARGETS
 
 _DATA: dict = {}
@@ -139,30 +140,29 @@ def model_config(target, model, dataset_name, level):
 
 #: How the exact ('full') RNGC series is evaluated here: the same series as
 #: ngc_ref.robust_propagate(mode="full"), summed forward with the XXᵀ term applied at the
-#: cheapest cost (sparse X; (XXᵀ)V when n < d); tests/test_reproduce.py checks both agree.
-RNGC_EVALUATOR = "ngc_ref_theory.reproduce.depth.partial_sums"
+#: cheapest cost (sparse X; (XXᵀ)V when n < d); tests/test_robust.py checks both agree.
+RNGC_EVALUATOR = "ngc_ref.neumann_partial_sums"
+
+
+def _spec(cfg):
+    """The library's :class:`~ngc_ref.training.ModelSpec` of a record's configuration."""
+    if cfg["kind"] == "gcn":
+        return ModelSpec("raw", {}, {k: cfg[k] for k in GCN_KEYS if k in cfg}, trainer="gcn")
+    return ModelSpec(cfg["propagation"], cfg["propagation_params"], cfg["classifier"])
 
 
 def _fit(cfg, data, X, labels, init_seed, H=None):
     """(test accuracy, validation accuracy) of one model on features X (or on its
-    precomputed propagation ``H``)."""
-    train, val, test = data.train_mask, data.val_mask, data.test_mask
+    precomputed propagation ``H``): the library's experiment step,
+    :func:`ngc_ref.training.fit_and_score`, on the adjacency in X's dtype."""
     A = adjacency(data, X.dtype)
-    if cfg["kind"] == "gcn":
-        kw = {k: cfg[k] for k in GCN_KEYS if k in cfg}
-        res = train_gcn(A, X, labels, train, data.num_classes, seed=init_seed, **kw)
-        return res.accuracy(labels, test), (res.accuracy(labels, val) if val.any()
-                                            else math.nan)
     if H is None and cfg.get("evaluator") == RNGC_EVALUATOR:
         p = cfg["propagation_params"]
-        H = partial_sums(A, X, p["lam"], (p["S"],), eps=p["eps"], norm=p["norm"])[p["S"]]
-    if H is None:
-        H = get_propagation(cfg["propagation"])(A, X, **cfg["propagation_params"])
-    H = np.asarray(H)
-    res = train_classifier(H[train], labels[train], data.num_classes, seed=init_seed,
-                           **cfg["classifier"])
-    return (res.accuracy(H[test], labels[test]),
-            res.accuracy(H[val], labels[val]) if val.any() else math.nan)
+        H = neumann_partial_sums(A, X, p["lam"], (p["S"],), eps=p["eps"],
+                                 norm=p["norm"])[p["S"]]
+    rec = fit_and_score(_spec(cfg), A, X, labels, data.train_mask, data.val_mask,
+                        data.test_mask, data.num_classes, init_seed, H=H)
+    return rec["test_acc"], rec["val_acc"]
 
 
 def _validate(params):
@@ -237,8 +237,9 @@ def _run_cell(params, seeds):
             if S is not None:   # the depth figures: every S of the grid from one pass
                 if base not in depth:
                     p = cfg["propagation_params"]
-                    depth[base] = partial_sums(adjacency(data, Xn.dtype), Xn, p["lam"],
-                                               DEPTH_S, eps=p.get("eps"), norm=p["norm"])
+                    depth[base] = neumann_partial_sums(adjacency(data, Xn.dtype), Xn,
+                                                       p["lam"], DEPTH_S, eps=p.get("eps"),
+                                                       norm=p["norm"])
                 H = depth[base][S]
             test_acc, val_acc = _fit(cfg, data, X, labels, init_seed, H)
             rec.update(test_acc=float(test_acc),
