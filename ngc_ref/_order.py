@@ -182,10 +182,9 @@ class Ordering:
         return self._rows(Y, self.inv)
 
     def _rows(self, X, index):
-        """``X[index]``, on CPU threads for a NumPy array (:func:`ngc_ref._spmm.take_rows`)."""
-        if self.gpu or type(X) is not np.ndarray:   # CuPy, SciPy sparse, subclasses
-            return X[index]
-        return take_rows(X, index)
+        """``X[index]``: CuPy's on the GPU, on CPU threads for NumPy
+        (:func:`ngc_ref._spmm.take_rows`)."""
+        return X[index] if self.gpu else take_rows(X, index)
 
     def positions(self, nodes):
         """Where the caller's ``nodes`` (a NumPy index array) sit in the new order."""

@@ -57,3 +57,71 @@ def test_every_named_equivalent_is_of_a_listed_module(tool):
         assert path in by_import, f"{name}: no module {path} in MODULES"
         assert re.search(r"__mutmut_\d+$", name), name
         assert isinstance(reason, str) and len(reason) > 10, f"{name}: no reason"
+
+
+# --- a named survivor is valid only for the code it was named for -----------------------------
+
+def test_function_key_reads_mutmuts_names(tool):
+    assert tool.function_key("ngc_ref._spmm.x_horner__mutmut_52") == "ngc_ref._spmm:horner"
+    assert tool.function_key("ngc_ref_theory.annotated.x__body__mutmut_10") == \
+        "ngc_ref_theory.annotated:_body"
+    assert tool.function_key("ngc_ref._spmm.xǁHornerKernelǁ__init____mutmut_5") == \
+        "ngc_ref._spmm:HornerKernel.__init__"
+    assert tool.function_key("ngc_ref._order.xǁOrderingǁ_rows__mutmut_1") == \
+        "ngc_ref._order:Ordering._rows"
+    assert tool.function_key("not a mutant") is None
+
+
+SOURCE = '''
+def f(x):
+    """Doc."""
+    return x + 1   # a comment
+
+
+class C:
+    def m(self):
+        return 2
+'''
+
+
+def test_fingerprint_sees_code_not_docstrings_comments_or_layout(tool):
+    fp = tool.fingerprint(SOURCE, "f")
+    assert fp == tool.fingerprint(SOURCE.replace('"""Doc."""', '"""Other words."""'), "f")
+    assert fp == tool.fingerprint(SOURCE.replace("   # a comment", ""), "f")
+    assert fp == tool.fingerprint(SOURCE.replace("x + 1", "x+1"), "f")
+    assert fp != tool.fingerprint(SOURCE.replace("x + 1", "x - 1"), "f")
+    assert tool.fingerprint(SOURCE, "C.m") != tool.fingerprint(SOURCE.replace("2", "3"), "C.m")
+    assert tool.fingerprint(SOURCE, "C.m") == tool.fingerprint(SOURCE.replace("x + 1", "0"), "C.m")
+    assert tool.fingerprint(SOURCE, "g") is None and tool.fingerprint(SOURCE, "C") is None
+
+
+def test_a_name_for_changed_code_is_a_survivor_again(tool, tmp_path, monkeypatch):
+    # The statuses of a run: two survivors named, one killed. horner's lock entry is today's
+    # code, take_rows' is not: its named survivor counts as a survivor, marked as stale.
+    names = {"ngc_ref._spmm.x_horner__mutmut_52": "survived",
+             "ngc_ref._spmm.x_take_rows__mutmut_39": "survived",
+             "ngc_ref._spmm.x_horner__mutmut_1": "killed"}
+    monkeypatch.setattr(tool, "_merged_statuses", lambda work: names)
+    equivalent = {n: "reason" for n in names}
+    lock = {"ngc_ref._spmm:horner": tool.current_fingerprint("ngc_ref._spmm:horner"),
+            "ngc_ref._spmm:take_rows": "0" * 16}
+    row = tool.summarize("_spmm", tmp_path, equivalent, lock)
+    assert (row["killed"], row["equivalent"], row["survivors"]) == (1, 1, 1)
+    assert row["survivor_names"] == {"ngc_ref._spmm.x_take_rows__mutmut_39":
+                                     "named for older code"}
+    # Unlocked counts as stale too; relock records today's code for the reviewed names.
+    assert tool.summarize("_spmm", tmp_path, equivalent, {})["equivalent"] == 0
+    relocked = tool.relock(lock, list(names))
+    assert tool.summarize("_spmm", tmp_path, equivalent, relocked)["equivalent"] == 2
+
+
+def test_the_lock_holds_only_functions_that_exist(tool):
+    import json
+    lock = json.loads(tool.LOCK_FILE.read_text(encoding="utf-8"))
+    assert lock
+    for key, fp in lock.items():
+        assert re.fullmatch(r"[0-9a-f]{16}", fp), key
+        path, _, func = key.partition(":")
+        assert tool._module_path(path).is_file(), key
+        assert tool.fingerprint(tool._module_path(path).read_text(encoding="utf-8"),
+                                func) is not None, f"{key}: no such function any more"

@@ -572,6 +572,20 @@ def test_take_needs_x_and_its_work_arrays_in_the_budget(small, monkeypatch, shap
         order.take(X, "my_call", **kwargs)
 
 
+def test_take_and_restore_gather_the_rows_on_cpu_threads(small, monkeypatch):
+    """P X and Pᵀ Y of NumPy arrays go through the threaded gather (ngc_ref._spmm.take_rows,
+    tested in tests/test_spmm.py); the GPU's through CuPy's indexing (tests/test_gpu.py)."""
+    calls = []
+    real = _order.take_rows
+    monkeypatch.setattr(_order, "take_rows", lambda X, i: calls.append(X.shape) or real(X, i))
+    order = _order.rcm(small)
+    X = np.random.default_rng(0).standard_normal((small.shape[0], 3))
+    P = order.take(X, "t")
+    assert_array_equal(P, X[order.perm])
+    assert_array_equal(order.restore(P), X)
+    assert calls == [X.shape, X.shape]
+
+
 def test_the_permuted_matrix_needs_its_bytes_in_the_budget(small, monkeypatch):
     """P A Pᵀ: its values and indices and the O(nnz) indices that build it, nnz · (value +
     4 index bytes) + 8 (n + 1), through the guard and through an operator's Reorder."""

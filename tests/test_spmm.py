@@ -85,6 +85,63 @@ def test_take_rows_is_fancy_indexing(shape, dtype):
                           V[index[:V.shape[0]] % V.shape[0]])
 
 
+class _Pools:
+    """A spy for ``_spmm.ThreadPoolExecutor``: the max_workers of every pool made."""
+
+    def __init__(self, monkeypatch):
+        from concurrent.futures import ThreadPoolExecutor
+
+        from ngc_ref import _spmm
+        self.made = []
+        spy = self
+
+        class Spy(ThreadPoolExecutor):
+            def __init__(self, max_workers=None, *a, **k):
+                spy.made.append(max_workers)
+                super().__init__(max_workers, *a, **k)
+        monkeypatch.setattr(_spmm, "ThreadPoolExecutor", Spy)
+
+
+@pytest.mark.parametrize("shape, workers, threads", [
+    ((3000, 100), 2, 2),       # 300,000 elements: two parts
+    ((3000, 100), 1, None),    # workers=1: never a thread
+    ((1000, 100), 2, None),    # 100,000 < 2 x 65,536 elements: one part
+    ((2, 70_000), 2, 2),       # two rows are enough to split
+    ((1, 200_000), 2, None),   # one row is not
+])
+def test_take_rows_splits_the_rows_over_its_workers(monkeypatch, shape, workers, threads):
+    # Documented: the parts run on ``workers`` threads when each gets >= 65,536 elements.
+    pools = _Pools(monkeypatch)
+    X = np.random.default_rng(4).standard_normal(shape)
+    index = np.random.default_rng(5).permutation(shape[0])
+    assert np.array_equal(take_rows(X, index, workers=workers), X[index])
+    assert pools.made == ([] if threads is None else [threads])
+
+
+@pytest.mark.parametrize("kernel_workers, call_workers, threads", [
+    (1, None, None), (2, None, 2), (1, 2, 2), (2, 1, None)])
+def test_horner_runs_on_the_kernels_or_the_calls_workers(monkeypatch, kernel_workers,
+                                                         call_workers, threads):
+    # "workers: threads of the kernel for this call (default: its own setting)"; the numbers
+    # do not depend on it. 1000 x 160 = 160,000 output elements: room for two threads.
+    pools = _Pools(monkeypatch)
+    A = _random_sparse(1000, 5, 0)
+    X = np.random.default_rng(1).standard_normal((1000, 160))
+    H = horner(HornerKernel(A, 0.5, workers=kernel_workers), X, 0.5, 2, workers=call_workers)
+    assert_allclose(H, X + 0.5 * (A @ X) + 0.25 * (A @ (A @ X)), rtol=1e-12, atol=1e-12)
+    assert pools.made == ([] if threads is None else [threads])
+
+
+def test_horner_scales_the_matrix_in_the_features_dtype():
+    # rA is kept per (dtype, r): a float32 series reads a float32 rA (SciPy's kernel needs one
+    # dtype; a float64 rA would send it down the slow public path, with other roundings).
+    A = _random_sparse(50, 3, 1)
+    k = HornerKernel(A, 0.3, workers=1)
+    H = horner(k, np.ones((50, 2), np.float32), 0.3, 2)
+    assert H.dtype == np.float32
+    assert sorted(k._scaled) == [(np.dtype(np.float32), 0.3)]
+
+
 def _random_sparse(n, per_row, seed):
     rng = np.random.default_rng(seed)
     i = np.repeat(np.arange(n), per_row)

@@ -30,8 +30,11 @@ A rerun of the same module resumes from mutmut's cache unless ``--fresh`` is giv
 from __future__ import annotations
 
 import argparse
+import ast
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -164,6 +167,73 @@ _MUTMUT = [sys.executable, "-m", "mutmut"]
 #: Survivors shown equivalent by hand, with the reason: mutant name -> reason.
 EQUIVALENT_FILE = ROOT / "tools" / "mutation_equivalent.toml"
 
+#: "<import path>:<function>" -> fingerprint of that function's code when its named survivors
+#: were last reviewed. mutmut numbers a function's mutants from its code alone, so a name keeps
+#: meaning the same mutant exactly as long as its function is unchanged; after an edit it may
+#: fall on another one (when horner began to read X in place, the name given for a thread
+#: count fell on ``H -= X``, the name for ``mode=`` on a dropped buffer). A named survivor
+#: whose function changed since counts as a survivor until its reason is checked against the
+#: mutant again and ``--relock`` records the new code.
+LOCK_FILE = ROOT / "tools" / "mutation_equivalent.lock.json"
+
+_NAME = re.compile(r"^(?P<path>.+?)\.x(?:ǁ(?P<cls>\w+)ǁ(?P<meth>\w+)|_(?P<func>\w+))"
+                   r"__mutmut_\d+$")
+
+
+def function_key(name):
+    """The function a mutant is in: ``"ngc_ref._order:Ordering.take"`` for
+    ``ngc_ref._order.xǁOrderingǁtake__mutmut_3``, ``"ngc_ref._spmm:horner"`` for
+    ``ngc_ref._spmm.x_horner__mutmut_52``; None if the name is not mutmut's."""
+    m = _NAME.match(name)
+    if m is None:
+        return None
+    func = m["func"] if m["func"] is not None else f"{m['cls']}.{m['meth']}"
+    return f"{m['path']}:{func}"
+
+
+def fingerprint(source, qualname):
+    """A hash of the function ``qualname`` ("f" or "Class.method") in the module ``source``:
+    its code without its docstring (comments and layout never reach the AST), or None if the
+    module has no such function."""
+    scope = ast.parse(source).body
+    node = None
+    for part in qualname.split("."):
+        node = next((n for n in scope if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                            ast.ClassDef)) and n.name == part),
+                    None)
+        if node is None:
+            return None
+        scope = node.body
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        node.body = body[1:] or [ast.Pass()]
+    return hashlib.sha1(ast.unparse(node).encode()).hexdigest()[:16]
+
+
+def _module_path(import_path):
+    """The repository file of an import path (``ngc_ref_theory.x`` lives in ``theory/x.py``)."""
+    package, _, rest = import_path.partition(".")
+    folder = {v: k for k, v in PACKAGES.items()}[package]
+    base = ROOT / folder / Path(*rest.split(".")) if rest else ROOT / folder
+    return base.with_suffix(".py") if base.with_suffix(".py").is_file() else base / "__init__.py"
+
+
+def current_fingerprint(key):
+    """:func:`fingerprint` of a :func:`function_key` in today's repository."""
+    path, func = key.split(":")
+    file = _module_path(path)
+    return fingerprint(file.read_text(encoding="utf-8"), func) if file.is_file() else None
+
+
+def stale_names(named, lock):
+    """The named survivors whose function's code differs from the one recorded in ``lock``."""
+    return [n for n in named
+            if lock.get(function_key(n)) is None
+            or lock[function_key(n)] != current_fingerprint(function_key(n))]
+
 
 def _source(module):
     """(repository folder, import package, file path in the work copy) of a MODULES key:
@@ -264,21 +334,37 @@ def _merged_statuses(work):
     return status
 
 
-def summarize(module, work, equivalent):
+def summarize(module, work, equivalent, lock=None):
+    """The module's row: mutants, killed, named (``equivalent``: survivors with a reason whose
+    function is unchanged since it was recorded in ``lock``), survivors (the rest, a stale
+    name among them marked ``"named for older code"``), not run."""
     status = _merged_statuses(work)
     # A mutant the tests stop by mutmut's time limit (an endless loop) or that crashes the
     # interpreter is detected too.
     detected = {"killed", "timeout", "segfault"}
     survivors = sorted(n for n, s in status.items() if s not in detected | {"not checked"})
     named = [n for n in survivors if n in equivalent]
-    open_ = [n for n in survivors if n not in equivalent]
+    stale = set(stale_names(named, {} if lock is None else lock))
+    named = [n for n in named if n not in stale]
+    open_ = [n for n in survivors if n not in named]
     row = dict(module=module, mutants=len(status),
                killed=sum(s in detected for s in status.values()),
                timeouts=sum(s == "timeout" for s in status.values()),
                equivalent=len(named), survivors=len(open_),
                not_run=sum(s == "not checked" for s in status.values()),
-               survivor_names={n: status[n] for n in open_})
+               survivor_names={n: "named for older code" if n in stale else status[n]
+                               for n in open_})
     return row
+
+
+def relock(lock, names):
+    """``lock`` with today's fingerprint of the function of every mutant in ``names``."""
+    out = dict(lock)
+    for name in names:
+        key = function_key(name)
+        if key is not None and current_fingerprint(key) is not None:
+            out[key] = current_fingerprint(key)
+    return dict(sorted(out.items()))
 
 
 def main(argv=None):
@@ -296,6 +382,9 @@ def main(argv=None):
                              "keep their previous status or count as not run")
     parser.add_argument("--summary-only", action="store_true",
                         help="only summarise the runs already in build/mutation/")
+    parser.add_argument("--relock", action="store_true",
+                        help="after checking each named survivor's reason against its mutant "
+                             "(mutmut show NAME), record its function's code as reviewed")
     args = parser.parse_args(argv)
     if args.list:
         for module, tests in MODULES.items():
@@ -309,6 +398,7 @@ def main(argv=None):
         parser.error(f"unknown module(s) {unknown}; choose from {list(MODULES)}")
     equivalent = tomllib.loads(EQUIVALENT_FILE.read_text(encoding="utf-8")) \
         if EQUIVALENT_FILE.exists() else {}
+    lock = json.loads(LOCK_FILE.read_text(encoding="utf-8")) if LOCK_FILE.exists() else {}
     rows = []
     for module in args.modules or list(MODULES):
         work = ROOT / "build" / "mutation" / module.replace("/", ".")
@@ -321,13 +411,20 @@ def main(argv=None):
                     print(f"== {module}: no survivors to rerun")
             if names or not args.survivors:
                 work = _run(module, args.fresh, args.timeout, names)
-        row = summarize(module, work, equivalent)
+        if args.relock:
+            lock = relock(lock, [n for n in _merged_statuses(work) if n in equivalent])
+            LOCK_FILE.write_text(json.dumps(lock, indent=0) + "\n", encoding="utf-8")
+        row = summarize(module, work, equivalent, lock)
         rows.append(row)
         print(f"   mutants {row['mutants']}, killed {row['killed']} ({row['timeouts']} by "
               f"timeout), equivalent {row['equivalent']}, survivors {row['survivors']}, not run "
               f"{row['not_run']}", flush=True)
         for name, state in row["survivor_names"].items():
             print(f"     {state}: {name}")
+        if "named for older code" in row["survivor_names"].values():
+            print("   'named for older code': the function changed since its named survivors "
+                  "were reviewed, so a name may now fall on another mutant: compare each "
+                  "reason with `mutmut show NAME`, fix the toml, then rerun with --relock")
     out = ROOT / "build" / "mutation" / "summary.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
