@@ -88,7 +88,7 @@ def test_each_sentence_stands_on_its_as_stated_results_only(paper):
 
 def test_counts_by_scope_verdict_and_reason(paper):
     units, m = paper
-    c = counts(units, m, RESULTS, registry(), KEEP, META["skipped"])
+    c = counts(units, m, RESULTS, registry())
     assert c["units"] == 13 and c["claims"] == 9 and c["statements"] == 9
     assert c["results"]["as-stated"] == {"holds": 2, "fails": 1, "inconclusive": 1,
                                          "error": 1}
