@@ -78,6 +78,14 @@ def test_headings_name_theorems_in_bold_and_sections_by_depth():
         assert A._headings([], (f"{word} 2",)) == ["", f"**{word} 2.**"]
 
 
+def test_an_untitled_paragraph_has_no_heading_line():
+    """``\\paragraph{}`` puts an empty title in the unit's section path: no heading is shown
+    for it (not an empty ``###``), and the titled levels around it are shown as ever."""
+    assert A._headings([], ("1 A", "")) == ["", "## 1 A"]
+    assert A._headings(["1 A", ""], ("1 A", "", "Lemma 1")) == ["", "**Lemma 1.**"]
+    assert A._headings(["1 A", ""], ("2 B", "")) == ["", "## 2 B"]
+
+
 def _entry(**kw):
     base = dict(ids=(), reason=None, of=(), target=None, reproduce_claim=None, proposed=None)
     return SimpleNamespace(**{**base, **kw})

@@ -256,8 +256,8 @@ def _body(units, matching, results, claims, labels, keep, skipped):
 def _headings(shown, section):
     out = []
     for depth, title in enumerate(section):
-        if depth < len(shown) and shown[depth] == title:
-            continue
+        if not title or (depth < len(shown) and shown[depth] == title):
+            continue                 # shown already, or untitled (a bare \paragraph{})
         if title.split(" ")[0] in ("Definition", "Assumption", "Theorem", "Lemma", "Remark",
                                    "Proof"):
             out += ["", f"**{title}.**"]
