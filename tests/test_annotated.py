@@ -78,6 +78,15 @@ def test_headings_name_theorems_in_bold_and_sections_by_depth():
         assert A._headings([], (f"{word} 2",)) == ["", f"**{word} 2.**"]
 
 
+def test_a_title_repeated_under_a_new_parent_is_shown_again():
+    """Two sections with a paragraph of the same title: the second section's is shown under
+    it too (a heading is kept only while every level above it is the same)."""
+    assert A._headings(["1 A", "Setup"], ("2 B", "Setup")) == ["", "## 2 B", "", "### Setup"]
+    assert A._headings(["1 A", "Proof"], ("1 A", "Lemma 2", "Proof")) == [
+        "", "**Lemma 2.**", "", "**Proof.**"]
+    assert A._headings(["1 A", "Setup"], ("1 A", "Setup", "Proof")) == ["", "**Proof.**"]
+
+
 def test_an_untitled_paragraph_has_no_heading_line():
     """``\\paragraph{}`` puts an empty title in the unit's section path: no heading is shown
     for it (not an empty ``###``), and the titled levels around it are shown as ever."""

@@ -254,9 +254,12 @@ def _body(units, matching, results, claims, labels, keep, skipped):
 
 
 def _headings(shown, section):
-    out = []
+    """The heading lines of ``section`` not already ``shown``: every title from the first
+    level that differs on (a title repeated under a new parent is shown again)."""
+    out, same = [], True
     for depth, title in enumerate(section):
-        if not title or (depth < len(shown) and shown[depth] == title):
+        same = same and depth < len(shown) and shown[depth] == title
+        if same or not title:
             continue                 # shown already, or untitled (a bare \paragraph{})
         if title.split(" ")[0] in ("Definition", "Assumption", "Theorem", "Lemma", "Remark",
                                    "Proof"):
