@@ -197,6 +197,21 @@ def test_the_same_inputs_give_the_same_bytes():
     assert len(digests) == 1 and len(digests.pop()) == 65
 
 
+def test_a_paper_the_map_does_not_fit_is_refused_naming_its_first_three_problems(tmp_path):
+    """write_paper on another text than the map's: ValueError naming the map and the first
+    three problems of the matching, and no paper.md."""
+    from types import SimpleNamespace
+    from ngc_ref_theory._paper_map import load_map
+    from ngc_ref_theory.annotated import write_paper
+    problems = match(load_map(), split_sentences(TEX)).problems
+    assert len(problems) > 3
+    with pytest.raises(ValueError) as err:
+        write_paper([], tmp_path, META, SimpleNamespace(text=TEX))
+    assert str(err.value) == ("the sentence map (theory/paper_map.toml) does not fit the "
+                              f"paper: {problems[0]}; {problems[1]}; {problems[2]}")
+    assert not (tmp_path / "paper.md").exists()
+
+
 # --- through the command line, on the paper itself ----------------------------------------
 
 def _links_and_anchors(out):
@@ -402,3 +417,13 @@ def test_a_small_paper_md_written_out_line_by_line():
     got = md.split("\n")
     want = "\n".join(expected).split("\n") + [""]     # one newline at the end
     assert got == want
+
+
+def test_a_run_whose_meta_has_no_skips_says_what_has_no_result():
+    """meta without "skipped": a claim's statements with no result are said to have none,
+    plainly."""
+    from ngc_ref_theory._paper_map import Matching
+    units, _, _, claims = _small_paper()
+    m = Matching(entry_of={5: entry_for(units[5], ("gsd-trace", "row-sum"))})
+    md = render(units[5:6], m, [], {}, claims, {"eq:y": "1"})
+    assert md.endswith("\n\n- no result in this run: `gsd-trace`, `row-sum`\n")
