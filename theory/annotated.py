@@ -14,6 +14,7 @@ code): the same run writes the same bytes.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -113,13 +114,15 @@ def sentence_verdict(annotation):
     return worst_verdict(stated)
 
 
-def counts(units, matching, results, claims, keep=None, skipped=()):
-    """The numbers of ``paper.md``'s first lines (a dict; see :func:`render`)."""
+def counts(units, matching, results, claims):
+    """The numbers of ``paper.md``'s first lines (a dict; see :func:`render`): results and
+    sentence verdicts, which the run's selection (``--only``) and skips do not change (those
+    only word the lines of what has no result)."""
     entries = [matching.entry_of[u.index] for u in units]
     claim_entries = [e for e in entries if e.ids]
     judged, sentence = [], {v: 0 for v in SENTENCE_VERDICTS}
     for e in claim_entries:
-        a = annotate(e, results, claims, keep, skipped)
+        a = annotate(e, results, claims)
         judged += [r for r in a.results if r not in judged]
         sentence[sentence_verdict(a)] += 1
     by_scope = {sc: {v: 0 for v in VERDICTS} for sc in SCOPES}
@@ -148,7 +151,7 @@ def render(units, matching, results, meta, claims, labels, keep=None):
     the run's selection of statement ids (None: all).
     """
     skipped = meta.get("skipped", [])
-    c = counts(units, matching, results, claims, keep, skipped)
+    c = counts(units, matching, results, claims)
     lines = _head(c, meta)
     lines += _body(units, matching, results, claims, labels, keep, skipped)
     lines += _unjudged(units, matching, labels)
@@ -213,7 +216,7 @@ def _body(units, matching, results, claims, labels, keep, skipped):
             lines.extend(["", joined.strip()])
             text.clear()
 
-    equations = iter(range(1, 10 ** 6))
+    equations = itertools.count(1)   # the numbered displays, 1, 2, … in reading order
     linked = {r.id for r in results} | {r.claim for r in results}   # anchors of report.md
     for k, u in enumerate(units):
         e = matching.entry_of[u.index]
@@ -251,10 +254,13 @@ def _body(units, matching, results, claims, labels, keep, skipped):
 
 
 def _headings(shown, section):
-    out = []
+    """The heading lines of ``section`` not already ``shown``: every title from the first
+    level that differs on (a title repeated under a new parent is shown again)."""
+    out, same = [], True
     for depth, title in enumerate(section):
-        if depth < len(shown) and shown[depth] == title:
-            continue
+        same = same and depth < len(shown) and shown[depth] == title
+        if same or not title:
+            continue                 # shown already, or untitled (a bare \paragraph{})
         if title.split(" ")[0] in ("Definition", "Assumption", "Theorem", "Lemma", "Remark",
                                    "Proof"):
             out += ["", f"**{title}.**"]
@@ -408,7 +414,7 @@ def _prose(s, labels):
                if "citet" not in m.group(0) else m.group(1), s)
     s = re.sub(r"\\eqref\s*\{([^}]*)\}", lambda m: f"equation {labels.get(m.group(1), '?')}", s)
     s = re.sub(r"\\ref\s*\{([^}]*)\}", lambda m: labels.get(m.group(1), "?"), s)
-    s = s.replace("R\\name", "RNGC").replace("\\name", "NGC").replace("\\xspace", "")
+    s = s.replace("\\name", "NGC").replace("\\xspace", "")     # R\name becomes RNGC too
     s = re.sub(r"\\(?:rm|scriptsize|small|normalsize)\b\s*", "", s)
     s = (s.replace("\\\\", " ").replace("~", " ").replace("\\%", "%").replace("\\_", "_")
          .replace("\\&", "&").replace("\\#", "#").replace("``", "“").replace("''", "”"))
