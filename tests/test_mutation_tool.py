@@ -125,3 +125,43 @@ def test_the_lock_holds_only_functions_that_exist(tool):
         assert tool._module_path(path).is_file(), key
         assert tool.fingerprint(tool._module_path(path).read_text(encoding="utf-8"),
                                 func) is not None, f"{key}: no such function any more"
+
+
+# --- code left unmutated: the whole statement, not its first line --------------------------
+
+PLOTS = '''
+def _plot(records,
+          path):
+    """Draw."""
+    x = 1 + 2
+    return x
+
+
+def numbers(plot_path=None):
+    y = 3 * 4
+    if plot_path is not None:   # draw
+        _plot(y, plot_path)
+    return y
+'''
+
+
+def test_skip_blocks_marks_the_header_line_of_each_matching_statement(tool):
+    text, marked = tool.skip_blocks(PLOTS, [r"^def _plot\(", r"^    if plot_path is not None:",
+                                            r"^def absent\("])
+    assert marked == {r"^def _plot\(": 1, r"^    if plot_path is not None:": 1,
+                      r"^def absent\(": 0}
+    tagged = [line for line in text.splitlines() if "# pragma: no mutate block" in line]
+    # The colon's line of the two-line signature; after the if's own comment (mutmut reads
+    # "# pragma: ... no mutate block" anywhere in a line's comment).
+    assert tagged == ["          path):  # pragma: no mutate block",
+                      "    if plot_path is not None:   # draw  # pragma: no mutate block"]
+    # Nothing else changes: the same lines otherwise, the same code.
+    assert text.replace("  # pragma: no mutate block", "") == PLOTS
+
+
+def test_every_unmutated_pattern_marks_a_statement_of_its_module(tool):
+    for module, patterns in tool.NOT_MUTATED.items():
+        folder, _, target = tool._source(module)
+        source = (ROOT / folder / target.split("/", 1)[1]).read_text(encoding="utf-8")
+        _, marked = tool.skip_blocks(source, patterns)
+        assert all(marked.values()), f"{module}: {marked}"
