@@ -418,6 +418,22 @@ def test_the_gcn_gets_x_itself_or_its_propagation():
     assert np.isfinite(recs["raw"]["final_loss"])
 
 
+def test_the_gcn_without_a_propagation_trains_on_the_sparse_x_itself(monkeypatch):
+    # fit_and_score's documented shortcut: a sparse X reaches train_gcn as the same object,
+    # not as a dense copy made by the "raw" propagation (the same numbers, n x d more memory).
+    from ngc_ref.training import fit_and_score, runner
+    data = _toy()
+    Xs = sp.csr_array(np.where(data.features > 1.0, data.features, 0.0))
+    seen = []
+    real = runner.train_gcn
+    monkeypatch.setattr(runner, "train_gcn", lambda A, H, *a, **k: seen.append(H) or
+                        real(A, H, *a, **k))
+    spec = ModelSpec("raw", {}, dict(epochs=2, hidden=4), trainer="gcn")
+    fit_and_score(spec, data.adjacency, Xs, data.labels, data.train_mask, data.val_mask,
+                  data.test_mask, 2, 0)
+    assert len(seen) == 1 and seen[0] is Xs
+
+
 def test_documented_streams():
     # The noise of (run, level li) from default_rng([*noise.generate_state(2), li]); the
     # control features from default_rng([*child.generate_state(2), 0xC0]).
