@@ -256,9 +256,11 @@ def neumann_partial_sums(A, X, lam, S_values, *, eps=None, norm="sym"):
 
     Notes
     -----
-    Besides X: its scaled copy, the running sum, one term and the next, and one array per
-    depth returned (and XXᵀ in the n < d case) must fit the memory budget of
-    :mod:`ngc_ref._memory`. The normalised adjacency is computed in the features' dtype.
+    NumPy/SciPy input only (CuPy input: ValueError; :func:`neumann_propagate` and
+    :func:`robust_propagate` run on the GPU, one S per call). Besides X: its scaled copy, the
+    running sum, one term and the next, and one array per depth returned (and XXᵀ in the n < d
+    case) must fit the memory budget of :mod:`ngc_ref._memory`. The normalised adjacency is
+    computed in the features' dtype.
 
     Examples
     --------
@@ -270,6 +272,9 @@ def neumann_partial_sums(A, X, lam, S_values, *, eps=None, norm="sym"):
     ([1, 4], True)
     """
     what = "neumann_partial_sums"
+    if _backend.on_gpu(A, X):
+        raise ValueError("neumann_partial_sums is CPU only; use neumann_propagate or "
+                         "robust_propagate (one S per call) for CuPy input")
     lam = check_lam(lam)
     if isinstance(S_values, (str, bytes)) or not hasattr(S_values, "__iter__"):
         raise TypeError(f"S_values must be a sequence of depths S >= 0, got "

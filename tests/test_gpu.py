@@ -309,6 +309,16 @@ def test_tau_estimate_is_cpu_only(gpu):
         ngc_ref.connectivity_factor(on_device(gpu, graph()), 1.0, 2, method="estimate")
 
 
+def test_partial_sums_are_cpu_only(gpu):
+    Ag, Xg = on_device(gpu, graph(), features())
+    for args in ((Ag, Xg), (Ag, features()), (graph(), Xg)):
+        with pytest.raises((ValueError, TypeError), match=r"CPU only|mix CuPy"):
+            ngc_ref.neumann_partial_sums(*args, 2.0, (1, 2))
+    with pytest.raises(ValueError, match=r"^neumann_partial_sums is CPU only; use "
+                                         r"neumann_propagate or robust_propagate"):
+        ngc_ref.neumann_partial_sums(Ag, Xg, 2.0, (1, 2), eps=0.5)
+
+
 # --- RNGC ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("mode", ["full", "edges"])
