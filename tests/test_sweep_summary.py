@@ -227,3 +227,14 @@ def test_summarize_a_store_and_its_errors(tmp_path):
     assert figs == []
     with pytest.raises(ValueError, match=r"^--plots '.*nowhere' is not a directory$"):
         S.summarize(path, tmp_path / "nowhere")
+
+
+def test_equal_x_values_written_differently_are_one_point_with_every_cell():
+    # A config accepts level = [0.0, -0.0]: two cells (their ids differ), one noise level. The
+    # point at level 0 has both (mean 60 %, sd 10 %), none dropped.
+    recs = [rec("node_classification", {"model": "ngc", "level": lv, "rep": 0},
+                {"test_acc": acc}) for lv, acc in ((0.0, 0.5), (-0.0, 0.7), (0.5, 0.9))]
+    _, series = S._series(recs, "level")
+    assert [(x, len(v)) for x, v in series[()].items()] == [(0.0, 2), (0.5, 1)]
+    table, _ = S.summarize_node_classification(recs)
+    assert _cols(table) == [["all", "0", "2", "60.0", "10.0"], ["all", "0.5", "1", "90.0", "0.0"]]
