@@ -227,3 +227,183 @@ def test_summarize_a_store_and_its_errors(tmp_path):
     assert figs == []
     with pytest.raises(ValueError, match=r"^--plots '.*nowhere' is not a directory$"):
         S.summarize(path, tmp_path / "nowhere")
+
+
+def test_equal_x_values_written_differently_are_one_point_with_every_cell():
+    # A config accepts level = [0.0, -0.0]: two cells (their ids differ), one noise level. The
+    # point at level 0 has both (mean 60 %, sd 10 %), none dropped.
+    recs = [rec("node_classification", {"model": "ngc", "level": lv, "rep": 0},
+                {"test_acc": acc}) for lv, acc in ((0.0, 0.5), (-0.0, 0.7), (0.5, 0.9))]
+    _, series = S._series(recs, "level")
+    assert [(x, len(v)) for x, v in series[()].items()] == [(0.0, 2), (0.5, 1)]
+    table, _ = S.summarize_node_classification(recs)
+    assert _cols(table) == [["all", "0", "2", "60.0", "10.0"], ["all", "0.5", "1", "90.0", "0.0"]]
+
+
+# --- the words and cells of each table, written out -----------------------------------------
+
+def _head(table):
+    """The header cells of a text table."""
+    return re.split(r"\s{2,}", table.splitlines()[0].strip())
+
+
+def test_parameters_equal_as_values_form_one_series_whatever_the_order_of_their_keys():
+    # The same graph_params with its keys in another order (another config, an older store)
+    # is the same parameter value: one series along n, nothing "varying" but n.
+    recs = [rec("tau", {"family": "f", "n": n, "graph_params": gp}, {})
+            for n, gp in ((100, {"p": 0.1, "q": 2}), (200, {"q": 2, "p": 0.1}))]
+    assert S.varying(recs) == ["n"]
+    assert len(S.group(recs, ["graph_params"])) == 1
+    keys, series = S._series(recs, "n")
+    assert keys == [] and [list(v) for v in series.values()] == [[100, 200]]
+
+
+def test_the_title_names_every_constant_parameter_but_the_x_axis():
+    # Sorted names; paper symbols where there is one (λ), the name otherwise (S); a dict
+    # parameter written k=v; an empty graph_params left out; the x parameter never, even when
+    # it takes one value; a title with no constants loses its trailing colon.
+    recs = [rec("t", {"n": n, "S": 3, "lam": 2.0, "graph_params": {"p": 0.5}, "rep": n}, {})
+            for n in (100, 200)]
+    assert S._title(recs, "n", "τ against n:") == "τ against n: S=3, graph_params=p=0.5, λ=2"
+    assert S._title(recs, "n") == "S=3, graph_params=p=0.5, λ=2"
+    one = [rec("t", {"n": 100, "family": "mine.py:buildX", "graph_params": {}}, {})]
+    assert S._title(one, "n", "τ against n:") == "τ against n: family=mine.py:buildX"
+    assert S._title([rec("t", {"n": 100}, {})], "n", "τ against n:") == "τ against n"
+
+
+def test_the_constants_of_a_single_cell_are_its_parameters():
+    assert S.constant([rec("t", {"n": 100, "lam": 2.0, "rep": 0, "graph_seed": 7}, {})]) == {
+        "lam": 2.0, "n": 100}
+
+
+def test_the_verdict_table_writes_a_missing_slope_or_interval_as_a_dash():
+    table = S._verdict_table([("family=a", "holds", -0.51234, [-0.7, -0.3], ""),
+                              ("family=b", "inconclusive", math.nan, None, "one size: no trend")])
+    assert _head(table) == ["series", "Assumption 2 (τ/n → 0)", "log-log slope", "95% interval",
+                            "note"]
+    assert _cols(table) == [["family=a", "holds", "-0.512", "[-0.700, -0.300]"],
+                            ["family=b", "inconclusive", "-", "-", "one size: no trend"]]
+
+
+def test_tau_verdict_notes_word_by_word():
+    ns = (100, 200, 400, 800)
+    decaying = (0.4, 0.2, 0.1, 0.05)
+    # An isolated node: the reason Assumption 2's hypotheses exclude it.
+    iso = [_tau(n, v, iso=int(n == 800)) for n, v in zip(ns, (0.4, 0.2, 0.1, 1.0))]
+    [(_, v, _, _, note)] = S.tau_verdicts(iso)
+    assert (v, note) == ("fails", "outside the hypotheses: isolated nodes (their τ_i = n for "
+                                  "every λ, S)")
+    # The largest size estimated, the others exact from a store without tau_upper_over_n:
+    # the bracket's upper end is τ/n itself where τ is exact, 0.06 at n = 800, and decays.
+    est = [_tau(n, v, method="estimate" if n == 800 else "exact",
+                upper=0.06 if n == 800 else None) for n, v in zip(ns, decaying)]
+    [(_, v, _, _, note)] = S.tau_verdicts(est)
+    assert (v, note) == ("holds", "τ estimated (bracket)")
+    # Every size estimated, the upper end flat over 8× in n: it fails to decay.
+    flat = [_tau(n, v, method="estimate", upper=0.3) for n, v in zip(ns, decaying)]
+    [(_, v, _, _, note)] = S.tau_verdicts(flat)
+    assert (v, note) == ("inconclusive", "τ estimated (bracket); to decide: the upper end of "
+                                         "τ's bracket: it does not decay")
+
+
+def test_a_fixed_floor_fails_from_two_sizes_on_and_the_next_series_follows():
+    # Two sizes are a trend (one is not): at a fixed (λ, S) the floor holds τ/n up: fails,
+    # with the point slope and no interval (fewer than three sizes); the series after it
+    # (sorted by family) still gets its verdict.
+    recs = [_tau(n, 0.3, family="a-fixed", floor=0.01) for n in (100, 200)]
+    recs += [_tau(n, v, family="b") for n, v in zip((100, 200, 400, 800), (0.4, 0.2, 0.1, 0.05))]
+    out = S.tau_verdicts(recs)
+    assert [o[0] for o in out] == ["family=a-fixed", "family=b"]
+    label, v, slope, ci, note = out[0]
+    assert (v, ci, note) == ("fails", None, "fixed λ, S: τ/n ≥ floor 0.01 at every n")
+    assert slope == pytest.approx(0.0, abs=1e-12)
+    assert out[1][1] == "holds"
+
+
+def test_the_tau_summary_written_out():
+    # One of four cells estimated; two sizes with floors 1/n: a trend of two sizes, so the
+    # verdict asks for a third (no interval), and notes the estimate.
+    recs = [_tau(100, 0.4, rep=0), _tau(100, 0.4, rep=1), _tau(200, 0.2, rep=0),
+            _tau(200, 0.2, rep=1, method="estimate", upper=0.2)]
+    table, figs = S.summarize_tau(recs)
+    assert figs == []
+    points, verdicts = table.split("\n\n")
+    body, note = points.rsplit("\n", 1)
+    assert _head(body) == ["series", "n", "reps", "tau", "tau/n", "sd", "tau*log(n)/n", "floor"]
+    assert note == ("1 of 4 cells estimated τ (the estimator's value is the exact τ_i of its "
+                    "likeliest maximiser; tau_upper in the record bounds τ with the record's "
+                    "confidence)")
+    head, rest = verdicts.split("\n", 1)
+    assert head == "verdict per series (criteria of ngc-ref check's assumption-2):"
+    assert _head(rest) == ["series", "Assumption 2 (τ/n → 0)", "log-log slope", "95% interval",
+                           "note"]
+    assert _cols(rest) == [["all", "inconclusive", "-1.000", "-", "τ estimated (bracket); to "
+                            "decide: at least 3 sizes (no interval from fewer)"]]
+
+
+def test_the_lemma1_table_written_out_one_cell_per_size():
+    recs = [_lemma(64, 3, 1, 20), _lemma(128, 0, 0, 40, p_max=0.125)]
+    table, figs = S.summarize_lemma1(recs)
+    assert figs == []
+    assert _head(table) == ["series", "n", "trials", "1/d", "P(exceed Eq.11) [95% CP]", "Eq.11",
+                            "P(exceed max-entry) [95% CP]", "mean/bound"]
+    want = []
+    for n, k, e, t, p in ((64, 3, 1, 20, 0.25), (128, 0, 0, 40, 0.125)):
+        (lo, hi), (elo, ehi) = clopper_pearson(k, t), clopper_pearson(e, t)
+        want.append(["all", str(n), str(t), f"{p:.3g}", f"{k / t:.3f} [{lo:.3f}, {hi:.3f}]",
+                     bound_verdict(k, t, p)[0], f"{e / t:.3f} [{elo:.3f}, {ehi:.3f}]", "0.5"])
+    assert _cols(table) == want
+
+
+def test_the_node_classification_table_written_out():
+    recs = [rec("node_classification", {"model": "ngc", "level": 0.2, "rep": r},
+                {"test_acc": acc}) for r, acc in enumerate((0.6, 0.8))]
+    table, _ = S.summarize_node_classification(recs)
+    assert _head(table) == ["series", "level", "reps", "test acc %", "sd"]
+    assert _cols(table) == [["all", "0.2", "2", "70.0", "10.0"]]     # sd of 0.6, 0.8: 0.1
+
+
+def test_the_theorem1_tables_written_out_and_the_figure_of_the_fixed_cells(tmp_path,
+                                                                          monkeypatch):
+    fixed = [rec("theorem1", {"n": 100, "noise_std": 0.5, "rep": 0},
+                 {"excess_loss": 1.0, "excess_loss_per_node": 0.01, "noise_term": 0.1,
+                  "excess_loss_limit": 0.2, "descent_bound_holds": True})]
+    # tau = false (a probe family): no τ in the graph's record, τ/n not a number.
+    grown = [rec("theorem1", {"family": "ring", "norm": "rw", "n": 64, "rep": 0, "tau": False},
+                 {"graph": {"n": 64}, "runs": [{"floor": 6.4, "n": 64}]})]
+    drawn = []
+    monkeypatch.setattr(S, "_plot_theorem1",
+                        lambda records, path: drawn.append((records, path)) or str(path))
+    text, figs = S.summarize_theorem1(fixed + grown, tmp_path / "t1.png")
+    assert figs == [str(tmp_path / "t1.png")] and drawn == [(fixed, tmp_path / "t1.png")]
+    a, b = text.split("\n\n")
+    assert _head(a) == ["series", "n", "reps", "excess loss", "sd", "per node", "tau*log(n)/n",
+                        "k->inf limit", "descent ok"]
+    grown_table = b.split("\n", 1)[1]
+    assert _head(grown_table) == ["family", "norm", "n", "graphs", "runs", "tau/n", "floor/n"]
+    assert _cols(grown_table) == [["ring", "rw", "64", "1", "1", "nan", "0.1"]]
+    drawn.clear()
+    assert S.summarize_theorem1(grown, tmp_path / "t1.png")[1] == [] and drawn == []
+
+
+def test_a_store_summary_has_a_part_per_task_and_every_figure(tmp_path, monkeypatch):
+    # Each task's summary in store order, joined by a blank line; a task without one says so
+    # and the next still follows; the figures of every task, each beside the store by default.
+    def table_of(recs, out):
+        return f"table of {len(recs)}", [str(out)]
+
+    monkeypatch.setattr(S, "_declared_summary", lambda task: None if task == "x" else table_of)
+    path = tmp_path / "store.jsonl"
+    recs = [rec("a", {"n": 1, "rep": 0}, {}), rec("a", {"n": 1, "rep": 1}, {}),
+            rec("x", {"n": 1}, {}, seconds=None), rec("b", {"n": 1}, {}, seconds=0.5)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    text, figs = S.summarize(path)
+    assert text == ("## a: 2 cells, 2.0 s of cell time\ntable of 2\n\n"
+                    "## x: 1 cell, 0.0 s of cell time\n(no summary for this task)\n\n"
+                    "## b: 1 cell, 0.5 s of cell time\ntable of 1")
+    assert figs == [str(tmp_path / "store-a.png"), str(tmp_path / "store-b.png")]
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^--summary: '.*empty\.jsonl' holds no finished "
+                                         r"cells$"):
+        S.summarize(empty)

@@ -115,10 +115,12 @@ def _series(records, x):
     groups = group(records, keys)
     # Sorted by parameter values, not by completion order (the store's order).
     for gkey in sorted(groups, key=lambda g: [_sort_key(json.loads(v)) for v in g]):
-        recs = groups[gkey]
-        by_x = group(recs, (x,))
-        out[gkey] = dict(sorted(((json.loads(k[0]), v) for k, v in by_x.items()),
-                                key=lambda kv: kv[0]))
+        by_x = {}
+        # One point per x value, not per JSON text: 0.0 and -0.0 (or 100 and 100.0) are two
+        # cells of one point, and a dict keyed by the value would keep only one's records.
+        for k, recs in group(groups[gkey], (x,)).items():
+            by_x.setdefault(json.loads(k[0]), []).extend(recs)
+        out[gkey] = dict(sorted(by_x.items(), key=lambda kv: kv[0]))
     return keys, out
 
 
