@@ -304,6 +304,31 @@ def test_partial_sums_memory_budget_counts_the_depths_and_the_gram_matrix(monkey
         neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)
 
 
+def test_partial_sums_memory_budget_counts_the_dense_copy_of_sparse_features(monkeypatch):
+    # Sparse X is densified for the series, as robust_propagate's: that copy is counted too,
+    # besides the scaled copy, the running sum, a term, the next and one array per depth.
+    n, d = 40, 5
+    A = nx.to_scipy_sparse_array(nx.cycle_graph(n))
+    X = sp.random(n, d, density=0.5, random_state=0, format="csr")
+    need = (1 + 4 + 2) * n * d * 8
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert len(neumann_partial_sums(A, X, 1.0, (1, 2), eps=0.1)) == 2
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    with pytest.raises(ValueError, match=r"^neumann_partial_sums would need .*\(7 dense 40 x 5 "
+                                         r"arrays of 8 bytes per entry: the dense copy of the "
+                                         r"sparse X and neumann_partial_sums's work arrays\)"):
+        neumann_partial_sums(A, X, 1.0, (1, 2), eps=0.1)
+    # n < d, dense enough for XXᵀ to be formed (n²·d < 10·2·nnz·d): XXᵀ and 1 + 4 + 1 arrays.
+    Xw = sp.random(n, 200, density=0.5, random_state=1, format="csr")
+    need = (n * n + 6 * n * 200) * 8
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert len(neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)) == 1
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    with pytest.raises(ValueError, match=r"^neumann_partial_sums would need .* \(XXᵀ \(40 x 40\) "
+                                         r"and 6 dense 40 x 200 work arrays\) but only"):
+        neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)
+
+
 def test_perturbed_operator_with_the_gram_matrix_formed():
     from ngc_ref.robust import _PerturbedOperator
     rng = np.random.default_rng(2)
