@@ -235,7 +235,8 @@ def neumann_partial_sums(A, X, lam, S_values, *, eps=None, norm="sym"):
     %(A)s
     X : array or scipy.sparse matrix, shape (n, d)
         Features (sparse X is densified for the series and kept sparse for XXᵀ when that is
-        cheaper). float32 stays float32; other dtypes are propagated in float64.
+        cheaper). float32 (and float16, read as float32) is propagated in float32; other dtypes
+        in float64.
     %(lam)s
     S_values : sequence of int
         The depths S >= 0 wanted (in any order; repeats are ignored).
@@ -286,12 +287,11 @@ def neumann_partial_sums(A, X, lam, S_values, *, eps=None, norm="sym"):
     An = normalized_adjacency(A, norm=norm)
     Xsp = sp.csr_array(X) if sp.issparse(X) else None
     # Besides X: its scaled copy, the running sum, a term, the next and one array per depth;
-    # check_array counts its own copy of X too (sparse X densified, another dtype converted).
+    # check_array counts its own copy of X too (sparse X densified, another dtype converted),
+    # and gives float32 (float16 read as float32) or float64.
     work = 4 + len(wanted)
     given, X = X, check_array(X, n_rows=An.shape[0], what=what, work_arrays=work)
     dense = work + (X is not given)       # the n x d arrays besides the caller's X
-    if X.dtype not in (np.float32, np.float64):
-        X = X.astype(np.float64)
     An = An.astype(X.dtype)
     k = _binary_exponent(X, np)
     if k is None:

@@ -336,3 +336,17 @@ def test_perturbed_operator_with_the_gram_matrix_formed():
     Xs, V = rng.standard_normal((5, 2)), rng.standard_normal((5, 3))
     want = (A.toarray() - 0.5 * Xs @ Xs.T) @ V
     assert_allclose(_PerturbedOperator(A, None, 0.5, G=Xs @ Xs.T) @ V, want, rtol=1e-12)
+
+
+def test_partial_sums_dtypes():
+    # float32 (float16 too: read as float32) is propagated in float32, other dtypes in float64.
+    A = nx.cycle_graph(6)
+    X = np.arange(12).reshape(6, 2) - 5
+    want = neumann_partial_sums(A, X.astype(np.float64), 2.0, (3,), eps=0.5)[3]
+    for dtype, got_dtype in ((np.int64, np.float64), (bool, np.float64), (np.float16, np.float32)):
+        Xt = (X > 0) if dtype is bool else X.astype(dtype)
+        H = neumann_partial_sums(A, Xt, 2.0, (3,), eps=0.5)[3]
+        assert H.dtype == got_dtype
+        ref_ = want if dtype is not bool else \
+            neumann_partial_sums(A, (X > 0).astype(np.float64), 2.0, (3,), eps=0.5)[3]
+        assert_allclose(H, ref_, rtol=1e-12 if got_dtype == np.float64 else 1e-5)
