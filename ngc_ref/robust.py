@@ -235,7 +235,8 @@ def neumann_partial_sums(A, X, lam, S_values, *, eps=None, norm="sym"):
     %(A)s
     X : array or scipy.sparse matrix, shape (n, d)
         Features (sparse X is densified for the series and kept sparse for XXᵀ when that is
-        cheaper). float32 stays float32; other dtypes are propagated in float64.
+        cheaper). float32 (and float16, read as float32) is propagated in float32; other dtypes
+        in float64.
     %(lam)s
     S_values : sequence of int
         The depths S >= 0 wanted (in any order; repeats are ignored).
@@ -259,8 +260,8 @@ def neumann_partial_sums(A, X, lam, S_values, *, eps=None, norm="sym"):
     NumPy/SciPy input only (CuPy input: ValueError; :func:`neumann_propagate` and
     :func:`robust_propagate` run on the GPU, one S per call). Besides X: its scaled copy, the
     running sum, one term and the next, and one array per depth returned (and XXᵀ in the n < d
-    case) must fit the memory budget of :mod:`ngc_ref._memory`. The normalised adjacency is
-    computed in the features' dtype.
+    case) must fit the memory budget of :mod:`ngc_ref._memory` (sparse X is densified, and
+    counted, too). The normalised adjacency is computed in the features' dtype.
 
     Examples
     --------
@@ -285,11 +286,12 @@ def neumann_partial_sums(A, X, lam, S_values, *, eps=None, norm="sym"):
     eps = None if eps is None else check_eps(eps)
     An = normalized_adjacency(A, norm=norm)
     Xsp = sp.csr_array(X) if sp.issparse(X) else None
-    X = check_array(X, n_rows=An.shape[0], accept_sparse=True, what=what,
-                    work_arrays=4 + len(wanted))
-    X = X.toarray() if sp.issparse(X) else X
-    if X.dtype not in (np.float32, np.float64):
-        X = X.astype(np.float64)
+    # Besides X: its scaled copy, the running sum, a term, the next and one array per depth;
+    # check_array counts its own copy of X too (sparse X densified, another dtype converted),
+    # and gives float32 (float16 read as float32) or float64.
+    work = 4 + len(wanted)
+    given, X = X, check_array(X, n_rows=An.shape[0], what=what, work_arrays=work)
+    dense = work + (X is not given)       # the n x d arrays besides the caller's X
     An = An.astype(X.dtype)
     k = _binary_exponent(X, np)
     if k is None:
@@ -304,11 +306,10 @@ def neumann_partial_sums(A, X, lam, S_values, *, eps=None, norm="sym"):
             Xt = Xsp.astype(X.dtype)
             Xt.data = np.ldexp(Xt.data, -k).astype(X.dtype, copy=False)
         elif how == "gram":
-            # XXᵀ besides the work arrays check_array counted above.
-            _memory.check_memory((n * n + (4 + len(wanted)) * n * d) * Xs.itemsize, what,
+            # XXᵀ besides the arrays check_array counted above.
+            _memory.check_memory((n * n + dense * n * d) * Xs.itemsize, what,
                                  "pass fewer feature columns at a time",
-                                 detail=f"XXᵀ ({n} x {n}) and {4 + len(wanted)} dense {n} x {d} "
-                                        f"work arrays")
+                                 detail=f"XXᵀ ({n} x {n}) and {dense} dense {n} x {d} work arrays")
             G = Xs @ Xs.T
     M = _PerturbedOperator(An, Xt, c, G)
     r, scale = lam / (lam + 1.0), 1.0 / (lam + 1.0)

@@ -315,7 +315,8 @@ def test_partial_sums_are_cpu_only(gpu):
         with pytest.raises((ValueError, TypeError), match=r"CPU only|mix CuPy"):
             ngc_ref.neumann_partial_sums(*args, 2.0, (1, 2))
     with pytest.raises(ValueError, match=r"^neumann_partial_sums is CPU only; use "
-                                         r"neumann_propagate or robust_propagate"):
+                                         r"neumann_propagate or robust_propagate \(one S per "
+                                         r"call\) for CuPy input$"):
         ngc_ref.neumann_partial_sums(Ag, Xg, 2.0, (1, 2), eps=0.5)
 
 

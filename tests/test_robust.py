@@ -1,9 +1,11 @@
+import math
+
 import networkx as nx
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from hypothesis import given, strategies as st
-from numpy.testing import assert_allclose
+from numpy.testing import assert_allclose, assert_array_equal
 
 from ngc_ref import neumann_partial_sums, neumann_propagate, robust_propagate
 from ngc_ref.strategies import graphs_with_signals, lams, norms, orders
@@ -265,15 +267,18 @@ def test_partial_sums_refuse_a_diverging_series_and_bad_depths():
     with pytest.raises(ValueError, match=r"^neumann_partial_sums: .*not representable.*"
                                          r"eps=1000000\.0 and lam=32\.0"):
         neumann_partial_sums(A, X, 32.0, (5000,), eps=1e6)
-    with pytest.raises(TypeError, match="S_values must be a sequence of depths"):
+    with pytest.raises(TypeError, match=r"^S_values must be a sequence of depths S >= 0, got "
+                                        r"int 4$"):
         neumann_partial_sums(A, X, 32.0, 4)
-    with pytest.raises(ValueError, match="S_values must hold at least one depth"):
+    with pytest.raises(ValueError, match=r"^S_values must hold at least one depth S >= 0, got "
+                                         r"none$"):
         neumann_partial_sums(A, X, 32.0, ())
     with pytest.raises(ValueError, match=r"S_values\[1\]"):
         neumann_partial_sums(A, X, 32.0, (2, -1))
     with pytest.raises(ValueError, match="eps"):
         neumann_partial_sums(A, X, 32.0, (2,), eps=-1.0)
-    with pytest.raises(ValueError, match="40"):
+    with pytest.raises(ValueError, match=r"^X must have one row per node: expected 40 rows, got "
+                                         r"shape=\(30, 5\)$"):
         neumann_partial_sums(A, X[:30], 32.0, (2,))
 
 
@@ -300,7 +305,35 @@ def test_partial_sums_memory_budget_counts_the_depths_and_the_gram_matrix(monkey
     monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
     assert len(neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)) == 1
     monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
-    with pytest.raises(ValueError, match=r"^neumann_partial_sums would need.*40 x 40"):
+    with pytest.raises(ValueError, match=r"^neumann_partial_sums would need 325 KiB \(XXᵀ \(40 x "
+                                         r"40\) and 5 dense 40 x 200 work arrays\) but only 325 "
+                                         r"KiB is available \(.*\); pass fewer feature columns "
+                                         r"at a time\. Set NGC_REF_MEMORY_BUDGET "):
+        neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)
+
+
+def test_partial_sums_memory_budget_counts_the_dense_copy_of_sparse_features(monkeypatch):
+    # Sparse X is densified for the series, as robust_propagate's: that copy is counted too,
+    # besides the scaled copy, the running sum, a term, the next and one array per depth.
+    n, d = 40, 5
+    A = nx.to_scipy_sparse_array(nx.cycle_graph(n))
+    X = sp.random(n, d, density=0.5, random_state=0, format="csr")
+    need = (1 + 4 + 2) * n * d * 8
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert len(neumann_partial_sums(A, X, 1.0, (1, 2), eps=0.1)) == 2
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    with pytest.raises(ValueError, match=r"^neumann_partial_sums would need .*\(7 dense 40 x 5 "
+                                         r"arrays of 8 bytes per entry: the dense copy of the "
+                                         r"sparse X and neumann_partial_sums's work arrays\)"):
+        neumann_partial_sums(A, X, 1.0, (1, 2), eps=0.1)
+    # n < d, dense enough for XXᵀ to be formed (n²·d < 10·2·nnz·d): XXᵀ and 1 + 4 + 1 arrays.
+    Xw = sp.random(n, 200, density=0.5, random_state=1, format="csr")
+    need = (n * n + 6 * n * 200) * 8
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert len(neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)) == 1
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    with pytest.raises(ValueError, match=r"^neumann_partial_sums would need .* \(XXᵀ \(40 x 40\) "
+                                         r"and 6 dense 40 x 200 work arrays\) but only"):
         neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)
 
 
@@ -311,3 +344,200 @@ def test_perturbed_operator_with_the_gram_matrix_formed():
     Xs, V = rng.standard_normal((5, 2)), rng.standard_normal((5, 3))
     want = (A.toarray() - 0.5 * Xs @ Xs.T) @ V
     assert_allclose(_PerturbedOperator(A, None, 0.5, G=Xs @ Xs.T) @ V, want, rtol=1e-12)
+
+
+# --- neumann_partial_sums' XXᵀ paths, costs and step count (survivors of tools/mutation.py) --
+
+def test_xxt_product_costs_at_their_boundaries():
+    # The documented costs per step, written out here: X(XᵀV) 2·n·d², (XXᵀ)V n²·d (only when
+    # n < d and the n x n XXᵀ fits 512 MiB), sparse X 10·2·nnz·d. On a tie the first of
+    # lowrank, gram, sparse is taken.
+    from ngc_ref.robust import GRAM_BYTES, SPARSE_PENALTY, xxt_product
+    assert GRAM_BYTES == 512 * 2**20 and SPARSE_PENALTY == 10.0
+    # n < d, not n <= d: at n = d the n x n product would cost half of X(XᵀV), yet is not formed.
+    assert xxt_product(99, 100, None, 8) == "gram"
+    assert xxt_product(100, 100, None, 8) == "lowrank"
+    assert xxt_product(101, 100, None, 8) == "lowrank"
+    # XXᵀ of exactly 512 MiB = 2²⁹ bytes is formed, one row more is not (8192² · 8 = 2²⁹; in
+    # float32, 11585 is the largest n with n² · 4 <= 2²⁹).
+    for n, itemsize in ((8192, 8), (11585, 4)):
+        assert n * n * itemsize <= 2**29 < (n + 1) ** 2 * itemsize
+        assert xxt_product(n, 10**5, None, itemsize) == "gram"
+        assert xxt_product(n + 1, 10**5, None, itemsize) == "lowrank"
+    # sparse against X(XᵀV): n = 1000, d = 50: 2·n·d² = 5e6 = 20·nnz·d at nnz = 5000.
+    assert xxt_product(1000, 50, 4999, 8) == "sparse"
+    assert xxt_product(1000, 50, 5000, 8) == "lowrank"
+    assert xxt_product(1000, 50, 5001, 8) == "lowrank"
+    # sparse against (XXᵀ)V: n = 100, d = 5000: n²·d = 5e7 = 20·nnz·d at nnz = 500.
+    assert xxt_product(100, 5000, 499, 8) == "sparse"
+    assert xxt_product(100, 5000, 500, 8) == "gram"
+    assert xxt_product(100, 5000, 501, 4) == "gram"
+    # nnz=None: X is dense, never "sparse" (even an empty X).
+    assert xxt_product(1000, 50, None, 8) == "lowrank"
+    assert xxt_product(1000, 50, 0, 8) == "sparse"
+
+
+class _OperatorSpy:
+    """Stands in for ngc_ref.robust._PerturbedOperator: records what each operator is built
+    from (``made``) and counts its applications, each a product of the series."""
+
+    def __init__(self, real, made):
+        self.real, self.made = real, made
+
+    def __call__(self, An, X, c, G=None):
+        self.made.append({"An": An, "X": X, "c": c, "G": G, "products": 0})
+        return _Counted(self.real(An, X, c, G), self.made[-1])
+
+
+class _Counted:
+    def __init__(self, op, record):
+        self.op, self.record = op, record
+
+    def __matmul__(self, V):
+        self.record["products"] += 1
+        return self.op @ V
+
+
+@pytest.fixture
+def operators(monkeypatch):
+    import ngc_ref.robust
+    made = []
+    monkeypatch.setattr(ngc_ref.robust, "_PerturbedOperator",
+                        _OperatorSpy(ngc_ref.robust._PerturbedOperator, made))
+    return made
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_partial_sums_apply_xxt_by_the_documented_path(operators, dtype):
+    # xxt_product's three paths, seen from the operator the pass is built with: X(XᵀV) on the
+    # dense scaled X; (XXᵀ)V with XXᵀ formed when n < d; sparse X kept sparse (a clean bag of
+    # words). Each on X·2^-k with max|X·2^-k| in [1/2, 1), exactly (a power of two), with
+    # c = ε/‖XsXsᵀ‖_F and Ã in the features' dtype.
+    from ngc_ref.graphs import erdos_renyi
+    rng = np.random.default_rng(4)
+    cases = [("lowrank", rng.standard_normal((30, 6)) * 40.0),
+             ("gram", rng.standard_normal((30, 50)) * 40.0),
+             ("sparse", sp.random(30, 50, density=0.02, random_state=5, format="csr") * 40.0),
+             ("gram", sp.random(30, 50, density=0.6, random_state=6, format="csr") * 40.0),
+             ("lowrank", sp.random(30, 6, density=0.6, random_state=7, format="csr") * 40.0),
+             # A dense X with as few nonzeros is dense for xxt_product (nnz=None): not kept sparse.
+             ("gram", sp.random(30, 50, density=0.02, random_state=5).toarray() * 40.0),
+             ("lowrank", sp.random(30, 6, density=0.02, random_state=8).toarray() * 40.0)]
+    A = erdos_renyi(30, 0.2, seed=1)
+    for path, X in cases:
+        X = X.astype(dtype)
+        Xd = X.toarray() if sp.issparse(X) else X
+        Xs = Xd * 2.0 ** -math.frexp(float(np.abs(Xd).max()))[1]
+        assert 0.5 <= np.abs(Xs).max() < 1.0
+        operators.clear()
+        neumann_partial_sums(A, X, 3.0, (2, 5), eps=0.5)
+        (op,) = operators
+        assert op["An"].dtype == dtype
+        X64 = Xs.astype(np.float64)
+        assert op["c"] == pytest.approx(0.5 / np.linalg.norm(X64 @ X64.T), rel=1e-5)
+        if path == "gram":
+            assert op["G"].shape == (30, 30) and op["G"].dtype == dtype
+            assert_allclose(op["G"], Xs @ Xs.T, rtol=1e-5)
+        else:
+            assert op["G"] is None
+            assert sp.issparse(op["X"]) == (path == "sparse")
+            Xt = op["X"].toarray() if path == "sparse" else op["X"]
+            assert Xt.dtype == dtype
+            assert_array_equal(Xt, Xs)
+    # NGC (eps=None) and ε = 0: Ã alone, nothing of XXᵀ formed.
+    for eps in (None, 0.0):
+        operators.clear()
+        neumann_partial_sums(A, cases[1][1].astype(dtype), 3.0, (2,), eps=eps)
+        assert operators[0]["c"] == 0.0 and operators[0]["G"] is None
+
+
+def test_partial_sums_make_max_s_products(operators):
+    # "one pass to max(S_values) gives every H_S for max(S_values) products".
+    A, X = nx.cycle_graph(7), np.random.default_rng(0).standard_normal((7, 2))
+    for S_values, products in (((8, 0, 3, 1, 3), 8), ((0,), 0), ((1,), 1), ((2, 5), 5)):
+        for eps in (None, 0.5):
+            operators.clear()
+            assert sorted(neumann_partial_sums(A, X, 2.0, S_values, eps=eps)) == \
+                sorted(set(S_values))
+            assert [op["products"] for op in operators] == [products]
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+@pytest.mark.parametrize("mode", ["full", "edges"])
+def test_robust_propagate_runs_its_operator_in_the_locality_order_and_dtype(operators, dtype, mode):
+    # The series runs on Xs = X·2^-k in X's dtype, with Ã in X's dtype; with reorder="rcm" in
+    # the locality order: P(Ã − cXXᵀ)Pᵀ = PÃPᵀ − c(PX)(PX)ᵀ, i.e. on PXs and PÃPᵀ for one row
+    # permutation P (read off Xs's rows here); with reorder=None in the caller's order.
+    from ngc_ref.graphs import grid
+    rng = np.random.default_rng(6)
+    p = rng.permutation(30)
+    A = sp.csr_array(grid(5, 6)[p][:, p])
+    X = (rng.standard_normal((30, 3)) * 100.0).astype(dtype)
+    Xs = X * 2.0 ** -math.frexp(float(np.abs(X).max()))[1]
+    An = ref.norm_adj(A, "sym")
+    for reorder in (None, "rcm"):
+        operators.clear()
+        robust_propagate(A, X, 2.0, 3, 0.5, mode=mode, reorder=reorder)
+        (op,) = operators
+        assert op["X"].dtype == dtype and op["An"].dtype == dtype
+        row = {v: i for i, v in enumerate(Xs[:, 0])}
+        perm = np.array([row[v] for v in op["X"][:, 0]])
+        assert_array_equal(op["X"], Xs[perm])
+        assert (perm == np.arange(30)).all() == (reorder is None)
+        want = An[perm][:, perm]
+        if mode == "edges":      # Ã − c·(XsXsᵀ on Ã's pattern), c = ε/‖XsXsᵀ‖_F
+            G = Xs.astype(np.float64) @ Xs.T.astype(np.float64)
+            want = want - 0.5 / np.linalg.norm(G) * np.where(want != 0, G[perm][:, perm], 0.0)
+        assert_allclose(op["An"].toarray(), want, rtol=1e-5 if dtype == np.float32 else 1e-12,
+                        atol=1e-6 if dtype == np.float32 else 1e-14)
+
+
+def test_robust_propagate_budget_counts_x_in_the_locality_order(monkeypatch):
+    # reorder="rcm": X in the locality order (a new n x d array) and the four work arrays
+    # besides it: 5 arrays, one more than in the caller's order (4).
+    n, d = 40, 50
+    A = nx.to_scipy_sparse_array(nx.cycle_graph(n))
+    X = np.random.default_rng(0).standard_normal((n, d))
+    need = 5 * n * d * 8
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert robust_propagate(A, X, 1.0, 2, 0.1, reorder="rcm").shape == (n, d)
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+    assert robust_propagate(A, X, 1.0, 2, 0.1, reorder=None).shape == (n, d)
+    with pytest.raises(ValueError, match=r"^robust_propagate would need 78\.1 KiB \(5 dense 40 x "
+                                         r"50 arrays of 8 bytes per entry: X in the locality order "
+                                         r"and the product's buffers\) but only .*; pass "
+                                         r"reorder=None\."):
+        robust_propagate(A, X, 1.0, 2, 0.1, reorder="rcm")
+
+
+def test_the_overflow_messages_name_the_dtype_eps_lam_r_and_s():
+    # ρ(r(Ã − εP)) ≈ 999 (see above): the whole message, with the numbers of the call.
+    A = sp.coo_array((1, 1), dtype=bool)
+    with pytest.raises(ValueError) as exc:
+        robust_propagate(A, np.float32([[.1257]]), 0.001, 16, 1e6)
+    assert str(exc.value) == (
+        "robust_propagate: the result is not representable in float32: with eps=1000000.0 and "
+        "lam=0.001 the terms of the series grow (the spectral radius of r(Ã − eps·XXᵀ/‖XXᵀ‖_F) "
+        "exceeds 1, r = lam/(lam+1) = 0.000999) and overflow within S=16 steps; use a smaller "
+        "eps, a larger lam or a smaller S, or float64 features")
+    from ngc_ref.graphs import erdos_renyi
+    A = erdos_renyi(40, 0.2, seed=0)
+    X = np.random.default_rng(0).standard_normal((40, 5))
+    with pytest.raises(ValueError) as exc:
+        neumann_partial_sums(A, X, 32.0, (7, 5000), eps=1e6)   # S: the largest depth asked
+    assert str(exc.value) == (
+        "neumann_partial_sums: the result is not representable in float64: with eps=1000000.0 "
+        "and lam=32.0 the terms of the series grow (the spectral radius of "
+        "r(Ã − eps·XXᵀ/‖XXᵀ‖_F) exceeds 1, r = lam/(lam+1) = 0.97) and overflow within S=5000 "
+        "steps; use a smaller eps, a larger lam or a smaller S")
+
+
+def test_partial_sums_dtypes():
+    # float32 (float16 too: read as float32) is propagated in float32, other dtypes in float64.
+    A = nx.cycle_graph(6)
+    X = np.arange(12).reshape(6, 2) - 5
+    for Xt, dtype in ((X, np.float64), (X > 0, np.float64), (X.astype(np.float16), np.float32)):
+        H = neumann_partial_sums(A, Xt, 2.0, (3,), eps=0.5)[3]
+        assert H.dtype == dtype
+        want = neumann_partial_sums(A, Xt.astype(np.float64), 2.0, (3,), eps=0.5)[3]
+        assert_allclose(H, want, rtol=1e-12 if dtype == np.float64 else 1e-5)

@@ -57,7 +57,9 @@ _NOT_SAME_BYTES = ["-k", "not the_same_inputs_give_the_same_bytes"]
 MODULES = {
     "normalize": ["tests/test_normalize.py", "tests/test_normalize_weights.py",
                   "tests/test_gpu.py"],
-    "robust": ["tests/test_robust.py", "tests/test_gpu.py"],
+    # tests/test_order.py: robust_propagate's reorder= (its values checked, the RCM order's
+    # numbers against the dense reference).
+    "robust": ["tests/test_robust.py", "tests/test_gpu.py", "tests/test_order.py"],
     "_spmm": ["tests/test_spmm.py", "tests/test_speed_paths.py", "tests/test_neumann.py"],
     "connectivity": ["tests/test_connectivity.py", "tests/test_gpu.py"],
     # robust_propagate runs on NeumannFilter (its _columns check and, on the CPU too, the
