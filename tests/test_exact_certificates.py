@@ -547,3 +547,71 @@ def test_radius_bracket_against_eigenvalues(M):
     assert lo <= rho * (1 + 1e-15) and rho < hi * (1 + 1e-15)
     assert hi - lo <= Fraction(1, 10 ** 12) * max(hi, 1)
     assert ex.radius_below(M, hi) and not ex.radius_below(M, lo if lo else Fraction(1, 10**20))
+
+
+# --- the certificate's record: how it proves its verdict ----------------------------------------
+
+WHY = {     # certificate call -> (the method, the phrases of its argument, first to last)
+    "row_sum_sym": (lambda: ex.certify_row_sum(*P3, 1, 1, "sym"), "exact",
+                    ["exact row sums of Ã_S (sym entries [Ã_rw,S]_ij·√(d̃_i/d̃_j)); square roots "
+                     "of distinct square-free integers are linearly independent over Q, so a sum "
+                     "Σ c_k√k is 0 only if every c_k is"]),
+    "row_sum_rw": (lambda: ex.certify_row_sum(*P3, 1, 1, "rw"), "exact",
+                   ["exact row sums of Ã_S"]),
+    "row_squares": (lambda: ex.certify_row_squares(*P3, 64, 6, "sym"), "exact",
+                    ["exact rational row square sums (sym: [Ã_S]_ij² = [Ã_rw,S]_ij²·d̃_i/d̃_j)"]),
+    "tau_only_if_holds": (lambda: ex.certify_tau_only_if(*K2, 1, 1, "rw"), "exact",
+                          ["τ < n or every node is isolated"]),
+    "lower_not_reached": (lambda: ex.certify_lower_not_reached(*K3, 1, 1, "rw"), "exact",
+                          ["exact rational τ_i (sym: [Ã_S]_ij² = [Ã_rw,S]_ij²·d̃_i/d̃_j is "
+                           "rational); Eq. 7's lower bound is τ_i = 1"]),
+    "not_power": (lambda: ex.certify_not_power(*K2, 1, 3, 2, "rw"), "exact",
+                  ["exact rational Ã_S and Ã^K (rw; sym entries are the same times √(d̃_i/d̃_j)); "
+                   "c is forced to 1 − r^{S+1} by the Perron vector"]),
+    "rise": (lambda: ex.certify_rise(*P3, 1, 2, "rw", ex.tau), "exact",
+             ["exact rational values at consecutive S"]),
+    "gsd": (lambda: ex.certify_gsd_stationary(*P3, 1), "exact",
+            ["exact rational gradient 2(F − X) + λ(L̃ + L̃ᵀ)F at F = (I + λL̃)⁻¹X, X = I"]),
+    "gradient_rw": (lambda: ex.certify_gradient(*P3, 2, "rw"), "exact",
+                    ["paper − true gradient = (2L̃ − λ(L̃ + L̃ᵀ))F, non-zero for F = I"]),
+    "gradient_sym": (lambda: ex.certify_gradient(*P3, 2, "sym"), "exact",
+                     ["paper − true gradient = (2L̃ − λ(L̃ + L̃ᵀ))F, non-zero for F = I; square "
+                      "roots of distinct square-free integers are linearly independent over Q, so "
+                      "a sum Σ c_k√k is 0 only if every c_k is"]),
+    "indefinite": (lambda: ex.certify_indefinite(*P3, 1024), "exact",
+                   ["a pivot ≤ 0 of the symmetric elimination: I + λ(L̃+L̃ᵀ)/2 is not positive "
+                    "definite (Sylvester), so q(F + tD) → −∞ along its null/negative direction "
+                    "(q is not bounded below when a pivot is < 0)"]),
+    "lemma_1": (lambda: ex.certify_lemma_1(*ONE_NODE, 1, 0, 16, "rw"), "interval",
+                ["P(X > θ·EX) ≥ (1 − θ)²(EX)²/E[X²] (Paley–Zygmund), X = ‖Ã_Sη‖_F², η ~ N(0, σ²) "
+                 "i.i.d.: EX = σ²d‖Ã_S‖_F² and Var X = 2σ⁴d‖Ã_SᵀÃ_S‖_F² exact rationals; log n "
+                 "and log 2d bracketed by a truncated atanh series with its remainder bound "
+                 "(interval width < 1e-26); θ and the lower bound evaluated in rational "
+                 "arithmetic at the interval's unfavourable end"]),
+}
+
+
+@pytest.mark.parametrize("name", list(WHY))
+def test_certificate_states_its_method_and_argument(name):
+    """Each record names how it was certified ('exact' arithmetic or an 'interval') and, in
+    ``why``, the argument that turns its numbers into the verdict (the report prints it)."""
+    call, method, phrases = WHY[name]
+    cert = call()
+    assert cert["certified"] == method
+    for phrase in phrases:
+        assert phrase in cert["why"]
+    assert cert["why"].startswith(phrases[0][:20]) and cert["why"].endswith(phrases[-1][-20:])
+
+
+def test_certificates_without_figures_report_no_numbers():
+    assert ex.certify_indefinite(*P3, 1024)["numbers"] == {}
+    assert ex.certify_gradient(*P3, 2, "rw")["numbers"] == {}
+
+
+def test_indefinite_bisection_stops_at_the_first_bracket_within_rel():
+    """P3: λ* = −1/λ_min((L̃+L̃ᵀ)/2) ≈ 85.0. Bisecting [0, 1024] (pd below, not at or above):
+    [0, 512], [0, 256], [0, 128], then 64 is pd: [64, 128], whose width 64 is the first ≤ rel·hi
+    for rel = 1/2, so the bisection stops there."""
+    cert = ex.certify_indefinite(*P3, 1024, rel=Fraction(1, 2))
+    text = cert["exact"]["λ* (positive definite below, not at or above)"]
+    assert [float(x) for x in text[4:-1].split(", ")] == [64, 128]
