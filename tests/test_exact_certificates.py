@@ -301,6 +301,7 @@ def test_gsd_stationary_against_reference(g, lam):
     nz = [(i, j) for i in range(n) for j in range(n) if decided(grad[i, j])]
     cert = ex.certify_gsd_stationary(n, edges, lam)
     assert cert["fails"] is bool(nz)
+    assert cert["exact"]["X"] == "I (one-hot features)"        # the features it is certified at
     g2 = sum(grad[i, j] ** 2 for i in range(n) for j in range(n))
     assert cert["numbers"]["grad_fro2"] == pytest.approx(float(g2), rel=1e-12, abs=1e-30)
     assert float(Fraction(cert["exact"]["‖∇q(F)‖_F²"])) == pytest.approx(float(g2), rel=1e-12,
