@@ -616,3 +616,54 @@ def test_indefinite_bisection_stops_at_the_first_bracket_within_rel():
     cert = ex.certify_indefinite(*P3, 1024, rel=Fraction(1, 2))
     text = cert["exact"]["λ* (positive definite below, not at or above)"]
     assert [float(x) for x in text[4:-1].split(", ")] == [64, 128]
+
+
+@pytest.mark.parametrize("tol, decided_as", [("1e-15", False), ("0.9", None)])
+def test_lemma_1_exact_record_and_undecided_bracket(tol, decided_as):
+    """P3 (rw, λ = 2, S = 1, d = 2): P ≈ 0.071 by the hypoexponential closed form. A series
+    tolerance of 0.9 leaves a bracket that straddles 1/d = 1/2: the certificate must then refuse
+    to decide (``fails`` None, 'vs'), with margin 0; a tight one decides P ≤ 1/d with margin
+    1/d − (upper end)."""
+    n, edges = P3
+    _, rho = rows(n, edges, 2, 1, "rw")
+    mu = ref_gram_eigs(n, edges, 2, 1, "rw")
+    bound = ref_bound(n, edges, 2, 1, 2, "rw")
+    P = ref_sf_d2(mu, bound)
+    cert = ex.certify_lemma_1_exact(n, edges, 2, 1, 2, "rw", tol=tol)
+    lo, hi = cert["numbers"]["P"], cert["numbers"]["P_hi"]
+    assert lo - 1e-12 <= float(P) <= hi + 1e-12
+    assert cert["fails"] is decided_as
+    side = "vs" if decided_as is None else "≤"
+    assert cert["shows"].startswith("P(exceed) ") and cert["shows"].endswith(f" {side} 1/d = 1/2")
+    rec = cert["exact"]
+    assert float(Fraction(rec["E‖Ã_Sη‖_F² / σ² = d·‖Ã_S‖_F²"])) == pytest.approx(
+        float(2 * sum(mu)), rel=1e-14)
+    assert cert["numbers"]["E"] == pytest.approx(float(2 * sum(mu)), rel=1e-14)
+    assert float(Fraction(rec["max_i ρ_i = τ(1 − r^(S+1))²/n"])) == pytest.approx(
+        float(max(rho)), rel=1e-14)
+    assert float(rec["Eq. 11 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)"]) == pytest.approx(
+        float(bound), rel=1e-14)
+    margin = 0 if decided_as is None else 0.5 - hi
+    assert float(rec["margin from 1/d"]) == pytest.approx(margin, rel=1e-5)
+    assert rec["P(‖Ã_Sη‖_F² > bound)"].startswith("in [")
+    assert cert["certified"] == "exact probability: Moschopoulos series, mpmath 50 digits"
+    assert cert["why"].startswith("‖Ã_Sη‖_F²/σ² = Σ_k μ_k χ²_d (Gaussian η; μ_k eigenvalues of "
+                                  "Ã_SᵀÃ_S, by mpmath's Jacobi method, widened by their error "
+                                  "bound; Σ μ_k checked against the exact ‖Ã_S‖_F²); P(> bound) "
+                                  "bracketed by Moschopoulos' gamma-mixture series")
+    assert cert["why"].endswith("; the logarithms at 50 digits, widened; the probability is "
+                                "monotone in every weight and in the bound, so the widened ends "
+                                "bracket it")
+
+
+def test_lemma_1_exact_equal_weights_record():
+    """One node: Ã_SᵀÃ_S = m²·I exactly, one weight m² (P by the closed form, the bracket a
+    point: '= v')."""
+    m2 = ref_mass(1, 0) ** 2
+    cert = ex.certify_lemma_1_exact(*ONE_NODE, 1, 0, 16, "rw")
+    assert cert["exact"]["weights μ_k (eigenvalues of Ã_SᵀÃ_S)"] == "0.25"
+    assert m2 == Fraction(1, 4)
+    P = stats.chi2.sf(2 * float(m2) * math.log(32) / float(m2), 16)
+    assert cert["exact"]["P(‖Ã_Sη‖_F² > bound)"].startswith("= ")
+    assert float(cert["exact"]["P(‖Ã_Sη‖_F² > bound)"][2:]) == pytest.approx(P, rel=1e-12)
+    assert cert["fails"] and cert["shows"].endswith("> 1/d = 1/16")
