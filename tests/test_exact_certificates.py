@@ -192,6 +192,8 @@ def test_tau_certificates_against_reference_tau(g, lam, S, norm):
     assert cert["fails"] is (at_n and not isolated)
     assert cert["exact"]["n"] == str(n)
     assert float(Fraction(cert["exact"]["τ"])) == pytest.approx(float(max(t)), rel=1e-14)
+    for i, x in enumerate(t):
+        assert float(Fraction(cert["exact"][f"τ_{i}"])) == pytest.approx(float(x), rel=1e-14)
     assert cert["numbers"]["tau_i"] == pytest.approx([float(x) for x in t], rel=1e-14)
     if cert["fails"]:
         hub = sorted({v for e in edges for v in e})
@@ -274,6 +276,8 @@ def test_rise_certificate_compares_consecutive_s(g, norm, lam, S):
         assert float(Fraction(cert["exact"][f"at S = {S}"])) == pytest.approx(float(b), rel=1e-14)
         assert float(cert["exact"]["difference"].split("≈")[1]) == pytest.approx(
             float(b - a), rel=1e-5, abs=1e-30)
+        assert float(Fraction(cert["exact"]["difference"].split(" ≈")[0])) == pytest.approx(
+            float(b - a), rel=1e-12, abs=1e-30)
         assert cert["numbers"] == pytest.approx({"before": float(a), "after": float(b)},
                                                 rel=1e-14)
 
@@ -409,6 +413,8 @@ def test_lemma_1_paley_zygmund_against_reference(g, lam, S, d, norm):
                  [2:]) <= pz
     assert cert["exact"]["1/d"] == f"1/{d}"
     assert cert["shows"].endswith(f" > 1/d = 1/{d}" if cert["fails"] else f", 1/d = 1/{d}")
+    assert float(Fraction(cert["exact"]["max_i ρ_i = τ(1 − r^(S+1))²/n"])) == pytest.approx(
+        float(max(rows(n, edges, lam, S, norm)[1])), rel=1e-14)
 
 
 def ref_sf_d2(mu, t):
