@@ -299,7 +299,7 @@ def _summary_report():
     a table that is not weak, and a two-reading table."""
     cells = [_shown("fig:noise", "cora", 0.5, model="rngc", paper=None, verdict=None,
                     gap=None, interval=None),
-             _shown("tab:flip", "elsewhere", 0.1, "rn", verdict="inconclusive", vs=LIKE),
+             _shown("tab:flip", "cora", 0.1, "rn", verdict="inconclusive", vs=LIKE),
              _shown(verdict="reproduced", gap=1.0, vs=LIKE),
              _shown(model="mlp", n_runs=2),
              _shown(dataset="cornell", level=0.01, model="rngc", verdict="reproduced", vs=SAME),
@@ -342,7 +342,7 @@ def test_the_summary_counts_verdicts_weak_targets_and_cells_like_the_control():
         "that many points of ours; more runs (`--runs`) narrow it.",
         "", "**Indistinguishable from the structure-only control (3 cells, 2 of them ✓; "
         "=ctrl: the same accuracy in every run):** tab:heterophily Texas 1 NGC ✓; "
-        "tab:heterophily Cornell 0.01 RNGC ✓ (=ctrl); tab:flip elsewhere 0.1 `rn` NGC. These "
+        "tab:heterophily Cornell 0.01 RNGC ✓ (=ctrl); tab:flip Cora 0.1 `rn` NGC. These "
         "models score what NGC on signal-free features scores: the graph alone, not the "
         "features, explains their accuracy."]
     calm = _summary_report()
@@ -355,11 +355,13 @@ def test_the_summary_counts_verdicts_weak_targets_and_cells_like_the_control():
 
 def test_the_like_control_paragraph_names_the_first_twelve():
     many = {"cells": [_shown(level=float(k), verdict="below", vs=LIKE) for k in range(13)]}
+    many["cells"][0]["dataset"] = "elsewhere"             # a data set without a pretty name
     [blank, text] = R._like_control_lines(many)
     assert blank == "" and text.startswith(
         "**Indistinguishable from the structure-only control (13 cells, 0 of them ✓;")
     named = text.split(":** ")[1].split("; and ")[0].split("; ")
-    assert named == [f"tab:heterophily Texas {k} NGC" for k in range(12)]
+    assert named == ["tab:heterophily elsewhere 0 NGC"] + [
+        f"tab:heterophily Texas {k} NGC" for k in range(1, 12)]
     assert "; and 1 more (marked in the tables). These models" in text
     twelve = {"cells": many["cells"][:12]}
     assert "more" not in R._like_control_lines(twelve)[1]
@@ -394,8 +396,7 @@ def test_a_target_section_intro_choices_figures_and_claims():
         "", "**The paper's claims:**", "",
         "* **holds** — “Q1” — S1. _Rule: R1._", "* **fails** — “Q2” — S2. _Rule: R2._",
         "* **holds** — “Q3” — S3. _Rule: R3._"]
-    flip = R.target_section("tab:flip", dict(report, cells=[
-        dict(c, dataset="cora") if c["dataset"] == "elsewhere" else c for c in report["cells"]]))
+    flip = R.target_section("tab:flip", report)
     assert flip[-1] == "* **inconclusive** (reading `rn`) — “Q4” — S4. _Rule: R4._"
     assert "**Unstated choice — other:** . Closer to the paper: `raw`." in flip
     assert R.target_section("tab:row normalization", report) == []
@@ -433,3 +434,102 @@ def test_the_row_normalisation_table():
         "| control w RN | — | 40.0 (1 failed) |"]
     report["strength"][key]["weak"] = False
     assert R.table_markdown(key, report)[0] == "|  | Cora 1 | Citeseer 10 |"
+
+
+def test_a_table_per_reading_in_the_papers_row_order_with_the_rows_not_run():
+    """tab:flip (two readings): one table per reading, the paper's rows in its order (ours
+    where we ran the model, the paper's number │ not run where not), the control last; the
+    columns in the target's data-set order, then level."""
+    key = "tab:flip"
+    cells = [_shown(key, "cora", 0.2, "raw", paper=(75.3, None, True), gap=-5.3),
+             _shown(key, "citeseer", 0.1, "raw", model="mlp", paper=(19.3, None, False),
+                    verdict="reproduced"),
+             _shown(key, "cora", 0.2, "raw", model="ngc/control", mean=50.0, std=1.0,
+                    paper=None, verdict=None),
+             _shown(key, "citeseer", 0.1, "rn", mean=57.0, std=1.0,
+                    paper=(54.9, None, True), verdict="above", gap=2.0)]
+    report = {"cells": cells, "strength": {key: {"runs": [1], "half_width": 4.0,
+                                                 "weak": True}}}
+    head = ["| model (1 run: ±4 points: ✓ weak) | Cora 0.2 | Citeseer 0.1 |", "|---|---|---|"]
+    not_run = ["| GCN | 19.0 │ not run | 18.6 │ not run |",
+               "| GAT | 65.6 │ not run | 45.3 │ not run |",
+               "| GLP | 30.8 │ not run | 19.7 │ not run |",
+               "| S2GC | 71.5 │ not run | 49.9 │ not run |",
+               "| IRLS | 61.0 │ not run | 50.3 │ not run |"]
+    rngc = "| RNGC | **75.2** │ not run | **55.0** │ not run |"
+    control = "| control: NGC on signal-free features"
+    assert R.table_markdown(key, report) == [
+        "\n**Reading `raw`**: flipped 0/1 features, not row-normalised "
+        "(PAPER_ROW_NORMALIZE['flip'])\n", *head,
+        "| MLP | — | 19.3 │ 70.0±1.5 ✓ |", *not_run,
+        "| NGC | **75.3** │ 70.0±1.5 ▼5.3 | — |", rngc, control + " | 50.0±1.0 | — |",
+        "\n**Reading `rn`**: row-normalised after flipping (the Gaussian experiments' "
+        "default)\n", *head,
+        "| MLP | — | — |", *not_run, "| NGC | — | **54.9** │ 57.0±1.0 ▲2.0 |", rngc,
+        control + " | — | — |"]
+    one = R.table_markdown("tab:heterophily", {"cells": [_shown()]})
+    assert one[:2] == ["| model | Texas 1 |", "|---|---|"]
+    assert R.table_markdown("fig:noise", {"cells": [_shown("fig:noise", "cora", 0.5,
+                                                           model="rngc", paper=None)]}) == [
+        "| model | Cora 0.5 |", "|---|---|", "| RNGC | 70.0±1.5 |", control + " | — |"]
+    assert R.table_markdown("tab:coauthor", report) == []
+
+
+def test_the_terminal_lines():
+    """One line per cell: where, the paper's number, ours (runs, failures), the interval,
+    the verdict with its gap (and ``weak`` for a reproduced cell of a weak target), the
+    control flag; then the paper's rows not run, with the reason."""
+    def where(target, dataset, sym, level, reading, model):
+        return (f"{target.ljust(22)} {dataset.ljust(16)} {sym}={level.ljust(5)} "
+                f"{reading.ljust(5)} {model.ljust(12)}")
+    cells = [_shown(verdict="reproduced", gap=1.04, failed=1, interval=(60.04, 72.06),
+                    vs=LIKE),
+             _shown("fig:noise", "cora", 0.5, model="rngc", std=None, n_runs=1, paper=None,
+                    verdict=None),
+             _shown("tab:flip", "cora", 0.2, "rn", mean=None, std=None, failed=3,
+                    paper=(60.0, 2.0, False), verdict=None, gap=None, interval=None),
+             _shown("tab:coauthor", "coauthor-cs", 0.0, verdict="reproduced", gap=-0.5)]
+    rows = [{"target": "tab:flip", "dataset": "cora", "level": 0.1, "model": "GAT",
+             "paper": {"mean": 70.1, "std": None}, "reason": "not implemented"}]
+    report = {"cells": cells, "not_run_rows": rows,
+              "strength": {"tab:heterophily": {"runs": [3], "half_width": 25.2, "weak": True},
+                           "tab:coauthor": {"runs": [3], "half_width": 2.0, "weak": False}}}
+    assert R.terminal_lines(report) == [
+        where("tab:heterophily", "texas", "ξ", "1", "paper", "ngc")
+        + " paper 73.9±6.9  ours 70.0±1.5 (3 runs, 1 failed) [60.0, 72.1]  reproduced "
+        "(+1.0; weak: 3 runs: ±25 points)  indistinguishable from the control (model − "
+        "control +0.5 [-1.0, +2.0])",
+        where("fig:noise", "cora", "ξ", "0.5", "paper", "rngc") + " ours 70.0 (1 runs)",
+        where("tab:flip", "cora", "p", "0.2", "rn", "ngc")
+        + " paper 60.0±2.0  ours — (3 runs, 3 failed)",
+        where("tab:coauthor", "coauthor-cs", "ξ", "0", "paper", "ngc")
+        + " paper 73.9±6.9  ours 70.0±1.5 (3 runs) [60.0, 72.0]  reproduced (-0.5)",
+        where("tab:flip", "cora", "p", "0.1", "", "GAT") + " paper 70.1  not run: "
+        "not implemented"]
+    del report["strength"]
+    assert "  reproduced (+1.0)  indistinguishable" in R.terminal_lines(report)[0]
+
+
+def test_the_whole_markdown_puts_the_sections_in_the_documented_order():
+    """run, legend, run counts, not run, summary, one section per target (with its
+    figures), the scale run (when there is one), the models; newline-terminated."""
+    from ngc_ref_theory.reproduce.targets import MODEL_HELP, TARGETS
+    report = _summary_report()
+    meta = {"source": {"commit": None, "dirty": False, "version": "9.9"}, "command": "c",
+            "numpy": "1", "scipy": "2", "python": "3", "cpus": 2, "seed": 0, "seconds": 1.0,
+            "data_root": "/d", "run_counts": [],
+            "scale": {"error": "out of memory"}}
+    figures = {"tab:heterophily": ["h.png"]}
+    sections = [line for key in TARGETS
+                for line in R.target_section(key, report, figures.get(key, []))]
+    models = ["", "## Models", ""] + [f"* `{k}` — {v}" for k, v in MODEL_HELP.items()]
+    head = (R._run_lines(meta) + R._legend_lines() + R._run_count_lines(meta)
+            + R._not_run_lines(meta) + R._summary_lines(report))
+    scale = ["", "## Scale: NGC/RNGC on a synthetic graph of ogbn-products' size", "",
+             "The scale run failed: out of memory"]
+    assert "![tab:heterophily](h.png)" in sections
+    assert R.markdown(report, meta, figures) == "\n".join(head + sections + scale
+                                                          + models) + "\n"
+    del meta["scale"]
+    bare = [line for key in TARGETS for line in R.target_section(key, report)]
+    assert R.markdown(report, meta, {}) == "\n".join(head + bare + models) + "\n"
