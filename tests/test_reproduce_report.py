@@ -533,3 +533,59 @@ def test_the_whole_markdown_puts_the_sections_in_the_documented_order():
     del meta["scale"]
     bare = [line for key in TARGETS for line in R.target_section(key, report)]
     assert R.markdown(report, meta, {}) == "\n".join(head + bare + models) + "\n"
+
+
+def test_the_small_rules_of_cells_rows_and_readings(monkeypatch):
+    """The row-normalisation table's cells read the paper's row of their reading; a figure's
+    cell has no paper number; seconds missing count 0 and the sum keeps two decimals; a failed
+    cell before the others is skipped, not the end; our models without a paper row follow the
+    paper's rows; a row with no stated reason is "not run here"."""
+    by_run = {0: acc(0.7), 1: {"test_acc": 0.8, "seconds": 0.123}, 2: acc(0.75, seconds=0.001)}
+    for reading, row in (("rn", "w RN"), ("raw", "w/o RN")):
+        c = R._cell_record("tab:row normalization", ("cora", 1.0, reading), "ngc", by_run, None)
+        assert c["paper"]["row"] == row and c["paper_label"] == "tab:row normalization"
+        assert c["paper"]["mean"] == lookup("tab:row normalization", row, "cora", 1.0).mean
+    assert c["seconds"] == 0.62                                 # 0.5 + 0.123 + 0.001
+    fig = R._cell_record("fig:noise", ("cora", 0.5, "paper"), "ngc", by_run, None)
+    assert fig["paper"] is None and fig["verdict"] is None and fig["paper_label"] is None
+    recs = [None, record("tab:flip", "cora", 0.1, "raw", 0, {"ngc": acc(0.7)})]
+    recs.append({"params": recs[1]["params"], "result": {"models": {}}})   # no times given
+    _, meta = R.collect(recs)
+    m = meta[("tab:flip", "cora")]
+    assert (m["seconds"], m["cpu_seconds"], m["noise_seconds"], m["cells"]) == (
+        1.0, 0.5, 0.25, 2)
+    flip_rows = ["MLP", "GCN", "GAT", "GLP", "S2GC", "IRLS", "NGC", "RNGC"]
+    assert R._table_rows("tab:flip", ["xyz", "ngc", "ngc-rw"]) == (
+        [(r, None) for r in flip_rows[:6]] + [("NGC", "ngc"), ("NGC", "ngc-rw"),
+                                              ("RNGC", None), (None, "xyz"),
+                                              (None, "ngc/control")])
+    monkeypatch.setattr(R, "NOT_RUN_MODELS", {})
+    rows = R._not_run_rows({"tab:heterophily": {("texas", 1.0, "paper"): {}}})
+    assert rows and {r["reason"] for r in rows} == {"not run here"}
+    assert {r["paper_label"] for r in rows} == {"tab:heterophily"}
+
+
+def test_the_small_marks_and_choices():
+    assert R.pretty("xyz@S=4") == "xyz S=4"
+    c = {"mean": 70.0, "std": 1.5, "n_runs": 2, "failed_runs": 0,
+         "paper": {"mean": 73.9, "std": None, "bold": False}, "verdict": "below", "gap": None}
+    assert R._ours(c) == "70.0±1.5"                              # two runs: a std
+    assert R._pair(c) == "73.9 │ 70.0±1.5 ▼0.0"
+    near = {"reading": "indistinguishable", "mean": 0.0, "ci": [-1.0, 0.0]}
+    assert R._control_words(near).endswith("(model − control +0.0 [-1.0, +0.0])")
+    rn = [_cell(target="tab:row normalization", reading=r) for r in ("rn", "raw")]
+    assert R.compare_readings("tab:row normalization", rn) == []   # its table is the choice
+    [out] = R.compare_readings("tab:heterophily", [_cell(model="ngc-rw", gap=None)])
+    assert out["options"] == [{"kind": "norm", "name": "rw", "cells": 1, "reproduced": 1,
+                               "mean_abs_gap": None}]
+    assert R.shown_reading({"target": "tab:flip", "reading": "rn"}) == "rn"
+    assert R.shown_reading({"target": "tab:coauthor", "reading": "paper"}) is None
+
+
+def test_the_scale_table_line_by_line():
+    s = {"nodes": 1000, "edges": 2000, "features": 100, "lam": 32.0, "S": 16,
+         "steps": [{"step": "graph", "seconds": 12.34, "peak_rss_gib": 3.456}],
+         "peak_rss_gib": 9.876, "seconds": 123.4, "cpus": 2}
+    assert R.scale_markdown(s)[1:] == [
+        "", "| step | seconds | peak RSS of the process so far (GiB) |", "|---|---:|---:|",
+        "| graph | 12.3 | 3.46 |", "", "Peak memory 9.88 GiB, total 123 s (2 CPUs)."]
