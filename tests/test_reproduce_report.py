@@ -232,14 +232,14 @@ def test_the_run_section_names_the_command_code_versions_and_span():
     meta = {"source": {"commit": "abc123", "dirty": True, "version": "9.9"},
             "command": "ngc-ref reproduce --runs 3", "numpy": "1.0", "scipy": "2.0",
             "python": "3.x", "cpus": 2, "seed": 7, "seconds": 61.6, "data_root": "/d",
-            "cells_span": {"first_start": "T0", "last_end": "T1", "seconds": 90.0,
-                           "cpu_seconds": 180.0}}
+            "cells_span": {"first_start": "T0", "last_end": "T1", "seconds": 600.0,
+                           "cpu_seconds": 1200.0}}
     head = "# `ngc-ref reproduce`: the paper's experiments beside the paper's numbers"
     assert R._run_lines(meta) == [
         head, "", "Command: `ngc-ref reproduce --runs 3`  ",
         "Code: commit `abc123` (dirty); NumPy 1.0, SciPy 2.0, Python 3.x; 2 CPUs; seed 7; "
-        "62 s (this invocation), data `/d`. The cells ran from T0 to T1 (1.5 min from first "
-        "start to last end, pauses between resumed invocations included; 3.0 CPU-min in the "
+        "62 s (this invocation), data `/d`. The cells ran from T0 to T1 (10.0 min from first "
+        "start to last end, pauses between resumed invocations included; 20.0 CPU-min in the "
         "cells)."]
     plain = dict(meta, source={"commit": None, "dirty": False, "version": "9.9"})
     del plain["cells_span"]
