@@ -589,3 +589,43 @@ def test_the_scale_table_line_by_line():
     assert R.scale_markdown(s)[1:] == [
         "", "| step | seconds | peak RSS of the process so far (GiB) |", "|---|---:|---:|",
         "| graph | 12.3 | 3.46 |", "", "Peak memory 9.88 GiB, total 123 s (2 CPUs)."]
+
+
+def test_build_orders_columns_as_the_target_does_and_keeps_targets_apart():
+    """Columns in the target's data-set, level and reading order (not the records' order, not
+    sorted by name); a column without a control has no control comparison; the readings of
+    one target are compared on that target's cells only; timing keyed "target | data set"."""
+    recs = [record("tab:row normalization", "cora", lv, reading, r,
+                   {"ngc": acc(0.70 + r / 100), "ngc/control": acc(0.5 + r / 100)})
+            for reading in ("raw", "rn") for lv in (10.0, 1.0) for r in (0, 1)]
+    recs += [record("tab:flip", "cora", 0.1, reading, r, {"ngc": acc(0.7 + r / 100)})
+             for reading in ("rn", "raw") for r in (0, 1)]
+    rep = R.build(recs)
+    assert [(c["target"], c["level"], c["reading"], c["model"]) for c in rep["cells"]] == [
+        ("tab:flip", 0.1, "raw", "ngc"), ("tab:flip", 0.1, "rn", "ngc")] + [
+        ("tab:row normalization", lv, reading, m) for lv in (1.0, 10.0)
+        for reading in ("rn", "raw") for m in ("ngc", "ngc/control")]
+    flip = rep["cells"][0]
+    assert flip["control"] is None and flip["vs_control"] is None
+    [choice] = rep["readings"]
+    assert choice["target"] == "tab:flip" and sum(o["cells"] for o in choice["options"]) == 2
+    assert set(rep["timing"]) == {"tab:row normalization | cora", "tab:flip | cora"}
+
+
+def test_the_class_count_of_a_data_set_and_its_fallback(monkeypatch):
+    """``_n_classes``: the cached data set's class count as an int (split 0); 2 when the data
+    cannot be read."""
+    asked = []
+
+    class Data:
+        num_classes = 7.0
+
+    def fake(name, split):
+        asked.append((name, split))
+        if name == "gone":
+            raise OSError(name)
+        return Data
+    monkeypatch.setattr(R, "load_cached", fake)
+    n = R._n_classes("texas")
+    assert n == 7 and type(n) is int and asked == [("texas", 0)]
+    assert R._n_classes("gone") == 2
