@@ -348,7 +348,8 @@ def test_the_summary_counts_verdicts_weak_targets_and_cells_like_the_control():
     calm = _summary_report()
     calm["strength"] = {k: dict(v, weak=False) for k, v in calm["strength"].items()}
     calm["cells"] = [dict(c, vs_control=None) for c in calm["cells"]]
-    assert R._summary_lines(calm)[-1] == "| tab:flip | 0 | 0 | 0 | 0 | 1 | 1 run: ±4 points | 0 | 0 | 1 |"
+    assert R._summary_lines(calm)[-1] == (
+        "| tab:flip | 0 | 0 | 0 | 0 | 1 | 1 run: ±4 points | 0 | 0 | 1 |")
     del calm["strength"]
     assert R._summary_lines(calm)[-2] == "| tab:coauthor | 1 | 0 | 0 | 0 | 0 | — | 0 | 0 | 0 |"
 
