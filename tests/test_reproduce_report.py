@@ -474,6 +474,11 @@ def test_a_table_per_reading_in_the_papers_row_order_with_the_rows_not_run():
                                                            model="rngc", paper=None)]}) == [
         "| model | Cora 0.5 |", "|---|---|", "| RNGC | 70.0±1.5 |", control + " | — |"]
     assert R.table_markdown("tab:coauthor", report) == []
+    off = {"cells": [_shown(key, "cora", 0.3, "raw", paper=None, verdict=None)]}
+    assert R.table_markdown(key, off)[3] == "| MLP | — |"      # the paper has no p = 0.3
+    assert R.table_markdown("tab:heterophily", {"cells": [_shown()]})[4] == (
+        "| GAT | 54.7±8.2 │ not run |")                         # the paper's std shown
+    assert R._paper(None) == "—"
 
 
 def test_the_terminal_lines():
@@ -491,7 +496,7 @@ def test_the_terminal_lines():
                     paper=(60.0, 2.0, False), verdict=None, gap=None, interval=None),
              _shown("tab:coauthor", "coauthor-cs", 0.0, verdict="reproduced", gap=-0.5)]
     rows = [{"target": "tab:flip", "dataset": "cora", "level": 0.1, "model": "GAT",
-             "paper": {"mean": 70.1, "std": None}, "reason": "not implemented"}]
+             "paper": {"mean": 70.1, "std": 1.25}, "reason": "not implemented"}]
     report = {"cells": cells, "not_run_rows": rows,
               "strength": {"tab:heterophily": {"runs": [3], "half_width": 25.2, "weak": True},
                            "tab:coauthor": {"runs": [3], "half_width": 2.0, "weak": False}}}
@@ -505,7 +510,7 @@ def test_the_terminal_lines():
         + " paper 60.0±2.0  ours — (3 runs, 3 failed)",
         where("tab:coauthor", "coauthor-cs", "ξ", "0", "paper", "ngc")
         + " paper 73.9±6.9  ours 70.0±1.5 (3 runs) [60.0, 72.0]  reproduced (-0.5)",
-        where("tab:flip", "cora", "p", "0.1", "", "GAT") + " paper 70.1  not run: "
+        where("tab:flip", "cora", "p", "0.1", "", "GAT") + " paper 70.1±1.2  not run: "
         "not implemented"]
     del report["strength"]
     assert "  reproduced (+1.0)  indistinguishable" in R.terminal_lines(report)[0]
