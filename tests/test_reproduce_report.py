@@ -597,10 +597,11 @@ def test_the_scale_table_line_by_line():
         "| graph | 12.3 | 3.46 |", "", "Peak memory 9.88 GiB, total 123 s (2 CPUs)."]
 
 
-def test_build_orders_columns_as_the_target_does_and_keeps_targets_apart():
+def test_build_orders_columns_as_the_target_does_and_keeps_targets_apart(monkeypatch):
     """Columns in the target's data-set, level and reading order (not the records' order, not
     sorted by name); a column without a control has no control comparison; the readings of
-    one target are compared on that target's cells only; timing keyed "target | data set"."""
+    one target are compared on that target's cells only; timing keyed "target | data set";
+    the claims learn a data set's class count from the data (chance = 100/C)."""
     recs = [record("tab:row normalization", "cora", lv, reading, r,
                    {"ngc": acc(0.70 + r / 100), "ngc/control": acc(0.5 + r / 100)})
             for reading in ("raw", "rn") for lv in (10.0, 1.0) for r in (0, 1)]
@@ -616,6 +617,11 @@ def test_build_orders_columns_as_the_target_does_and_keeps_targets_apart():
     [choice] = rep["readings"]
     assert choice["target"] == "tab:flip" and sum(o["cells"] for o in choice["options"]) == 2
     assert set(rep["timing"]) == {"tab:row normalization | cora", "tab:flip | cora"}
+    monkeypatch.setattr(R, "load_cached", lambda name, split: type("D", (), {"num_classes": 4}))
+    noise = R.build([record("fig:noise", "cora", 1.0, "paper", r, {"mlp": acc(0.3)})
+                     for r in (0, 1)])
+    chance = next(c for c in noise["claims"] if c["claim"] == "mlp-random-guess")
+    assert [row["chance"] for row in chance["evidence"]] == [25.0]
 
 
 def test_the_class_count_of_a_data_set_and_its_fallback(monkeypatch):
