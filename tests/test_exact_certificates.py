@@ -466,7 +466,7 @@ def test_log_bounds_bracket_the_logarithm_tightly(x):
     lo, hi = ex.log_bounds(x)
     v = mp.log(mp.mpf(Fraction(x).numerator) / Fraction(x).denominator)
     assert lo <= hi and mpf(lo) <= v <= mpf(hi)
-    assert hi - lo <= Fraction(1, 2 ** 85) * (1 + abs(v))      # "width ≲ 2⁻⁹⁰·(1 + |log x|)"
+    assert mpf(hi - lo) <= mpf(Fraction(1, 2 ** 85)) * (1 + abs(v))   # "width ≲ 2⁻⁹⁰·(1 + |log x|)"
     assert lo.denominator <= 2 ** 96 and hi.denominator <= 2 ** 96   # rounded to the 2⁻⁹⁶ grid
 
 
