@@ -123,8 +123,7 @@ def test_the_lock_holds_only_functions_that_exist(tool):
         assert re.fullmatch(r"[0-9a-f]{16}", fp), key
         path, _, func = key.partition(":")
         assert tool._module_path(path).is_file(), key
-        assert tool.fingerprint(tool._module_path(path).read_text(encoding="utf-8"),
-                                func) is not None, f"{key}: no such function any more"
+        assert tool.current_fingerprint(key) is not None, f"{key}: no such function any more"
 
 
 # --- code left unmutated: the whole statement, not its first line --------------------------

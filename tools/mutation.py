@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import copy
+import functools
 import hashlib
 import json
 import os
@@ -226,7 +228,12 @@ def fingerprint(source, qualname):
     """A hash of the function ``qualname`` ("f" or "Class.method") in the module ``source``:
     its code without its docstring (comments and layout never reach the AST), or None if the
     module has no such function."""
-    scope = ast.parse(source).body
+    return _fingerprint(ast.parse(source), qualname)
+
+
+def _fingerprint(tree, qualname):
+    """:func:`fingerprint` in a parsed module ``tree`` (left unchanged: it may be cached)."""
+    scope = tree.body
     node = None
     for part in qualname.split("."):
         node = next((n for n in scope if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef,
@@ -240,6 +247,7 @@ def fingerprint(source, qualname):
     body = node.body
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
             and isinstance(body[0].value.value, str):
+        node = copy.copy(node)          # the docstring dropped from a copy, not the tree
         node.body = body[1:] or [ast.Pass()]
     return hashlib.sha1(ast.unparse(node).encode()).hexdigest()[:16]
 
@@ -252,11 +260,18 @@ def _module_path(import_path):
     return base.with_suffix(".py") if base.with_suffix(".py").is_file() else base / "__init__.py"
 
 
+@functools.lru_cache(maxsize=None)
+def _module_tree(file):
+    """The parsed module at ``file`` (None if there is none): parsed once per run, since every
+    named survivor of a module asks for one of its functions."""
+    return ast.parse(file.read_text(encoding="utf-8")) if file.is_file() else None
+
+
 def current_fingerprint(key):
     """:func:`fingerprint` of a :func:`function_key` in today's repository."""
     path, func = key.split(":")
-    file = _module_path(path)
-    return fingerprint(file.read_text(encoding="utf-8"), func) if file.is_file() else None
+    tree = _module_tree(_module_path(path))
+    return None if tree is None else _fingerprint(tree, func)
 
 
 def stale_names(named, lock):
