@@ -431,7 +431,7 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
                     X_control = signal_free_features(Xn, seed=np.random.default_rng(
                         [*child.generate_state(2), _CONTROL_STREAM]))
                 rec = fit_and_score(spec, data.adjacency, X_control if spec.control else Xn,
-                                     labels, train, val, test, n_classes, init_seed)
+                                    labels, train, val, test, n_classes, init_seed)
                 records.append(dict(dataset=name, noise=noise, level=lv, run=r, model=label,
                                     **rec))
             if verbose:
