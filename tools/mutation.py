@@ -138,7 +138,8 @@ MODULES = {
     "theory/_chisq": ["tests/test_chisq.py", "tests/test_claim_lemma_1_front.py"],
     # The proof chains are run by the claims that import them (row-sums, neumann-identity,
     # lemma-1, rngc-convergence's small cases, theorem-1's readings): their tests too.
-    "theory/_proofs": ["tests/test_atlas.py", "tests/test_claim_theorem_1.py",
+    "theory/_proofs": ["tests/test_proof_steps.py", "tests/test_atlas.py",
+                       "tests/test_claim_theorem_1.py",
                        "tests/test_judges_neumann_identity.py", "tests/test_judges_row_sums.py",
                        "tests/test_judges_rngc_convergence.py",
                        "tests/test_claim_rngc_convergence_small.py",
