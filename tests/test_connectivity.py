@@ -316,3 +316,22 @@ def test_exact_result_fields_and_refusals(monkeypatch):
     with pytest.raises(ValueError, match=r"^connectivity_factor\(method='dense'\) would need .*"
                                          r"4 dense 12 x 12"):
         connectivity_factor(A, 1.0, 2, method="dense")
+
+
+def test_workers_and_reorder_reach_the_filter(monkeypatch):
+    # The values do not depend on them (blocks and locality order change speed only), so only a
+    # spy on the filter shows that the caller's choice is the one used.
+    from ngc_ref import connectivity
+    seen = []
+    real = connectivity.NeumannFilter
+
+    def spy(*args, **kwargs):
+        seen.append((kwargs.get("workers", "default"), kwargs.get("reorder", "default")))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(connectivity, "NeumannFilter", spy)
+    A = nx.to_scipy_sparse_array(nx.path_graph(6), format="csr")
+    for workers, reorder in ((1, None), (2, "rcm"), (None, "auto")):
+        connectivity_factor(A, 2.0, 3, workers=workers, reorder=reorder)
+    # workers=None is resolved first (the machine's count), reorder is passed as given
+    assert seen == [(1, None), (2, "rcm"), (connectivity.resolve_workers(None), "auto")]
