@@ -272,7 +272,7 @@ def test_row_sum_steps_fail_on_sym_and_on_a_planted_operator():
     assert not pr._powers_stochastic(s0)[1]
 
 
-# --- our two-node lemma (Eq. 17) -----------------------------------------------------------------
+# --- our two-node lemma (Eq. 17) ---
 
 def two_node(edges, norm, eps, X, lam=2.0):
     return pr.Instance("two", 2, edges, norm, lam, 3, extra={"X": X, "eps": eps})

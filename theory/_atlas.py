@@ -451,8 +451,7 @@ def scan(norm, test, *, lams=LAMS, with_S=True, extra=None, ratio="measured / bo
     lams = tuple(sorted(lams, key=float))
     res = Scan(norm, lams, with_S, extra, ratio_is=ratio, within=rng)
     res.graphs = N_ATLAS
-    dg = None if rng.everything else {"cases": 0, "failing_cases": 0, "failing_graphs": set(),
-                                      "worst_ratio": -np.inf}
+    dg = None if rng.everything else {"cases": 0, "failing_cases": 0, "failing_graphs": set()}
     xs = [None] if extra is None else list(extra[1])
     lam_rank = {lam: r for r, lam in enumerate(sorted(lams, key=simplicity))}
     pending, pending_out = [], []
@@ -507,7 +506,6 @@ def scan(norm, test, *, lams=LAMS, with_S=True, extra=None, ratio="measured / bo
                             heapq.nsmallest(CANDIDATES, pending_out, key=lambda t: t[0])]
         dg["minimal"] = dg["candidates"][0][1] if dg["candidates"] else None
         dg["graphs_failing_only_there"] = dg["failing_graphs"] - res.failing_graphs
-        del dg["worst_ratio"]
         res.degenerate = dg
     return res
 

@@ -128,8 +128,9 @@ MODULES = {
     "theory/reproduce/verdicts": ["tests/test_reproduce_verdicts.py", "tests/test_reproduce.py"],
     "theory/reproduce/report": ["tests/test_reproduce_report.py", "tests/test_reproduce.py"],
     # The exact side: the atlas search, exact fractions, chi-square certificates, proof chains.
-    "theory/_atlas": ["tests/test_atlas.py", "tests/test_claim_lemma_1_front.py",
-                      "tests/test_claim_remark_1.py", "tests/test_claim_tau_headline.py"],
+    "theory/_atlas": ["tests/test_atlas_units.py", "tests/test_atlas.py",
+                      "tests/test_claim_lemma_1_front.py", "tests/test_claim_remark_1.py",
+                      "tests/test_claim_tau_headline.py"],
     "theory/_exact": ["tests/test_atlas.py", "tests/test_chisq.py",
                       "tests/test_claim_lemma_1_front.py", "tests/test_claim_ngc_framework.py",
                       "tests/test_claim_remark_1.py",
@@ -165,6 +166,8 @@ NOT_MUTATED = {
     "theory/reproduce/report": {
         r"^def (figures|_present|_noise_figure|_depth_figure|_accuracy_axes)\(":
             "figure drawing (matplotlib calls, colours, sizes, labels)",
+    },    "theory/_atlas": {
+        r"^def draw_graph\(": "figure drawing (networkx/matplotlib calls, colours, sizes, labels)",
     },
 }
 
