@@ -462,3 +462,59 @@ def test_neumann_matrix_passes_max_nodes():
     with pytest.raises(ValueError, match="max_nodes"):
         neumann_matrix(np.ones((4, 4)) - np.eye(4), 1.0, 2, max_nodes=3)
     assert neumann_matrix(np.ones((4, 4)) - np.eye(4), 1.0, 2, max_nodes=4).shape == (4, 4)
+
+
+def test_propagate_passes_reorder_and_workers_to_its_filter(monkeypatch):
+    # Neither changes a value (the locality order and the threads change speed only), so only
+    # a spy on the filter shows that the caller's choice is the one used.
+    from ngc_ref import neumann as nm
+    seen = []
+    real = nm.NeumannFilter
+
+    def spy(*args, **kwargs):
+        seen.append((kwargs.get("workers", "default"), kwargs.get("reorder", "default")))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(nm, "NeumannFilter", spy)
+    A = sp.csr_array(nx_path(5))
+    X = np.arange(10.0).reshape(5, 2)
+    for workers, reorder in ((1, None), (2, "rcm"), (None, "auto")):
+        neumann_propagate(A, X, 2.0, 3, workers=workers, reorder=reorder)
+    assert seen == [(1, None), (2, "rcm"), (None, "auto")]
+
+
+def nx_path(n):
+    A = np.zeros((n, n))
+    A[np.arange(n - 1), np.arange(1, n)] = A[np.arange(1, n), np.arange(n - 1)] = 1.0
+    return A
+
+
+def test_reordered_apply_guards_at_its_exact_needs(monkeypatch):
+    # reorder="rcm": X in the locality order and two Horner buffers, 3 n x d float64 arrays,
+    # must fit (one array more is refused); the adjacency in the locality order is guarded
+    # under the filter's own name.
+    n, d = 40, 6
+    A = sp.csr_array(nx_path(n))
+    X = np.random.default_rng(0).standard_normal((n, d))
+    want = NeumannFilter(A, 2.0, 5, reorder=None).apply(X)
+    need = 3 * n * d * 8
+    An = NeumannFilter(A, 2.0, 5, reorder=None).A_norm
+    matrix_need = An.nnz * (8 + 4 * An.indices.itemsize) + 8 * (n + 1)
+    assert matrix_need < need
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+    assert_allclose(NeumannFilter(A, 2.0, 5, reorder="rcm").apply(X), want, rtol=1e-12)
+    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(matrix_need - 1))
+    with pytest.raises(ValueError, match=r"NeumannFilter\(reorder=.rcm.\) would need"):
+        NeumannFilter(A, 2.0, 5, reorder="rcm").apply(X[:, :1])
+
+
+def test_operators_are_made_once_and_kept():
+    f = NeumannFilter(sp.csr_array(nx_path(6)), 2.0, 3, reorder="rcm")
+    assert f._operator_for(np.float64) is f.A_norm
+    a32 = f._operator_for(np.float32)
+    assert a32.dtype == np.float32 and f._operator_for(np.float32) is a32
+    order = f._order.ordering(10 ** 6, 1, 8)
+    assert order is not None                         # "rcm": always in the locality order
+    b = f._operator_for(np.float64, order)
+    assert f._operator_for(np.float64, order) is b and b is not f.A_norm
+    assert f._operator_for(np.float32, order) is f._operator_for(np.float32, order)
