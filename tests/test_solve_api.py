@@ -726,3 +726,36 @@ def test_the_rounding_allowance_is_no_wider_than_stated(monkeypatch, case):
             _, info = gsd_solve(_A, x[:, None], 4.0, norm="rw", method="offset", rtol=1e-16,
                                 return_info=True)
         assert info.converged is converged, (factor, info.residual)
+
+
+@pytest.mark.parametrize("method", ["direct", "cg", "chebyshev", "dense"])
+def test_reorder_is_checked_whatever_the_method(method):
+    # a bad value is refused up front, also by the methods that never reorder
+    with pytest.raises(ValueError, match="reorder must be one of"):
+        gsd_solve(nx.path_graph(6), np.ones(6), lam=2.0, method=method, reorder="bogus")
+
+
+@pytest.mark.parametrize("solver", ["gsd_solve", "gsd_solve_normalized"])
+def test_reorder_reaches_the_iterative_solve(monkeypatch, solver):
+    # the locality order changes speed only, so a spy on the Reorder the solve makes shows it
+    seen = []
+    real = solve_mod.Reorder
+
+    def spy(An, reorder, **kwargs):
+        seen.append(reorder)
+        return real(An, reorder, **kwargs)
+
+    monkeypatch.setattr(solve_mod, "Reorder", spy)
+    G = nx.path_graph(30)
+    X = np.random.default_rng(0).standard_normal((30, 2))
+    if solver == "gsd_solve":
+        run = lambda **kw: gsd_solve(G, X, lam=4.0, method="cg", **kw)   # noqa: E731
+    else:
+        An, d = normalized_adjacency(G, norm="sym", return_degrees=True)
+        run = lambda **kw: gsd_solve_normalized(   # noqa: E731
+            An, d, X, lam=4.0, norm="sym", method="cg", **kw)
+    want = run(reorder=None)
+    assert seen == []                                 # None: no locality order considered
+    np.testing.assert_allclose(run(reorder="rcm"), want, rtol=1e-8)
+    run(reorder="auto")
+    assert seen == ["rcm", "auto"]
