@@ -226,6 +226,13 @@ def test_neumann_steps_fail_where_their_hypotheses_are_planted_away():
     div = planted(base, An=np.diag([2.5, 0.5]))
     ratio, ok = pr._series_limit(div)
     assert not ok and ratio > 1e3
+    # ρ(rÃ) = 0.95 with r = 1/2: K = 47 terms (chosen from r alone) leave 0.95^48 ≈ 8.5 % of
+    # the inverse unsummed, which the step reports (a ratio of 1.085, below 2)
+    slow_planted = planted(base, An=np.diag([1.9, 0.0]))
+    ratio, ok = pr._series_limit(slow_planted)
+    assert not ok and ratio == pytest.approx(1 + 0.95 ** 48, rel=1e-9)
+    # λ = 0: r = 0, rÃ = 0, the series is I (no logarithm of 0)
+    assert pr._series_limit(pr.Instance("K2", 2, [[0, 1]], "rw", 0.0, 3)) == (1.0, True)
     # a slowly converging series at λ = 1024 is still summed far enough (K from r^K ≤ 1e-14)
     slow = pr.Instance("K2", 2, [[0, 1]], "rw", 1024.0, 3)
     ratio, ok = pr._series_limit(slow)
@@ -437,13 +444,20 @@ def test_theorem_1_last_display_against_its_setting(inst):
     assert ratio == pytest.approx(lhs / cs, rel=1e-7, abs=1e-15) and ok
 
 
-def test_theorem_1_setting_defaults_and_its_expansion_on_a_wrong_iterate():
+def test_theorem_1_setting_defaults_and_its_expansion_on_any_setting():
     inst = pr.Instance("P3", 3, P3, "rw", 2.0, 3, d=2, seed=4)
     assert pr._theorem_setting(inst)[7] == 5000
-    # the expansion is an identity in W: any iterate satisfies it, and so does W_g*
-    Xs, eta, Y, Wg, W, W0, alpha, k = inst.extra["theorem"]
-    inst.extra["theorem"] = (Xs, eta, Y, Wg, W + 3.0, W0, alpha, k)
-    assert pr._t1_expansion(inst)[1]
+    # the expansion is an identity in X*, η, Y, W and W_g*: it holds on random ones too (where
+    # Y is not in the range of Ã_SX*, so no term of it vanishes), and each of its terms counts
+    rng = np.random.default_rng(9)
+    Xs, eta, Y, Wg, W = (rng.standard_normal(s) for s in ((3, 2), (3, 2), (3, 2), (2, 2), (2, 2)))
+    Z = np.zeros((2, 2))
+    inst.extra["theorem"] = (Xs, eta, Y, Wg, W, Z, 1.0, 10)
+    ratio, ok = pr._t1_expansion(inst)
+    assert ok and ratio <= 1 + 1e-12
+    M = ref_M(inst)
+    residual = M @ Xs @ Wg - Y
+    assert np.abs(residual).min() > 1e-3 and np.abs(M @ eta @ Wg).min() > 1e-3
     # the bound's ratio is ∞ when its right-hand side is 0 (W = W_g* = W⁰ and no noise)
     zero = pr.Instance("P3", 3, P3, "rw", 2.0, 3, d=2)
     Z = np.zeros((2, 2))
