@@ -135,7 +135,8 @@ MODULES = {
                       "tests/test_claim_lemma_1_front.py", "tests/test_claim_ngc_framework.py",
                       "tests/test_claim_remark_1.py",
                       "tests/test_claim_rngc_convergence_small.py",
-                      "tests/test_summary_text.py", "tests/test_exact_certificates.py"],
+                      "tests/test_summary_text.py", "tests/test_exact_certificates.py",
+                      "tests/test_exact_helpers.py"],
     "theory/_chisq": ["tests/test_chisq.py", "tests/test_claim_lemma_1_front.py"],
     # The proof chains are run by the claims that import them (row-sums, neumann-identity,
     # lemma-1, rngc-convergence's small cases, theorem-1's readings): their tests too.
