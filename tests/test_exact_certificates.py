@@ -668,3 +668,37 @@ def test_lemma_1_exact_equal_weights_record():
     assert cert["exact"]["P(‖Ã_Sη‖_F² > bound)"].startswith("= ")
     assert float(cert["exact"]["P(‖Ã_Sη‖_F² > bound)"][2:]) == pytest.approx(P, rel=1e-12)
     assert cert["fails"] and cert["shows"].endswith("> 1/d = 1/16")
+
+
+def test_lemma_1_exact_prints_each_number_at_its_stated_digits():
+    """The record's numbers at the digits the layout gives them: the bound at 15 significant
+    digits, each weight at 12, the margin from 1/d at 6 (references at 60 digits here)."""
+    n, edges = P3
+    cert = ex.certify_lemma_1_exact(n, edges, 2, 1, 2, "rw")
+    rec = cert["exact"]
+    with mpmath.workdps(60):
+        bound = ref_bound(n, edges, 2, 1, 2, "rw")
+        mu = ref_gram_eigs(n, edges, 2, 1, "rw")
+        assert rec["Eq. 11 bound / σ² = 2·max_i ρ_i·(4 log n + log 2d)"] == mpmath.nstr(bound, 15)
+        got = rec["weights μ_k (eigenvalues of Ã_SᵀÃ_S)"].split(", ")
+        assert sorted(got, key=float) == [mpmath.nstr(m, 12) for m in mu]
+        margin = mpmath.mpf(1) / 2 - mpmath.mpf(cert["numbers"]["P_hi"])
+        assert rec["margin from 1/d"] == mpmath.nstr(margin, 6)
+        assert len(rec["margin from 1/d"].lstrip("0.")) == 6
+
+
+def test_lemma_1_exact_refuses_weights_that_do_not_sum_to_the_trace(monkeypatch):
+    """Σ μ_k = tr Ã_SᵀÃ_S = ‖Ã_S‖_F² exactly: a weight list off by more than its slack (a wrong
+    eigen-solver) is refused with the graph named, not turned into a certificate."""
+    real = ex.lemma_1_weights
+
+    def shifted(*args):
+        mu, slack, equal = real(*args)
+        return [m * (1 + mpmath.mpf(10) ** -30) for m in mu], slack, equal
+
+    monkeypatch.setattr(ex, "lemma_1_weights", shifted)
+    n, edges = P3
+    with pytest.raises(ArithmeticError, match=r"^eigenvalues of Ã_SᵀÃ_S sum to 0\.\d+, not "
+                                              r"‖Ã_S‖_F² = \d+/\d+ \(n=3, edges=\[\[0, 1\], "
+                                              r"\[1, 2\]\], λ=2, S=1\)$"):
+        ex.certify_lemma_1_exact(n, edges, 2, 1, 2, "rw")

@@ -299,3 +299,19 @@ def test_row_sums_types_and_the_sums_of_squares():
     assert rho == [sum((x * x for x in row), ex.Surd()).rational() for row in M]
     assert ex.fro2_over_mass2(3, P3, 1, 2, "sym") == sum(rho) / ex.mass(1, 2) ** 2
     assert type(ex.fro2_over_mass2(3, P3, 1, 2, "rw")) is F
+
+
+def test_lemma_1_weights_equal_flag_and_values():
+    P3 = [[0, 1], [1, 2]]
+    for norm in ("rw", "sym"):
+        mu, slack, equal = ex.lemma_1_weights(3, P3, 2, 0, norm)   # Ã_0 = I/(λ+1): one weight
+        with mpmath.workdps(60):
+            assert equal and all(abs(m - mpmath.mpf(1) / 9) <= slack for m in mu)
+        mu, slack, equal = ex.lemma_1_weights(3, P3, 2, 1, norm)
+        assert not equal
+        M = np.array([[float(x) for x in row] for row in ex.neumann(3, P3, 2, 1, norm)])
+        want = np.sort(np.linalg.eigvalsh(M.T @ M))
+        np.testing.assert_allclose([float(m) for m in mu], want, rtol=1e-12)
+        assert 0 < slack < 1e-30
+    # K2 is regular: Ã_sym = Ã_rw, and Ã_S² is not a multiple of I at S = 1
+    assert not ex.lemma_1_weights(2, [[0, 1]], 1, 1, "sym")[2]
