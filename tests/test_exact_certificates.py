@@ -702,3 +702,15 @@ def test_lemma_1_exact_refuses_weights_that_do_not_sum_to_the_trace(monkeypatch)
                                               r"‖Ã_S‖_F² = \d+/\d+ \(n=3, edges=\[\[0, 1\], "
                                               r"\[1, 2\]\], λ=2, S=1\)$"):
         ex.certify_lemma_1_exact(n, edges, 2, 1, 2, "rw")
+
+
+def test_lemma_1_paley_zygmund_between_one_and_two_over_d():
+    """Three isolated nodes, λ = 1, S = 0, d = 8: Ã_0 = I/2, E = d‖Ã_0‖_F² = 6,
+    Var = 2d‖Ã_0ᵀÃ_0‖_F² = 3, bound = 2·(1/4)·(4 log 3 + log 16); the Paley–Zygmund bound
+    ≈ 0.150 lies between 1/d and 2/d: the certificate compares it with 1/d, so it fails."""
+    E, V = 6.0, 3.0
+    theta = 0.5 * (4 * math.log(3) + math.log(16)) / E
+    pz = (1 - theta) ** 2 * E * E / (V + E * E)
+    assert 1 / 8 < pz < 2 / 8
+    cert = ex.certify_lemma_1(3, [], 1, 0, 8, "rw")
+    assert cert["fails"] and cert["numbers"]["pz"] == pytest.approx(pz, rel=1e-12)
