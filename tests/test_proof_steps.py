@@ -11,6 +11,7 @@ chain machinery (``run_chain``, ``step_row``, ``first_failure``) is checked on s
 ratios are set by hand.
 """
 
+import itertools
 import math
 
 import networkx as nx
@@ -56,8 +57,14 @@ def instances():
     return out
 
 
-INSTANCES = instances()
-IDS = [f"{i.name}-{i.norm}" for i in INSTANCES]
+# Tests take the index and build their instance fresh: an Instance keeps what it computed (its
+# cached properties, the theorem's setting), so a module-level one built and used once would
+# hand a later run (a mutation pass forks after a clean run) yesterday's numbers.
+IDS = [f"{i.name}-{i.norm}" for i in instances()]
+
+
+def fresh(k, make=instances):
+    return make()[k]
 
 
 def planted(inst, **cached):
@@ -70,8 +77,9 @@ def planted(inst, **cached):
 
 # --- the instance ---
 
-@pytest.mark.parametrize("inst", INSTANCES, ids=IDS)
-def test_the_instance_operators_match_dense_references(inst):
+@pytest.mark.parametrize("k", range(len(IDS)), ids=IDS)
+def test_the_instance_operators_match_dense_references(k):
+    inst = fresh(k)
     An = ref_An(inst.n, inst.edges, inst.norm)
     np.testing.assert_allclose(inst.An, An, rtol=1e-14, atol=1e-15)
     np.testing.assert_allclose(inst.rw, ref_An(inst.n, inst.edges, "rw"), rtol=1e-14)
@@ -171,8 +179,9 @@ def test_eq_and_le_at_their_tolerances():
 
 # --- appendix B: the Neumann series ---
 
-@pytest.mark.parametrize("inst", INSTANCES, ids=IDS)
-def test_neumann_steps_hold_with_their_ratios(inst):
+@pytest.mark.parametrize("k", range(len(IDS)), ids=IDS)
+def test_neumann_steps_hold_with_their_ratios(k):
+    inst = fresh(k)
     A = inst.r * ref_An(inst.n, inst.edges, inst.norm)
     rho = max(abs(np.linalg.eigvals(A)))
     ratio, ok = pr._sym_eig_to_rw(inst)
@@ -241,8 +250,9 @@ def test_neumann_steps_fail_where_their_hypotheses_are_planted_away():
 
 # --- appendix C: row sums ---
 
-@pytest.mark.parametrize("inst", INSTANCES, ids=IDS)
-def test_row_sum_steps_against_dense_powers(inst):
+@pytest.mark.parametrize("k", range(len(IDS)), ids=IDS)
+def test_row_sum_steps_against_dense_powers(k):
+    inst = fresh(k)
     An = ref_An(inst.n, inst.edges, inst.norm)
     one = np.ones(inst.n)
     dev = lambda v, w: float(np.abs(v - w).max())   # noqa: E731
@@ -285,13 +295,15 @@ def two_node(edges, norm, eps, X, lam=2.0):
     return pr.Instance("two", 2, edges, norm, lam, 3, extra={"X": X, "eps": eps})
 
 
-TWO = [two_node(e, norm, eps, X)
-       for e in ([[0, 1]], []) for norm in ("rw", "sym") for eps in (0.0, 0.5, 1.0)
-       for X in (np.array([[1.0, 2.0], [0.5, -1.0]]), np.array([[3.0], [0.0]]))]
+def two_nodes():
+    return [two_node(e, norm, eps, X)
+            for e in ([[0, 1]], []) for norm in ("rw", "sym") for eps in (0.0, 0.5, 1.0)
+            for X in (np.array([[1.0, 2.0], [0.5, -1.0]]), np.array([[3.0], [0.0]]))]
 
 
-@pytest.mark.parametrize("inst", TWO, ids=range(len(TWO)))
-def test_two_node_steps_against_closed_forms(inst):
+@pytest.mark.parametrize("k", range(len(two_nodes())))
+def test_two_node_steps_against_closed_forms(k):
+    inst = fresh(k, two_nodes)
     X, eps = inst.extra["X"], inst.extra["eps"]
     G = X @ X.T
     P = G / np.linalg.norm(G, "fro")
@@ -333,8 +345,9 @@ def test_two_node_steps_fail_outside_their_setting():
 
 # --- appendix D: Lemma 1 ---
 
-@pytest.mark.parametrize("inst", INSTANCES, ids=IDS)
-def test_lemma_1_steps_against_their_formulas(inst):
+@pytest.mark.parametrize("k", range(len(IDS)), ids=IDS)
+def test_lemma_1_steps_against_their_formulas(k):
+    inst = fresh(k)
     M = ref_M(inst)
     rho = (M ** 2).sum(axis=1)
     t = inst.sigma * math.sqrt(rho.max()) * np.linspace(0.25, 12.0, 96)
@@ -392,17 +405,19 @@ def test_lemma_1_steps_at_known_values():
 
 # --- appendix E: Theorem 1's last display ---
 
-THEOREM = [pr.Instance(f"{name}-{norm}-{sigma}", n, edges, norm, lam, S, d=2, sigma=sigma,
-                       seed=seed, extra={"k": 400})
-           for (name, n, edges, lam, S, seed) in (("P3", 3, P3, 2.0, 3, 1),
-                                                  ("star", 4, [[0, 1], [0, 2], [0, 3]], 32.0,
-                                                   5, 2),
-                                                  ("K2+K1", 3, [[0, 1]], 0.5, 1, 3))
-           for norm in ("rw", "sym") for sigma in (0.1, 1.0)]
+def theorem_instances():
+    return [pr.Instance(f"{name}-{norm}-{sigma}", n, edges, norm, lam, S, d=2, sigma=sigma,
+                        seed=seed, extra={"k": 400})
+            for (name, n, edges, lam, S, seed) in (("P3", 3, P3, 2.0, 3, 1),
+                                                   ("star", 4, [[0, 1], [0, 2], [0, 3]], 32.0,
+                                                    5, 2),
+                                                   ("K2+K1", 3, [[0, 1]], 0.5, 1, 3))
+            for norm in ("rw", "sym") for sigma in (0.1, 1.0)]
 
 
-@pytest.mark.parametrize("inst", THEOREM, ids=[i.name for i in THEOREM])
-def test_theorem_1_last_display_against_its_setting(inst):
+@pytest.mark.parametrize("k", range(12), ids=[i.name for i in theorem_instances()])
+def test_theorem_1_last_display_against_its_setting(k):
+    inst = fresh(k, theorem_instances)
     Xs, eta, Y, Wg, W, W0, alpha, k = pr._theorem_setting(inst)
     assert pr._theorem_setting(inst) is inst.extra["theorem"]      # kept on the instance
     M = ref_M(inst)
@@ -465,3 +480,75 @@ def test_theorem_1_setting_defaults_and_its_expansion_on_any_setting():
                              1.0, 10)
     assert pr._t1_bound(zero) == (math.inf, True)
     assert pr._t1_cauchy_schwarz(zero) == (math.inf, True)
+
+
+def test_planted_operators_show_the_ratio_each_step_reports():
+    base = pr.Instance("K3", 3, [[0, 1], [1, 2], [0, 2]], "rw", 1.0, 2)
+    # eigenvalue range: the ratio is the larger of max μ and −min μ
+    assert pr._eig_range(planted(base, An=np.diag([0.5, -0.9, 0.1]))) == (
+        pytest.approx(0.9), True)
+    # Gerschgorin on a planted rw matrix with an isolated row (R = 0, the disc is the point 1):
+    # μ = 0.8 lies on the edge of rows 1 and 2's discs (ratio 1); the point disc is not used
+    rw = np.array([[1.0, 0.0, 0.0], [0.0, 0.9, 0.1], [0.0, 0.1, 0.9]])
+    assert pr._gershgorin(planted(base, rw=rw)) == (pytest.approx(1.0, rel=1e-12), True)
+
+
+def test_run_chain_ties_keep_the_first_instance():
+    insts = [pr.Instance(f"G{k}", 2, [], "rw", 1.0, 0) for k in range(3)]
+    rows = pr.run_chain([pr.Step("tie", "", lambda i: (2.0, i.name == "G1")),
+                         pr.Step("bad tie", "", lambda i: (2.0, False)),
+                         pr.Step("good tie", "", lambda i: (2.0, True))], insts, show=())
+    assert rows[0]["where"].startswith("G0 ") and rows[0]["verdict"] == "fails"
+    assert rows[1]["where"].startswith("G0 ") and rows[1]["failing_instances"] == 3
+    assert rows[2]["where"].startswith("G0 ") and rows[2]["verdict"] == "holds"
+
+
+def test_choice_of_t_just_above_sigma_one():
+    # 2n⁴d·exp(−(4 log n + log 2d)/σ²) = (2n⁴d)^{1 − 1/σ²}: at σ = 1.03, n = 3, d = 8 it is
+    # 1296^{0.0574} ≈ 1.51, above 1 (the step fails) and below 2
+    inst = pr.Instance("P3", 3, P3, "rw", 2.0, 3, d=8, sigma=1.03)
+    ratio, ok = pr._choice_of_t(inst)
+    assert ratio == pytest.approx(1296 ** (1 - 1 / 1.03 ** 2), rel=1e-12)
+    assert 1 < ratio < 2 and not ok
+
+
+def _set(inst, seed, c):
+    """A setting where no term of the last display vanishes: Y outside the range of Ã_SX*,
+    W_g* and W random (not the fit), W⁰ = W_g* + c·(random), small noise; the first term grows
+    like c², so the grid of c crosses each bound."""
+    rng = np.random.default_rng(seed)
+    Xs, Y = (rng.standard_normal((inst.n, 2)) for _ in range(2))
+    eta = 1e-3 * rng.standard_normal((inst.n, 2))
+    Wg, W, D = (rng.standard_normal((2, 2)) for _ in range(3))
+    inst.extra["theorem"] = (Xs, eta, Y, Wg, 3 * W, Wg + c * D, 0.05, 7)
+    return inst.extra["theorem"]
+
+
+def test_theorem_1_terms_and_bounds_on_settings_where_no_term_vanishes():
+    fro2 = lambda Z: float((Z ** 2).sum())   # noqa: E731
+    seen_bound, seen_cs = [], []
+    for seed, c in itertools.product(range(3), np.geomspace(0.01, 10, 25)):
+        inst = pr.Instance("P3", 3, P3, "sym", 2.0, 2, d=2)
+        Xs, eta, Y, Wg, W, W0, alpha, k = _set(inst, seed, c)
+        M = ref_M(inst)
+        lhs = fro2(M @ Xs @ W - Y) - fro2(M @ Xs @ Wg - Y)
+        first = fro2(W0 - Wg) / (2 * k * alpha)
+        e = math.sqrt(fro2(M @ eta))
+        ag, bg = e * math.sqrt(fro2(Wg)), math.sqrt(fro2(M @ Xs @ Wg - Y))
+        af, bf = e * math.sqrt(fro2(W)), math.sqrt(fro2(M @ (Xs + eta) @ W - Y))
+        terms = pr._t1_terms(inst)
+        assert terms[0] == pytest.approx(lhs, rel=1e-12, abs=1e-12)
+        assert terms[1] == pytest.approx(first, rel=1e-12)
+        np.testing.assert_allclose(terms[2] + terms[3], (ag, bg, af, bf), rtol=1e-12)
+        printed = first + ag ** 2 * (2 * bg ** 2 + ag ** 2) + af ** 2 * (2 * bf ** 2 + af ** 2)
+        cs = first + ag * (2 * bg + ag) + af * (2 * bf + af)
+        for step, rhs, seen in ((pr._t1_bound, printed, seen_bound),
+                                (pr._t1_cauchy_schwarz, cs, seen_cs)):
+            ratio, ok = step(inst)
+            assert ratio == pytest.approx(lhs / rhs, rel=1e-10, abs=1e-14)
+            assert ok == (lhs <= rhs * (1 + pr.LE_RTOL))
+            seen.append(lhs / rhs)
+    # the settings reach both sides of each bound, and ratios between 1 and 2 (a step that
+    # compared with twice its bound would pass them)
+    for seen in (seen_bound, seen_cs):
+        assert min(seen) < 1 < max(seen) and any(1 < r < 2 for r in seen)
