@@ -160,7 +160,8 @@ def test_range_graphs_cases_and_contains():
     c = at.NON_DEGENERATE.cases(st, True, 2)
     assert c.shape == (at.S_MAX + 1, st.size) and not c[0].any()
     np.testing.assert_array_equal(c[1:], np.broadcast_to([not i for i in isolated], (64, 4)))
-    assert not at.NON_DEGENERATE.cases(st, True, 1).any()       # d = 1 below the range
+    below = at.NON_DEGENERATE.cases(st, True, 1)                  # d = 1 below the range
+    assert below.shape == (at.S_MAX + 1, st.size) and not below.any()
     assert at.NON_DEGENERATE.cases(st, False).shape == (1, st.size)
     r = at.NON_DEGENERATE
     assert r.contains({"n": 3, "edges": P3_ATLAS})               # no S recorded: in range
@@ -183,6 +184,7 @@ def test_scan_records_its_settings_and_defaults():
     assert (res.norm, res.lams, res.with_S, res.extra, res.ratio_is) == (
         "rw", (0.5, 2.0), False, ("d", (1, 3)), "x / y")
     assert res.cases == (at.N_ATLAS - 1) * 2 * 2
+    assert res.worst == {"atlas_index": 1, "n": 1, "edges": [], "lam": 0.5, "d": 1}   # no S
 
 
 def test_scan_worst_is_the_first_largest_ratio_inside_the_range():
@@ -423,6 +425,10 @@ def test_walk_minimal_certifies_in_order_and_stops_as_it_says():
     out = at.walk_minimal(holds, lams=(1.0,), extra=("d", (2,)), within=tiny, limit=10 ** 6)
     assert out["stopped"] == "every case holds" and out["minimal"] is None
     assert len(made) == 2 * at.stacks()[6].size and made[-1]["S"] == at.S_MAX
+    assert out["holding_before"] == made
+    # by default at most 400 certificates
+    assert at.walk_minimal(lambda w: {"fails": False}, lams=(1.0,), extra=("d", (2,)))[
+        "stopped"] == "after 400 certificates, none failing"
 
 
 # --- small record helpers ---
@@ -434,6 +440,12 @@ def test_exact_line_setting_and_combine_search():
     assert at.exact_line(mc, "node 0") == "row sum of node 0 = 5/8"
     assert at.exact_line(mc, "τ") == "τ ≈ 1.587 (exact fraction in report.json)"
     assert at.exact_line(mc, "τ_max") == "short τ_max = 3 ≈ 3.0"      # short: written whole
+    # the shortening starts above 60 characters
+    at60 = {"exact": {"τ": "1" * 52 + "/7 ≈ 1.5"}}                  # 60 characters: kept
+    assert len(at60["exact"]["τ"]) == 60 and at.exact_line(at60, "τ") == "τ = " + at60[
+        "exact"]["τ"]
+    at61 = {"exact": {"τ": "1" * 53 + "/7 ≈ 1.5"}}
+    assert at.exact_line(at61, "τ") == "τ ≈ 1.5 (exact fraction in report.json)"
     long_plain = {"exact": {"x": "1" * 70}}
     assert at.exact_line(long_plain, "x") == "x = " + "1" * 70     # long but no decimal
     assert at.exact_line(mc, "nothing") == "" and at.exact_line({}, "τ") == ""
