@@ -667,6 +667,10 @@ def test_lemma_1_exact_equal_weights_record():
     P = stats.chi2.sf(2 * float(m2) * math.log(32) / float(m2), 16)
     assert cert["exact"]["P(‖Ã_Sη‖_F² > bound)"].startswith("= ")
     assert float(cert["exact"]["P(‖Ã_Sη‖_F² > bound)"][2:]) == pytest.approx(P, rel=1e-12)
+    # a point bracket is printed at 15 significant digits: P(χ²_16 > 2 log 32) = Q(8, log 32)
+    with mpmath.workdps(60):
+        exact = mpmath.gammainc(8, mpmath.log(32), regularized=True)
+        assert cert["exact"]["P(‖Ã_Sη‖_F² > bound)"] == "= " + mpmath.nstr(exact, 15)
     assert cert["fails"] and cert["shows"].endswith("> 1/d = 1/16")
 
 
