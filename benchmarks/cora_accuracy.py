@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # Table 4 of the paper ("Denoising performance over 100 runs against flipping perturbation"),
 # from the one registry of the paper's numbers (ngc_ref_theory.reproduce.paper, checked against
 # the LaTeX by tests/test_reproduce_paper.py), with its map from our model names to its rows.
+from ngc_ref_theory._hyperparams import paper_config  # noqa: E402  (the appendix tables)
 from ngc_ref_theory.reproduce.paper import FLIP, lookup  # noqa: E402
 from ngc_ref_theory.reproduce.paper import PAPER_ROW as _REPRODUCE_ROWS  # noqa: E402
 
@@ -98,7 +99,8 @@ def run(args, dataset="cora", noise_fn=None):
     """All experiments of one invocation; returns {section title: ExperimentResult}."""
     from ngc_ref.training import run_experiment
     common = dict(models=tuple(args.models), runs=args.runs, seed=args.seed, split=args.split,
-                  root=args.root, noise_fn=noise_fn, verbose=args.verbose)
+                  root=args.root, noise_fn=noise_fn, verbose=args.verbose,
+                  hyperparams=paper_config)
     if isinstance(dataset, str):
         from ngc_ref.datasets import load_dataset
         dataset = load_dataset(dataset, root=args.root, split=args.split)

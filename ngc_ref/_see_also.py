@@ -311,10 +311,6 @@ SEE_ALSO = {
         ('train_classifier', 'a classifier on features propagated beforehand'),
         ('ngc_ref.normalized_adjacency', 'The Ã_sym it propagates with'),
     ],
-    "ngc_ref.training.hyperparams.paper_config": [
-        ('model_spec', 'The runnable model built from it'),
-        ('run_experiment', 'Runs the models with these settings'),
-    ],
     "ngc_ref.training.optim.Adam": [
         ('GradientDescent', 'The plain update'),
         ('train_classifier', 'Chooses one by name'),
@@ -341,7 +337,6 @@ SEE_ALSO = {
         ('model_spec', 'Builds one'),
     ],
     "ngc_ref.training.runner.model_spec": [
-        ('paper_config', 'The hyper-parameters it reads'),
         ('ModelSpec', 'The record returned'),
         ('run_experiment', 'Runs the models'),
     ],

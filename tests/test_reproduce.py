@@ -378,6 +378,7 @@ def test_a_cell_computes_what_run_experiment_computes():
     series evaluator against the library's robust_propagate)."""
     from ngc_ref.training import model_spec, run_experiment
     from ngc_ref.noise import corrupt
+    from ngc_ref_theory._hyperparams import paper_config
     data = cells_mod.dataset("texas", 3)
     Xn = corrupt(data.features, "gaussian", 0.01, seed=5, normalize=True)
     seed = 11
@@ -388,7 +389,8 @@ def test_a_cell_computes_what_run_experiment_computes():
     with threadpool_limits(1):      # as the cells run (tiny matrices: threads only cost)
         for m in ("ngc", "rngc", "mlp", "s2gc", "gcn"):
             ref = run_experiment(data, noise="gaussian", levels=(0.01,), runs=1, seed=seed,
-                                 models={m: model_spec(m, "texas", "gaussian", 0.01)},
+                                 models={m: model_spec(m, "texas", "gaussian", 0.01,
+                                                       hyperparams=paper_config)},
                                  noise_fn=lambda *a, **k: Xn)
             cfg = cells_mod.model_config("tab:heterophily", m, "texas", 0.01)
             acc, _ = cells_mod._fit(cfg, data, Xn, np.asarray(data.labels), init)

@@ -1,4 +1,5 @@
-"""Propagations against dense references; the hyper-parameter registry."""
+"""Propagations against dense references (the paper's hyper-parameter tables: the checker's,
+tests/test_paper_hyperparams.py)."""
 
 import networkx as nx
 import numpy as np
@@ -6,8 +7,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from ngc_ref import neumann_matrix
-from ngc_ref.training import PAPER_HYPERPARAMS, PROPAGATIONS, paper_config, propagate
-from ngc_ref.training.runner import model_spec
+from ngc_ref.training import PROPAGATIONS, propagate
 
 
 def _dense_T(G, norm):
@@ -105,39 +105,6 @@ def test_registry_errors(graph):
     with pytest.raises(ValueError, match="K"):
         propagate("s2gc", G, X, K=0)
     assert set(PROPAGATIONS) == {"raw", "ngc", "rngc", "gsd", "sgc", "s2gc", "appnp"}
-
-
-def test_paper_hyperparameters_match_the_appendix_tables():
-    cfg = paper_config("ngc", "Cora", noise="gaussian", level=0.3)
-    assert (cfg["S"], cfg["lam"], cfg["lr"], cfg["epochs"], cfg["weight_decay"],
-            cfg["hidden"], cfg["dropout"], cfg["eps"]) == (16, 32.0, 0.2, 100, 1e-5, 0, 0.0, None)
-    assert cfg["table"] == "tab:citation_hyper" and cfg["norm"] == "sym"
-    flips = {p: paper_config("ngc", "cora", noise="flip", level=p) for p in (0.1, 0.2, 0.4)}
-    assert [(c["S"], c["lam"]) for c in flips.values()] == [(32, 64.0), (16, 32.0), (16, 32.0)]
-    assert paper_config("rngc", "cora", noise="flip", level=0.4)["eps"] == 0.1
-    assert paper_config("rngc", "pubmed", noise="flip", level=0.1)["eps"] == 0.1
-    het = paper_config("ngc", "wisconsin", level=1.0)
-    assert (het["hidden"], het["dropout"], het["epochs"], het["S"], het["lam"]) == (
-        16, 0.5, 1000, 2, 1024.0)
-    assert paper_config("rngc", "film", level=0.01)["eps"] == 1e-5
-    assert paper_config("ngc", "coauthor-cs", level=1.0)["lam"] == 128.0
-    assert paper_config("rngc", "products", level=0.1)["layers"] == 3
-    assert all("table" in row for row in PAPER_HYPERPARAMS.values())
-    with pytest.raises(ValueError, match="levels with a row: 0.1, 0.2, 0.4"):
-        paper_config("ngc", "cora", noise="flip", level=0.3)
-    with pytest.raises(ValueError, match="model"):
-        paper_config("gcn", "cora")
-    cfg["S"] = -1
-    assert paper_config("ngc", "cora")["S"] == 16          # copies, not the registry
-
-
-def test_model_spec_resolution():
-    spec = model_spec("ngc", "cora", "flip", 0.1)
-    assert spec.propagation_params == {"lam": 64.0, "S": 32, "norm": "sym"}
-    assert spec.classifier_params["lr"] == 0.2 and "tab:citation_hyper_flip" in spec.source
-    assert model_spec("gsd", "cora", "gaussian", 0.5).propagation_params["lam"] == 32.0
-    assert model_spec("mlp", "cora", "gaussian", 0.5).classifier_params["hidden"] == 16
-    assert "fallback" in model_spec("rngc", "sbm", "gaussian", 0.5).source
 
 
 def test_parameters_are_checked_by_name(graph):

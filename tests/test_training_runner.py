@@ -49,7 +49,7 @@ def test_graph_denoises_on_a_homophilous_graph(data):
     acc = {m: s[("sbm", "gaussian", 2.0, m)][0] for m in ("ngc", "raw", "s2gc", "gsd")}
     assert acc["ngc"] > acc["raw"] + 0.1
     assert acc["gsd"] > acc["raw"] + 0.1
-    assert "fallback" in res.specs[(2.0, "ngc")].source       # no paper row for "sbm"
+    assert res.specs[(2.0, "ngc")].source == _DEFAULTS      # no hyperparams: the defaults
 
 
 def test_custom_model_specs_flip_noise_and_markdown(data):
@@ -243,23 +243,18 @@ def test_signal_free_features_memory_guard_names_the_control(monkeypatch):
 # --- model specs, labels and masks, the trainers' paths, seeds, messages, the table ----------
 
 _CITATION = dict(lr=0.2, epochs=100, weight_decay=1e-5, hidden=0, dropout=0.0)
+_DEFAULTS = "library defaults (the paper's citation-table settings)"
 
 
 @pytest.mark.parametrize("args,want", [
-    # The appendix rows (tab:citation_hyper_flip, tab:heterophily_hyper) and the fallbacks.
+    # Without hyperparams: the library's defaults, the paper's citation-table row (the
+    # appendix rows per data set are the checker's: tests/test_paper_hyperparams.py).
     (("ngc", "cora", "flip", 0.1),
-     ModelSpec("ngc", dict(lam=64.0, S=32, norm="sym"), _CITATION,
-               "tab:citation_hyper_flip (ngc, cora, flip, 0.1)")),
-    (("rngc", "cora", "flip", 0.4),
-     ModelSpec("rngc", dict(lam=32.0, S=16, eps=0.1, norm="sym"), _CITATION,
-               "tab:citation_hyper_flip (rngc, cora, flip, 0.4)")),
-    (("gsd", "cornell", "gaussian", 1.0),
-     ModelSpec("gsd", dict(lam=1024.0, norm="sym"),
-               dict(lr=0.2, epochs=200, weight_decay=5e-4, hidden=16, dropout=0.5),
-               "S=inf; tab:heterophily_hyper (ngc, cornell, gaussian, 1.0)")),
+     ModelSpec("ngc", dict(lam=32.0, S=16, norm="sym"), _CITATION, _DEFAULTS)),
     (("rngc", "sbm", "flip", 0.3),
-     ModelSpec("rngc", dict(lam=32.0, S=16, eps=1.0, norm="sym"), _CITATION,
-               "fallback tab:citation_hyper (no row for 'sbm', flip, 0.3)")),
+     ModelSpec("rngc", dict(lam=32.0, S=16, eps=1.0, norm="sym"), _CITATION, _DEFAULTS)),
+    (("gsd", "cornell", "gaussian", 1.0),
+     ModelSpec("gsd", dict(lam=32.0, norm="sym"), _CITATION, "S=inf; " + _DEFAULTS)),
     (("sgc", "cora", "gaussian", 0.1),
      ModelSpec("sgc", {}, _CITATION, "registry defaults + NGC classifier")),
     (("raw", "cora", "gaussian", 0.1),
@@ -272,12 +267,70 @@ _CITATION = dict(lr=0.2, epochs=100, weight_decay=1e-5, hidden=0, dropout=0.0)
                                norm="sym"),
                "pygcn settings (Kipf & Welling 2017)", trainer="gcn")),
     (("ngc/control", "cora", "flip", 0.1),
-     ModelSpec("ngc", dict(lam=64.0, S=32, norm="sym"), _CITATION,
-               "structure-only control (signal-free features) of tab:citation_hyper_flip "
-               "(ngc, cora, flip, 0.1)", control=True)),
+     ModelSpec("ngc", dict(lam=32.0, S=16, norm="sym"), _CITATION,
+               "structure-only control (signal-free features) of " + _DEFAULTS, control=True)),
 ])
 def test_model_spec_table(args, want):
     assert model_spec(*args) == want
+
+
+def _mine(model, dataset, *, noise, level):
+    """A user's table: one row per model, other values than the defaults everywhere."""
+    if dataset != "sbm":
+        raise ValueError(f"no row for {dataset!r}")
+    return dict(S=3 if model == "ngc" else 5, lam=2.0, eps=0.5, norm="rw", lr=0.05, epochs=7,
+                weight_decay=0.0, hidden=4, dropout=0.1, table=f"mine/{noise}/{level}")
+
+
+def test_model_spec_takes_its_settings_from_hyperparams():
+    calls = []
+
+    def spy(model, dataset, **kw):
+        calls.append((model, dataset, kw))
+        return _mine(model, dataset, **kw)
+
+    clf = dict(lr=0.05, epochs=7, weight_decay=0.0, hidden=4, dropout=0.1)
+    assert model_spec("rngc/control", "sbm", "flip", 0.3, hyperparams=spy) == ModelSpec(
+        "rngc", dict(lam=2.0, S=5, eps=0.5, norm="rw"), clf,
+        "structure-only control (signal-free features) of mine/flip/0.3 (rngc, sbm, flip, 0.3)",
+        control=True)
+    assert model_spec("gsd", "sbm", "gaussian", 2.0, hyperparams=spy) == ModelSpec(
+        "gsd", dict(lam=2.0, norm="rw"), clf, "S=inf; mine/gaussian/2.0 (ngc, sbm, gaussian, 2.0)")
+    # gsd reads the ngc row; models without these settings do not call it
+    assert model_spec("sgc", "sbm", "gaussian", 2.0, hyperparams=spy).classifier_params == _CITATION
+    assert calls == [("rngc", "sbm", dict(noise="flip", level=0.3)),
+                     ("ngc", "sbm", dict(noise="gaussian", level=2.0))]
+
+
+def test_hyperparams_without_a_row_fall_back_to_the_defaults():
+    spec = model_spec("ngc", "cora", "gaussian", 0.5, hyperparams=_mine)   # _mine: ValueError
+    assert spec == ModelSpec("ngc", dict(lam=32.0, S=16, norm="sym"), _CITATION,
+                             "fallback: " + _DEFAULTS + "; hyperparams has no row for 'cora', "
+                             "gaussian, 0.5")
+
+
+def test_run_experiment_passes_hyperparams_to_its_models(data):
+    kw = dict(levels=(0.5,), runs=2, seed=1, noise_fn=fake_corrupt)
+    res = run_experiment(data, models=("ngc", "rngc"), hyperparams=_mine, **kw)
+    clf = dict(lr=0.05, epochs=7, weight_decay=0.0, hidden=4, dropout=0.1)
+    want = {"ngc": ModelSpec("ngc", dict(lam=2.0, S=3, norm="rw"), clf,
+                             "mine/gaussian/0.5 (ngc, sbm, gaussian, 0.5)"),
+            "rngc": ModelSpec("rngc", dict(lam=2.0, S=5, eps=0.5, norm="rw"), clf,
+                              "mine/gaussian/0.5 (rngc, sbm, gaussian, 0.5)")}
+    assert {m: res.specs[(0.5, m)] for m in want} == want
+    # the records are those of the same settings given as ModelSpecs
+    ref = run_experiment(data, models=want, **kw)
+    assert [r["test_acc"] for r in res.records] == [r["test_acc"] for r in ref.records]
+
+
+@pytest.mark.parametrize("models", [("ngc",), {"m": ModelSpec("raw")}])
+def test_hyperparams_must_be_callable(data, models):
+    msg = (r"^hyperparams must be None or a callable hyperparams\(model, dataset, noise=\.\.\., "
+           r"level=\.\.\.\) -> dict, got dict \{'S': 4\}$")
+    with pytest.raises(TypeError, match=msg):
+        model_spec("ngc", "sbm", "gaussian", 0.1, hyperparams={"S": 4})
+    with pytest.raises(TypeError, match=msg):
+        run_experiment(data, models=models, hyperparams={"S": 4}, noise_fn=fake_corrupt)
 
 
 def test_model_spec_refuses_other_names():
@@ -508,7 +561,8 @@ def test_run_experiment_defaults():
     sig = {k: p.default for k, p in inspect.signature(run_experiment).parameters.items()
            if k != "dataset"}
     assert sig == dict(noise="gaussian", levels=(0.1,), models=("ngc", "raw"), runs=10, seed=0,
-                       split=0, root=None, normalize=None, noise_fn=None, verbose=False)
+                       split=0, root=None, normalize=None, noise_fn=None, verbose=False,
+                       hyperparams=None)
 
 
 @pytest.mark.parametrize("kw,exc,pattern", [
@@ -572,14 +626,6 @@ def test_summary_and_markdown_table():
     assert res.to_markdown(percent=False, digits=2).splitlines()[2:] == [
         "| ngc | — | 0.12 ± 0.00 | 0.25 ± 0.00 | 0.60 ± 0.10 |",
         "| raw | 0.50 ± 0.00 | 1.00 ± 0.00 | — | — |"]
-
-
-def test_named_models_get_the_row_of_their_noise_and_level():
-    data = _toy(name="cora")
-    res = run_experiment(data, noise="flip", levels=(0.1,), models=("ngc",), runs=1,
-                         noise_fn=_identity)
-    assert res.specs[(0.1, "ngc")].propagation_params == dict(lam=64.0, S=32, norm="sym")
-    assert res.specs[(0.1, "ngc")].source == "tab:citation_hyper_flip (ngc, cora, flip, 0.1)"
 
 
 def test_fit_and_score_is_propagate_then_train_and_takes_a_precomputed_h(data):

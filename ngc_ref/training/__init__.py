@@ -6,7 +6,6 @@ least_squares GD on f(W) = ‖Ã_S X W − Y‖² with the terms of Theorem 1.
 propagations  NGC, RNGC, exact GSD and the linear baselines by name.
 classifier    full-batch softmax / "+MLP" training (Adam or GD) in NumPy.
 estimators    scikit-learn estimators (``SoftmaxClassifier``, ``GraphPropagation``).
-hyperparams   the appendix hyper-parameter tables in one registry.
 runner        repeated noisy-feature experiments, mean ± std per model.
 gcn           the two-layer GCN (Kipf & Welling, pygcn settings) in NumPy.
 controls      the structure-only control: signal-free features of the same scale.
@@ -16,20 +15,19 @@ from .classifier import TrainResult, train_classifier
 from .controls import frobenius_norm, match_frobenius, signal_free_features
 from .estimators import GraphPropagation, SoftmaxClassifier, make_node_classifier
 from .gcn import PYGCN_SETTINGS, GCNResult, train_gcn
-from .hyperparams import PAPER_HYPERPARAMS, paper_config
 from .optim import Adam, GradientDescent
 from .propagations import PROPAGATIONS, Propagation, get_propagation, propagate
-from .runner import (PAPER_ROW_NORMALIZE, ExperimentResult, ModelSpec, fit_and_score, model_spec,
-                     run_experiment)
+from .runner import (DEFAULT_HYPERPARAMS, PAPER_ROW_NORMALIZE, ExperimentResult, ModelSpec,
+                     fit_and_score, model_spec, run_experiment)
 from .least_squares import (LeastSquaresResult, TheoryTrajectory, least_squares,
                             lipschitz_constant, theory_trajectory)
 from .._docs import add_see_also
 
 __all__ = [
-    "Adam", "ExperimentResult", "fit_and_score", "frobenius_norm", "GCNResult", "get_propagation",
-    "GradientDescent", "GraphPropagation", "least_squares", "LeastSquaresResult",
-    "lipschitz_constant", "make_node_classifier", "match_frobenius", "model_spec", "ModelSpec",
-    "paper_config", "PAPER_HYPERPARAMS", "PAPER_ROW_NORMALIZE", "propagate", "Propagation",
+    "Adam", "DEFAULT_HYPERPARAMS", "ExperimentResult", "fit_and_score", "frobenius_norm",
+    "GCNResult", "get_propagation", "GradientDescent", "GraphPropagation", "least_squares",
+    "LeastSquaresResult", "lipschitz_constant", "make_node_classifier", "match_frobenius",
+    "model_spec", "ModelSpec", "PAPER_ROW_NORMALIZE", "propagate", "Propagation",
     "PROPAGATIONS", "PYGCN_SETTINGS", "run_experiment", "signal_free_features",
     "SoftmaxClassifier", "theory_trajectory", "TheoryTrajectory", "train_classifier", "train_gcn",
     "TrainResult",

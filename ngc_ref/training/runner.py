@@ -40,11 +40,19 @@ from .._validation import check_option, check_scalar
 from .classifier import train_classifier
 from .controls import signal_free_features
 from .gcn import GCN_KEYS, PYGCN_SETTINGS, train_gcn
-from .hyperparams import paper_config
 from .propagations import get_propagation
 
-#: Classifier settings of the "+MLP"-free NGC/RNGC rows (tab:citation_hyper), the fallback.
+#: Classifier settings of the "+MLP"-free NGC/RNGC rows (tab:citation_hyper), the defaults.
 CITATION_CLASSIFIER = dict(lr=0.2, epochs=100, weight_decay=1e-5, hidden=0, dropout=0.0)
+
+#: The library's own settings of ``"ngc"``, ``"rngc"`` and ``"gsd"`` in :func:`model_spec`
+#: (the paper's citation-table row: S = 16, λ = 32, ε = 1, Ã_sym, and its classifier), in the
+#: form a ``hyperparams`` callable returns. The paper's tables per data set and noise live with
+#: the checker (``ngc_ref_theory._hyperparams.paper_config``), not in the library.
+DEFAULT_HYPERPARAMS = dict(S=16, lam=32.0, eps=1.0, norm="sym", **CITATION_CLASSIFIER)
+
+#: The ``source`` of a :class:`ModelSpec` built from :data:`DEFAULT_HYPERPARAMS`.
+DEFAULT_SOURCE = "library defaults (the paper's citation-table settings)"
 
 #: A 2-layer MLP without the graph, with the pygcn settings the paper's MLP baseline follows.
 PYGCN_MLP = dict(lr=0.01, epochs=200, weight_decay=5e-4, hidden=16, dropout=0.5)
@@ -103,13 +111,22 @@ class ModelSpec:
     control: bool = False
 
 
-def model_spec(name, dataset_name, noise, level):
+def _check_hyperparams(hyperparams):
+    if hyperparams is not None and not callable(hyperparams):
+        raise TypeError(f"hyperparams must be None or a callable hyperparams(model, dataset, "
+                        f"noise=..., level=...) -> dict, got {type(hyperparams).__name__} "
+                        f"{hyperparams!r}")
+
+
+def model_spec(name, dataset_name, noise, level, *, hyperparams=None):
     """The :class:`ModelSpec` for a built-in model name at one noise setting.
 
-    ``"ngc"``/``"rngc"`` take S, λ, ε and the classifier settings from the appendix row for
-    (dataset, noise, level) via :func:`paper_config`; without a row (another dataset) they fall
-    back to the citation table (S=16, λ=32, ε=1, lr 0.2, 100 epochs, wd 1e-5) and say so in
-    ``source``. ``"gsd"`` is NGC with S = ∞ at the same λ. ``"raw"`` is the NGC classifier on
+    ``"ngc"``/``"rngc"`` take S, λ, ε, the normalisation and the classifier settings from
+    ``hyperparams(base, dataset_name, noise=noise, level=level)`` (``base`` is ``"ngc"`` or
+    ``"rngc"``); without it, or when it raises ``ValueError`` (no row for that setting), from
+    :data:`DEFAULT_HYPERPARAMS` (the paper's citation-table row: S=16, λ=32, ε=1, Ã_sym, lr 0.2,
+    100 epochs, wd 1e-5, no hidden layer, no dropout), and ``source`` says which.
+    ``"gsd"`` is NGC with S = ∞ at the same λ. ``"raw"`` is the NGC classifier on
     X (MLP without graph, linear); ``"mlp"`` is a 16-unit ReLU MLP on X (pygcn settings);
     ``"sgc"``, ``"s2gc"``, ``"appnp"`` use their registry defaults and the NGC classifier;
     ``"gcn"`` is the two-layer GCN of Kipf & Welling on X with pygcn's settings
@@ -118,6 +135,19 @@ def model_spec(name, dataset_name, noise, level):
 
     ``name + "/control"`` (e.g. ``"ngc/control"``, ``"gcn/control"``) is the same model with
     ``control=True``: its structure-only control (see the module docstring).
+
+    Parameters
+    ----------
+    name : str
+        A name of :data:`MODEL_NAMES`, or one of them + ``"/control"``.
+    dataset_name, noise, level
+        The setting, passed to ``hyperparams``.
+    hyperparams : callable, optional
+        ``hyperparams(model, dataset, noise=..., level=...) -> dict`` with the keys of
+        :data:`DEFAULT_HYPERPARAMS` (``eps`` read for ``"rngc"`` only) and ``table``, which
+        names the row in ``source``; a ``ValueError`` means "no row": the defaults are used.
+        The paper's appendix tables are the checker's
+        ``ngc_ref_theory._hyperparams.paper_config``. None (default): the defaults.
 
     Examples
     --------
@@ -128,10 +158,17 @@ def model_spec(name, dataset_name, noise, level):
     >>> ctrl = model_spec("ngc/control", "cora", "gaussian", 0.1)
     >>> ctrl.control, ctrl.propagation, ctrl.propagation_params["S"]
     (True, 'ngc', 16)
+    >>> def mine(model, dataset, *, noise, level):
+    ...     return dict(S=4, lam=2.0, eps=1.0, norm="rw", lr=0.1, epochs=50,
+    ...                 weight_decay=0.0, hidden=0, dropout=0.0, table="my settings")
+    >>> model_spec("ngc", "karate", "gaussian", 0.0, hyperparams=mine).propagation_params
+    {'lam': 2.0, 'S': 4, 'norm': 'rw'}
     """
+    _check_hyperparams(hyperparams)
     if isinstance(name, str) and name.endswith(CONTROL_SUFFIX) and (
             name[:-len(CONTROL_SUFFIX)] in MODEL_NAMES):
-        spec = model_spec(name[:-len(CONTROL_SUFFIX)], dataset_name, noise, level)
+        spec = model_spec(name[:-len(CONTROL_SUFFIX)], dataset_name, noise, level,
+                          hyperparams=hyperparams)
         spec.control = True
         spec.source = f"structure-only control (signal-free features) of {spec.source}"
         return spec
@@ -142,24 +179,26 @@ def model_spec(name, dataset_name, noise, level):
     if name == "gcn":
         return ModelSpec("raw", {}, dict(PYGCN_GCN), "pygcn settings (Kipf & Welling 2017)",
                          trainer="gcn")
-    base = name if name in ("ngc", "rngc") else "ngc"
-    try:
-        cfg = paper_config(base, dataset_name, noise=noise, level=level)
-        src = f"{cfg['table']} ({base}, {dataset_name}, {noise}, {level})"
-    except ValueError:
-        cfg = paper_config(base, "cora", noise="gaussian")
-        src = f"fallback {cfg['table']} (no row for {dataset_name!r}, {noise}, {level})"
+    if name == "mlp":
+        return ModelSpec("raw", {}, dict(PYGCN_MLP), "pygcn MLP settings")
+    if name not in ("ngc", "rngc", "gsd"):
+        return ModelSpec(name, {}, dict(CITATION_CLASSIFIER), "registry defaults + NGC classifier")
+    base = "ngc" if name == "gsd" else name
+    cfg, src = DEFAULT_HYPERPARAMS, DEFAULT_SOURCE
+    if hyperparams is not None:
+        try:
+            cfg = hyperparams(base, dataset_name, noise=noise, level=level)
+            src = f"{cfg['table']} ({base}, {dataset_name}, {noise}, {level})"
+        except ValueError:
+            src = f"fallback: {DEFAULT_SOURCE}; hyperparams has no row for {dataset_name!r}, " \
+                  f"{noise}, {level}"
     clf = {k: cfg[k] for k in ("lr", "epochs", "weight_decay", "hidden", "dropout")}
     if name == "ngc":
         return ModelSpec("ngc", dict(lam=cfg["lam"], S=cfg["S"], norm=cfg["norm"]), clf, src)
     if name == "rngc":
         return ModelSpec("rngc", dict(lam=cfg["lam"], S=cfg["S"], eps=cfg["eps"],
                                       norm=cfg["norm"]), clf, src)
-    if name == "gsd":
-        return ModelSpec("gsd", dict(lam=cfg["lam"], norm=cfg["norm"]), clf, "S=inf; " + src)
-    if name == "mlp":
-        return ModelSpec("raw", {}, dict(PYGCN_MLP), "pygcn MLP settings")
-    return ModelSpec(name, {}, dict(CITATION_CLASSIFIER), "registry defaults + NGC classifier")
+    return ModelSpec("gsd", dict(lam=cfg["lam"], norm=cfg["norm"]), clf, "S=inf; " + src)
 
 
 @dataclass
@@ -332,7 +371,8 @@ PAPER_ROW_NORMALIZE = {"gaussian": True, "rademacher": True, "uniform": True, "f
 
 
 def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "raw"), runs=10,
-                   seed=0, split=0, root=None, normalize=None, noise_fn=None, verbose=False):
+                   seed=0, split=0, root=None, normalize=None, noise_fn=None, verbose=False,
+                   hyperparams=None):
     """Repeat (corrupt features → propagate → train → test) over seeds; mean ± std per model.
 
     Parameters
@@ -342,8 +382,7 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
         with ``adjacency``, ``features``, ``labels``, ``train_mask``, ``val_mask`` (optional),
         ``test_mask``, ``num_classes`` (optional) and ``name``.
     noise : {"gaussian", "flip", "rademacher", "uniform"}
-        Kind passed to ``ngc_ref.noise.corrupt`` (the paper's tables: gaussian, flip; the
-        other kinds get the fallback hyper-parameters of :func:`model_spec`).
+        Kind passed to ``ngc_ref.noise.corrupt``.
     levels : sequence of float
         ξ for Gaussian noise (X + ξη), p for flipping. Level 0 means clean features (still
         row-normalised when ``normalize``).
@@ -362,6 +401,10 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
         Replaces ``ngc_ref.noise.corrupt`` (same signature), e.g. in tests.
     verbose : bool
         Print one line per (level, run).
+    hyperparams : callable, optional
+        Where built-in model names take their settings per (dataset, noise, level):
+        :func:`model_spec`'s ``hyperparams``. None (default): the library's defaults. The
+        paper's appendix tables: ``ngc_ref_theory._hyperparams.paper_config``.
 
     Returns
     -------
@@ -386,6 +429,7 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
         raise TypeError(f"normalize must be True, False or None, got {normalize!r}")
     runs = check_scalar(runs, "runs", min_val=1, integer=True)
     seed = check_scalar(seed, "seed", min_val=0, integer=True)
+    _check_hyperparams(hyperparams)   # also where models is a dict (no model_spec call)
     if isinstance(levels, (str, bytes)) or not hasattr(levels, "__iter__"):
         raise TypeError(f"levels must be a sequence of noise levels, got "
                         f"{type(levels).__name__} {levels!r}")
@@ -406,7 +450,8 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
     if isinstance(models, dict):
         spec_for = {lv: dict(models) for lv in levels}
     else:
-        spec_for = {lv: {m: model_spec(m, name, noise, lv) for m in models} for lv in levels}
+        spec_for = {lv: {m: model_spec(m, name, noise, lv, hyperparams=hyperparams)
+                         for m in models} for lv in levels}
     for lv in levels:
         for label, spec in spec_for[lv].items():
             get_propagation(spec.propagation)

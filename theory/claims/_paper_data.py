@@ -10,7 +10,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from ngc_ref import connectivity_factor, datasets
-from ngc_ref.training import PAPER_HYPERPARAMS
+
+from .._hyperparams import PAPER_HYPERPARAMS
 
 #: The paper's data sets with rows in the appendix tables (ogbn-products is not offline).
 PAPER_DATASETS = ("cora", "citeseer", "pubmed", "cornell", "texas", "wisconsin", "actor",

@@ -45,6 +45,7 @@ from ngc_ref.noise import corrupt
 from .. import _exact as ex
 from .._atlas import simplicity
 from .._common import counterexample, public
+from .._hyperparams import PAPER_HYPERPARAMS
 from .._stats import seed_of
 from ._paper_data import load, rngc_settings
 
@@ -179,7 +180,6 @@ def _measure(ctx, norm):
 def table_settings():
     """The (λ, S, ε) of every RNGC row of the appendix tables, simplest λ first, then the
     smallest S, then the simplest ε."""
-    from ngc_ref.training import PAPER_HYPERPARAMS
     got = {(row["lam"], row["S"], row["eps"]) for (model, *_), row in PAPER_HYPERPARAMS.items()
            if model == "rngc"}
     return sorted(got, key=lambda t: (simplicity(t[0]), t[1], simplicity(t[2])))

@@ -62,6 +62,7 @@ from ngc_ref.training import (ModelSpec, frobenius_norm, match_frobenius, propag
 from .._common import Judgement, judged
 from .._core import claim, worst_verdict
 from .._figures import draws, legend_outside, save_figure, subplots
+from .._hyperparams import paper_config
 from .._paper import SYNTHETIC, as_stated
 from .._stats import CONFIDENCE, comparison_verdict, paired_comparison, seed_of
 
@@ -321,7 +322,7 @@ def control_accuracy_reference(dataset, result, levels, scales, draw):
             feats.append(match_frobenius(Z, scales[float(lv)][r]))
     res = run_experiment(dataset, noise=s["noise"], levels=levels, models=("ngc",),
                          runs=s["runs"], seed=s["seed"], normalize=s["normalize"],
-                         noise_fn=_feed(feats))
+                         noise_fn=_feed(feats), hyperparams=paper_config)
     return accuracy_table(res, levels, models=("ngc",))["ngc"]
 
 
@@ -410,7 +411,7 @@ def _measure(ctx, label, name, noise, levels, normalize, runs, caches):
     with threadpool_limits(1):
         res = run_experiment(dataset, noise=noise, levels=levels, models=MODELS, runs=runs,
                              seed=seed, root=ctx.data_root, normalize=normalize,
-                             noise_fn=recording_corrupt(scales))
+                             noise_fn=recording_corrupt(scales), hyperparams=paper_config)
         acc = accuracy_table(res, levels)
         # NGC of the signal-free draws is kept per data set, across its settings
         acc[CONTROL] = control_accuracy(dataset, res, levels, scales, draw,
@@ -445,9 +446,10 @@ def _common_evidence(ctx, label, name, noise, levels, normalize, ref, m):
               # the experiment as one Python call (the check's shell rerun is the
               # counterexample's); it needs NGC_REF_DATA for the real data sets
               "python": "from ngc_ref.training import run_experiment; "
+                        "from ngc_ref_theory._hyperparams import paper_config; "
                         f"run_experiment({name!r}, noise={noise!r}, levels={list(levels)}, "
                         f"models={list(MODELS)}, runs={runs}, seed={seed}, "
-                        f"normalize={normalize})"}
+                        f"normalize={normalize}, hyperparams=paper_config)"}
     if name == "csbm":
         common["csbm"] = dict(CSBM, graph_seed=seed_of(ctx.rng(ID, "csbm-graph")),
                               split="20 train per class, 500 val, 1000 test")

@@ -4,10 +4,10 @@ trained on the same noisy features (the paper's protocol), registered as the swe
 
 Per cell: load the data set (cached per process) with the run's split, corrupt the features
 once (``ngc_ref.noise.corrupt``, with or without row normalisation as the reading says), then
-for every model build its configuration (:func:`model_config`: the appendix hyper-parameters
-through ``ngc_ref.training.model_spec``), propagate, train and read the test accuracy after the
-last epoch (the depth figures' S grid from one pass of the series,
-:func:`ngc_ref.neumann_partial_sums`). The
+for every model build its configuration (:func:`model_config`: the appendix hyper-parameters,
+``_hyperparams.paper_config``, through ``ngc_ref.training.model_spec``), propagate, train and
+read the test accuracy after the last epoch (the depth figures' S grid from one pass of the
+series, :func:`ngc_ref.neumann_partial_sums`). The
 structure-only control (``ngc/control``) is NGC on signal-free features of the
 same shape and Frobenius norm (``ngc_ref.training.controls.signal_free_features``).
 
@@ -39,6 +39,7 @@ from ngc_ref.training import ModelSpec, fit_and_score, model_spec
 from ngc_ref.training.controls import signal_free_features
 from ngc_ref.training.gcn import GCN_KEYS
 
+from .._hyperparams import paper_config
 from ..sweep import Param, register_task
 from .targets import DEPTH_S, MODEL_HELP, TARGETS
 
@@ -117,7 +118,7 @@ def model_config(target, model, dataset_name, level):
     """
     t = TARGETS[target]
     base, norm, S, _ = parse_model(model)
-    spec = model_spec(base, dataset_name, t.noise, level)
+    spec = model_spec(base, dataset_name, t.noise, level, hyperparams=paper_config)
     if base == "gcn":     # ModelSpec(trainer="gcn"): pygcn's settings, Ã_sym
         return {"kind": "gcn", **{k: spec.classifier_params[k] for k in GCN_KEYS
                                   if k in spec.classifier_params}, "source": spec.source}

@@ -11,6 +11,7 @@ import numpy as np
 
 from ngc_ref.graphs.stochastic import sbm_degrees
 
+from .._hyperparams import paper_config
 from .._stats import class_bag_of_words
 from .summary import summarize_node_classification
 from .tasks import Param, _sbm_params, register_task
@@ -97,7 +98,8 @@ def node_classification_task(params, seeds):
         data = _real_dataset(ds, params["split"])
     run_seed = seeds.derived("nc-run", {k: v for k, v in params.items() if k != "model"})
     res = run_experiment(data, noise=params["noise"], levels=(params["level"],),
-                         models=(params["model"],), runs=1, seed=run_seed)
+                         models=(params["model"],), runs=1, seed=run_seed,
+                         hyperparams=paper_config)
     rec = res.records[0]
     spec = next(iter(res.specs.values()))
     return {"test_acc": float(rec["test_acc"]),

@@ -1,5 +1,7 @@
 """One registry of the paper's hyper-parameters for NGC and RNGC (appendix, Sec. "Hyperparameter
-Details", Tables 8-12 of the arXiv version; the LaTeX labels are given per entry).
+Details", Tables 8-12 of the arXiv version; the LaTeX labels are given per entry). A leaf module
+of the checker: the paper's numbers live with the checker, not in the library (issue 36), which
+takes them as ``ngc_ref.training.run_experiment(..., hyperparams=paper_config)``.
 
 Every entry is keyed by ``(model, dataset, noise, level)`` where ``noise`` is ``"gaussian"`` or
 ``"flip"`` and ``level`` is the noise level ξ or flip probability p the row applies to
@@ -13,21 +15,28 @@ Every entry is keyed by ``(model, dataset, noise, level)`` where ``noise`` is ``
 The tables do not state the normalisation; the paper's footnote to Eq. 6 says the experiments
 use Ã_sym, so :func:`paper_config` returns ``norm="sym"``.
 
+:func:`paper_config` has the signature of the ``hyperparams`` argument of
+:func:`ngc_ref.training.model_spec` and :func:`ngc_ref.training.run_experiment`, whose
+``ValueError`` (no row) falls back to the library's defaults.
+
 Examples
 --------
->>> from ngc_ref.training import paper_config
+>>> from ngc_ref_theory._hyperparams import paper_config
 >>> cfg = paper_config("ngc", "cora", noise="flip", level=0.1)
 >>> cfg["S"], cfg["lam"], cfg["lr"], cfg["epochs"], cfg["weight_decay"], cfg["table"]
 (32, 64.0, 0.2, 100, 1e-05, 'tab:citation_hyper_flip')
 >>> paper_config("rngc", "cora", noise="gaussian", level=0.3)["eps"]
 1.0
+>>> from ngc_ref.training import model_spec
+>>> model_spec("ngc", "cora", "flip", 0.1, hyperparams=paper_config).propagation_params
+{'lam': 64.0, 'S': 32, 'norm': 'sym'}
 """
 
 from __future__ import annotations
 
 import math
 
-from ..datasets import ALIASES as _DATASET_ALIASES
+from ngc_ref.datasets import ALIASES as _DATASET_ALIASES
 
 MODELS = ("ngc", "rngc")
 NOISES = ("gaussian", "flip")
@@ -121,14 +130,15 @@ def paper_config(model, dataset, *, noise="gaussian", level=None):
 
     Examples
     --------
-    >>> from ngc_ref.training import paper_config
+    >>> from ngc_ref_theory._hyperparams import paper_config
     >>> cfg = paper_config("ngc", "Cora", level=1.0)
     >>> cfg["lam"], cfg["S"], cfg["norm"]
     (32.0, 16, 'sym')
     """
-    from .._validation import check_option
-    check_option(model, "model", MODELS)
-    check_option(noise, "noise", NOISES)
+    for value, name, options in ((model, "model", MODELS), (noise, "noise", NOISES)):
+        if not isinstance(value, str) or value not in options:
+            raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}; "
+                             f"got {value!r}")
     if not isinstance(dataset, str):
         raise TypeError(f"dataset must be a str, got {type(dataset).__name__}")
     ds = dataset.lower()
