@@ -714,7 +714,8 @@ def balls_reference(A, ball_nodes, levels=64, seeds=4):
     ("Erdős–Rényi, degree 4, balls of 7", graphs.erdos_renyi(301, 4 / 301, seed=5), 7, 64),
     ("shuffled grid, balls of 20, 3 levels", shuffled_grid(20, 21, seed=2), 20, 3),
     ("a ring smaller than a ball: the balls overlap", graphs.ring(30), 256, 64),
-    ("a grid with self-loops", sp.csr_array(graphs.grid(7, 9) + sp.csr_array(sp.identity(63))), 256, 64),
+    ("a grid with self-loops",
+     sp.csr_array(graphs.grid(7, 9) + sp.csr_array(sp.identity(63))), 256, 64),
     ("a tree: nothing beyond its spanning tree", graphs.path(11), 256, 64),
     ("no edges", sp.csr_array((10, 10)), 256, 64),
 ])

@@ -104,8 +104,9 @@ def test_the_text_and_its_verdict_lines(paper):
     units, m = paper
     md = render(units, m, RESULTS, META, registry(), label_numbers(TEX), KEEP)
     assert "**2 holds, 1 fails, 1 inconclusive, 1 error**" in md
-    assert "Rows sum to one.\n\n- [`row-sum`](report.md#s-row-sum) · sym · extension · **fails**\n" \
-           "- [`row-sum`](report.md#s-row-sum) · rw · as-stated · **holds**\n" in md
+    assert ("Rows sum to one.\n\n"
+            "- [`row-sum`](report.md#s-row-sum) · sym · extension · **fails**\n"
+            "- [`row-sum`](report.md#s-row-sum) · rw · as-stated · **holds**\n") in md
     assert "- not run in this report (--only): `tau-range`" in md
     assert "- not a statement of this version of the checker: `lemma-2`" in md
     assert ("- no result in this run (skipped Cora: NGC_REF_DATA is not set): "
