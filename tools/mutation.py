@@ -81,7 +81,8 @@ MODULES = {
     "training/estimators": ["tests/test_training_estimators.py",
                             "tests/test_training_norms.py"],
     "training/controls": ["tests/test_training_runner.py", "tests/test_api.py"],
-    "training/runner": ["tests/test_training_runner.py", "tests/test_training_norms.py"],
+    "training/runner": ["tests/test_training_runner.py", "tests/test_training_norms.py",
+                        "tests/test_paper_hyperparams.py"],
     # The input checks: their own tests, the memory guard's refusals (check_dense_size's and
     # check_array's messages, tests/test_memory.py), the device branches through the CuPy
     # stand-in (gpu= of the guards, tests/test_gpu.py) and the renamed keywords
