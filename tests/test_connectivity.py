@@ -9,6 +9,7 @@ from ngc_ref import connectivity_factor
 from ngc_ref.strategies import adjacency_matrices, lams, norms, orders
 
 from . import _reference as ref
+from ._spy import record_calls
 
 
 @given(adjacency_matrices(max_nodes=10, weighted=True), lams(1e-2, 1e3), orders(30), norms(),
@@ -322,14 +323,7 @@ def test_workers_and_reorder_reach_the_filter(monkeypatch):
     # The values do not depend on them (blocks and locality order change speed only), so only a
     # spy on the filter shows that the caller's choice is the one used.
     from ngc_ref import connectivity
-    seen = []
-    real = connectivity.NeumannFilter
-
-    def spy(*args, **kwargs):
-        seen.append((kwargs.get("workers", "default"), kwargs.get("reorder", "default")))
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(connectivity, "NeumannFilter", spy)
+    seen = record_calls(monkeypatch, connectivity, "NeumannFilter", "workers", "reorder")
     A = nx.to_scipy_sparse_array(nx.path_graph(6), format="csr")
     for workers, reorder in ((1, None), (2, "rcm"), (None, "auto")):
         connectivity_factor(A, 2.0, 3, workers=workers, reorder=reorder)

@@ -13,6 +13,7 @@ from ngc_ref import (NeumannFilter, gsd_solve, neumann_matrix, neumann_order, ne
 from ngc_ref.strategies import graphs_with_signals, lams, norms, orders
 
 from . import _reference as ref
+from ._spy import record_calls
 
 
 @given(graphs_with_signals(max_nodes=10, weighted=True), lams(), orders(25), norms())
@@ -468,14 +469,7 @@ def test_propagate_passes_reorder_and_workers_to_its_filter(monkeypatch):
     # Neither changes a value (the locality order and the threads change speed only), so only
     # a spy on the filter shows that the caller's choice is the one used.
     from ngc_ref import neumann as nm
-    seen = []
-    real = nm.NeumannFilter
-
-    def spy(*args, **kwargs):
-        seen.append((kwargs.get("workers", "default"), kwargs.get("reorder", "default")))
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(nm, "NeumannFilter", spy)
+    seen = record_calls(monkeypatch, nm, "NeumannFilter", "workers", "reorder")
     A = sp.csr_array(nx_path(5))
     X = np.arange(10.0).reshape(5, 2)
     for workers, reorder in ((1, None), (2, "rcm"), (None, "auto")):
