@@ -12,13 +12,10 @@ import pytest
 from ngc_ref_theory import Context
 from ngc_ref_theory.claims import rngc_approximation as ra
 
+from ._floats import up
 from ._reference import norm_adj, rngc
 
 MAX, EPS = ra.REL_ERR_MAX, ra.EPS_MAX
-
-
-def up(x):
-    return np.nextafter(x, np.inf)
 
 
 def row(eps=0.5, rel=0.01, converged=True, effect=0.1):

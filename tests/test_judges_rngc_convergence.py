@@ -9,21 +9,14 @@ on 1 the eigenvalue 1 − ε/√2, on 1_A − 1_B −49/51 − ε/√2, 1/51 els
 
 import math
 
-import numpy as np
 import pytest
 
 from ngc_ref_theory import Context
 from ngc_ref_theory.claims import rngc_convergence as rc
 
+from ._floats import down, up
+
 TOL = rc.EIG_TOL
-
-
-def up(x):
-    return np.nextafter(x, np.inf)
-
-
-def down(x):
-    return np.nextafter(x, -np.inf)
 
 
 def test_threshold_is_the_documented_one():

@@ -10,16 +10,10 @@ import numpy as np
 from ngc_ref_theory._common import EXACT_RTOL
 from ngc_ref_theory.claims import row_sums as rs
 
+from ._floats import down, up
+
 TOL = float(EXACT_RTOL)
 EXACT = 2.0 ** -33            # a tolerance whose sums with 1 are exact
-
-
-def up(x):
-    return np.nextafter(x, np.inf)
-
-
-def down(x):
-    return np.nextafter(x, -np.inf)
 
 
 def test_within_at_the_tolerance():

@@ -11,17 +11,11 @@ import numpy as np
 
 from ngc_ref_theory.claims import tau_range as tr
 
+from ._floats import down, up
+
 T = 2.0 ** -30                 # a tolerance whose sums with 1 (and 4) are exact
 GOOD = dict(max_tau_over_n=1.0, isolated_over_n=[1.0], complete_taus=[2.0, 1.5, 1.005],
             min_tau=1.0)
-
-
-def up(x):
-    return np.nextafter(x, np.inf)
-
-
-def down(x):
-    return np.nextafter(x, -np.inf)
 
 
 def problems(**kw):
