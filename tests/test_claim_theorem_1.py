@@ -18,6 +18,7 @@ from ngc_ref_theory.claims.theorem_1 import (assumptions, corrected, fixed_lambd
                                              part_c, readings, statements)
 from ngc_ref_theory.sweep import theorem1 as problems
 
+from ._floats import assert_interval_rule, up
 from ._reference import neumann
 
 
@@ -352,28 +353,18 @@ def test_hidden_constant_step_on_planted_runs():
 
 # --- the judges at their thresholds (issue 34) -----------------------------------------------
 
-def _up(x):
-    return np.nextafter(x, np.inf)
-
-
 def test_judge_exponents_at_minus_one(monkeypatch):
     def verdict(lo, hi):
         monkeypatch.setattr(part_b, "mean_ci", lambda x, conf: ((lo + hi) / 2, (lo, hi)))
         return part_b.judge_exponents([0.0, 0.0])[0]
-    assert verdict(-2.0, -1.0) == "holds"                    # upper end at −1: 1/k or faster
-    assert verdict(-2.0, _up(-1.0)) == "inconclusive"
-    assert verdict(-1.0, 0.0) == "inconclusive"              # lower end at −1: not above it
-    assert verdict(_up(-1.0), 0.0) == "fails"
+    assert_interval_rule(verdict, -1.0)                      # at −1: 1/k or faster holds
 
 
 def test_judge_floor_at_zero(monkeypatch):
     def verdict(lo, hi):
         monkeypatch.setattr(part_c, "slope_ci", lambda x, y, conf: ((lo + hi) / 2, (lo, hi)))
         return part_c.judge_floor([1, 2, 4], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0])[0]
-    assert verdict(-1.0, 0.0) == "holds"
-    assert verdict(-1.0, _up(0.0)) == "inconclusive"
-    assert verdict(0.0, 1.0) == "inconclusive"
-    assert verdict(_up(0.0), 1.0) == "fails"
+    assert_interval_rule(verdict, 0.0)
 
 
 def test_a_reading_is_the_worst_verdict_of_its_families_inside(hyp_small):
@@ -402,16 +393,13 @@ def test_hidden_constant_step_at_its_thresholds(monkeypatch):
     assert readings.EXACT_FIT == 1e-12
     row = readings.hidden_constant_step({"f": _fam(ns, [n_fit, n_fit * 2, n_fit * 4], reps=1)})
     assert "exact fit, no such term: f" in row["where"] and row["instances"] == 0
-    row = readings.hidden_constant_step({"f": _fam(ns, [_up(n_fit), 1.0, 1.0], reps=1)})
+    row = readings.hidden_constant_step({"f": _fam(ns, [up(n_fit), 1.0, 1.0], reps=1)})
     assert row["instances"] == 1                         # just above: fitted
 
     def verdict(lo, hi):
         monkeypatch.setattr(readings, "loglog_slope_ci", lambda x, y: ((lo + hi) / 2, (lo, hi)))
         return readings.hidden_constant_step({"f": _fam(ns, [1.0, 2.0, 3.0], reps=1)})["verdict"]
-    assert verdict(-1.0, 0.0) == "holds"
-    assert verdict(-1.0, _up(0.0)) == "inconclusive"
-    assert verdict(0.0, 1.0) == "inconclusive"
-    assert verdict(_up(0.0), 1.0) == "fails"
+    assert_interval_rule(verdict, 0.0)
 
 
 def _a3_runs(lower, upper):
@@ -424,7 +412,7 @@ def _a3_runs(lower, upper):
 def test_assumption_3_at_its_growth_factor():
     assert assumptions.A3_GROWTH == 1.1
     assert assumptions.check_a3(_a3_runs(1.0, 1.1))[0]                # at 1.1×: verified
-    assert not assumptions.check_a3(_a3_runs(1.0, _up(1.1)))[0]
+    assert not assumptions.check_a3(_a3_runs(1.0, up(1.1)))[0]
     ok, ev = assumptions.check_a3(_a3_runs(2.0, 1.0))
     assert ok and ev["C"] == 2.0 and ev["upper_over_lower_half"] == 0.5
 
@@ -453,7 +441,7 @@ def test_assumption_4_at_its_tolerances():
     assert assumptions.check_a4(runs(1.0, statements.EXACT_RTOL))[0]       # slack at the tol
     assert assumptions.check_a4(runs(1 + 0.5e-12, 0.0))[0]
     assert assumptions.check_a4(runs(1 - 0.5e-12, 0.0))[0]
-    assert not assumptions.check_a4(runs(1.0, _up(statements.EXACT_RTOL)))[0]
+    assert not assumptions.check_a4(runs(1.0, up(statements.EXACT_RTOL)))[0]
     assert not assumptions.check_a4(runs(1.0 + 2e-12, 0.0))[0]
     assert not assumptions.check_a4(runs(1.0 - 2e-12, 0.0))[0]
 
@@ -466,6 +454,6 @@ def test_exact_result_at_the_rounding_slack():
     ctx = Context(seed=0)
     res = corrected.exact_result(statements.PART_A, ctx, "rw", rows, "slack", {}, str)
     assert res.verdict == "holds"                            # at EXACT_RTOL × the loss scale
-    rows[0]["slack"] = _up(2.0 * statements.EXACT_RTOL)
+    rows[0]["slack"] = up(2.0 * statements.EXACT_RTOL)
     res = corrected.exact_result(statements.PART_A, ctx, "rw", rows, "slack", {}, str)
     assert res.verdict == "fails" and res.counterexample["graph_seed"] == 1
