@@ -71,6 +71,10 @@ SEE_ALSO = {
         ('check_array', 'The same rules for arrays'),
         ('as_generator', 'The coercion point for seeds'),
     ],
+    "ngc_ref._validation.check_option": [
+        ('check_scalar', 'Numbers'),
+        ('check_array', 'Arrays'),
+    ],
     "ngc_ref._validation.as_generator": [
         ('check_scalar', 'Numbers'),
         ('numpy.random.default_rng', 'What it calls'),

@@ -114,7 +114,19 @@ def check_eps(eps):
 
 
 def check_option(value, name, options):
-    """``value`` must be one of ``options`` (strings); the message lists the valid ones."""
+    """``value`` if it is one of ``options`` (strings), else a ValueError naming ``name`` and
+    listing the valid ones.
+
+    Examples
+    --------
+    >>> from ngc_ref.validation import check_option
+    >>> check_option("rw", "norm", ("sym", "rw"))
+    'rw'
+    >>> check_option("lap", "norm", ("sym", "rw"))
+    Traceback (most recent call last):
+    ...
+    ValueError: norm must be one of 'sym', 'rw'; got 'lap'
+    """
     if not isinstance(value, str) or value not in options:
         valid = ", ".join(repr(o) for o in options)
         raise ValueError(f"{name} must be one of {valid}; got {value!r}")

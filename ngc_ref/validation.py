@@ -8,6 +8,7 @@ uses them too rather than reaching into the private module that implements them:
 * :func:`check_array` -- features, signals and matrices (dtype, shape, rows, finiteness;
   NumPy/SciPy and CuPy alike);
 * :func:`check_adjacency` -- a graph as a symmetric CSR adjacency with non-negative weights;
+* :func:`check_option` -- one of a list of string options;
 * :func:`as_generator` -- a seed as a :class:`numpy.random.Generator`.
 
 Examples
@@ -21,6 +22,6 @@ Traceback (most recent call last):
 ValueError: sigma must be > 0.0, got 0.0
 """
 
-from ._validation import as_generator, check_adjacency, check_array, check_scalar
+from ._validation import as_generator, check_adjacency, check_array, check_option, check_scalar
 
-__all__ = ["as_generator", "check_adjacency", "check_array", "check_scalar"]
+__all__ = ["as_generator", "check_adjacency", "check_array", "check_option", "check_scalar"]

@@ -34,8 +34,11 @@ def test_paper_hyperparameters_match_the_appendix_tables():
     assert all("table" in row for row in PAPER_HYPERPARAMS.values())
     with pytest.raises(ValueError, match="levels with a row: 0.1, 0.2, 0.4"):
         paper_config("ngc", "cora", noise="flip", level=0.3)
-    with pytest.raises(ValueError, match="model"):
+    with pytest.raises(ValueError, match=r"^model must be one of 'ngc', 'rngc'; got 'gcn'$"):
         paper_config("gcn", "cora")
+    with pytest.raises(ValueError,
+                       match=r"^noise must be one of 'gaussian', 'flip'; got 'uniform'$"):
+        paper_config("ngc", "cora", noise="uniform")
     cfg["S"] = -1
     assert paper_config("ngc", "cora")["S"] == 16          # copies, not the registry
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 import math
 
 from ngc_ref.datasets import ALIASES as _DATASET_ALIASES
+from ngc_ref.validation import check_option
 
 MODELS = ("ngc", "rngc")
 NOISES = ("gaussian", "flip")
@@ -135,10 +136,8 @@ def paper_config(model, dataset, *, noise="gaussian", level=None):
     >>> cfg["lam"], cfg["S"], cfg["norm"]
     (32.0, 16, 'sym')
     """
-    for value, name, options in ((model, "model", MODELS), (noise, "noise", NOISES)):
-        if not isinstance(value, str) or value not in options:
-            raise ValueError(f"{name} must be one of {', '.join(map(repr, options))}; "
-                             f"got {value!r}")
+    check_option(model, "model", MODELS)
+    check_option(noise, "noise", NOISES)
     if not isinstance(dataset, str):
         raise TypeError(f"dataset must be a str, got {type(dataset).__name__}")
     ds = dataset.lower()
