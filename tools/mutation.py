@@ -168,7 +168,8 @@ NOT_MUTATED = {
     "theory/reproduce/report": {
         r"^def (figures|_present|_noise_figure|_depth_figure|_accuracy_axes)\(":
             "figure drawing (matplotlib calls, colours, sizes, labels)",
-    },    "theory/_atlas": {
+    },
+    "theory/_atlas": {
         r"^def draw_graph\(": "figure drawing (networkx/matplotlib calls, colours, sizes, labels)",
     },
 }
