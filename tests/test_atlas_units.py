@@ -103,15 +103,10 @@ def test_every_atlas_graph_name_against_isomorphism():
         e = G.number_of_edges()
         where = f"n = {G.number_of_nodes()}, {e} edge" + ("" if e == 1 else "s")
         if all(kinds):
-            groups = []
+            groups = {}                               # kinds in order of first appearance
             for k in kinds:
-                if groups and groups[-1][0] == k:
-                    groups[-1][1] += 1
-                elif k in [g[0] for g in groups]:
-                    next(g for g in groups if g[0] == k)[1] += 1
-                else:
-                    groups.append([k, 1])
-            head = " + ".join((str(c) if c > 1 else "") + k for k, c in groups)
+                groups[k] = groups.get(k, 0) + 1
+            head = " + ".join((str(c) if c > 1 else "") + k for k, c in groups.items())
             want = f"{head} (atlas G{index}, {where})"
         else:
             want = f"atlas G{index} ({where})"
