@@ -10,7 +10,7 @@ import numpy as np
 
 def environment():
     """Versions, machine and commit, recorded in every result file."""
-    from ngc_ref_theory._provenance import cores, source, versions
+    from ngc_ref_theory.output.provenance import cores, source, versions
     src, ver = source(), versions()
     cpu = platform.processor()
     try:
@@ -57,7 +57,7 @@ def triad_bandwidth(n=20_000_000, repeat=5, threads=None):
     these figures (``roofline_GBps``): the most bandwidth we have seen this machine deliver.
     """
     from concurrent.futures import ThreadPoolExecutor
-    from ngc_ref_theory._provenance import cores
+    from ngc_ref_theory.output.provenance import cores
     threads = threads or cores()
     b = np.random.default_rng(0).random(n)
     c = np.random.default_rng(1).random(n)

@@ -80,7 +80,7 @@ def _triad(n=20_000_000):
     bytes it moves: timed in every round beside the propagations, so that the fraction of the
     triad compares the two under the same load."""
     from concurrent.futures import ThreadPoolExecutor
-    from ngc_ref_theory._provenance import cores
+    from ngc_ref_theory.output.provenance import cores
     threads = cores()
     b, c, a = np.ones(n), np.ones(n), np.empty(n)
     cuts = np.linspace(0, n, threads + 1).astype(int)

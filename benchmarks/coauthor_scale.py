@@ -38,7 +38,7 @@ from ngc_ref.training import train_classifier  # noqa: E402
 from ngc_ref.training.propagations import get_propagation  # noqa: E402
 from ngc_ref_theory.reproduce.cells import (adjacency, clean_features, dataset,  # noqa: E402
                                             model_config)
-from ngc_ref_theory.reproduce.paper import COAUTHOR, lookup  # noqa: E402
+from ngc_ref_theory.paper.experiments import COAUTHOR, lookup  # noqa: E402
 
 TARGET = "tab:coauthor"
 

@@ -34,11 +34,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # Table 4 of the paper ("Denoising performance over 100 runs against flipping perturbation"),
-# from the one registry of the paper's numbers (ngc_ref_theory.reproduce.paper, checked against
+# from the one registry of the paper's numbers (ngc_ref_theory.paper.experiments, checked against
 # the LaTeX by tests/test_reproduce_paper.py), with its map from our model names to its rows.
-from ngc_ref_theory._hyperparams import paper_config  # noqa: E402  (the appendix tables)
-from ngc_ref_theory.reproduce.paper import FLIP, lookup  # noqa: E402
-from ngc_ref_theory.reproduce.paper import PAPER_ROW as _REPRODUCE_ROWS  # noqa: E402
+from ngc_ref_theory.paper.hyperparams import paper_config  # noqa: E402  (the appendix tables)
+from ngc_ref_theory.paper.experiments import FLIP, lookup  # noqa: E402
+from ngc_ref_theory.paper.experiments import PAPER_ROW as _REPRODUCE_ROWS  # noqa: E402
 
 # Our model name -> the Table 4 row it is compared with: reproduce's map, and our graph-free
 # linear classifier against the MLP row.

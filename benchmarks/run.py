@@ -26,7 +26,7 @@ if __package__ in (None, ""):
 from benchmarks import (_common, bench_propagation, bench_reorder, bench_series,  # noqa: E402
                         bench_tau)
 from benchmarks._report import plots, summary  # noqa: E402
-from ngc_ref_theory.report import atomic_write_text  # noqa: E402
+from ngc_ref_theory.output.report import atomic_write_text  # noqa: E402
 
 
 def main(argv=None):

@@ -16,7 +16,7 @@ def down(x):
 
 def assert_interval_rule(verdict, t):
     """``verdict(lo, hi)`` follows the interval rule at threshold ``t``
-    (:func:`ngc_ref_theory._stats.interval_verdict`): ``holds`` with the upper end at ``t``,
+    (:func:`ngc_ref_theory.kit.stats.interval_verdict`): ``holds`` with the upper end at ``t``,
     ``fails`` with the lower end just above it, ``inconclusive`` with either end one float on
     the other side."""
     assert verdict(t - 1.0, t) == "holds"

@@ -9,7 +9,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from ngc_ref_theory._paper_source import paper_source
+from ngc_ref_theory.paper.source import paper_source
 
 settings.register_profile(
     "ci", derandomize=True, database=None, deadline=None, print_blob=True, max_examples=60,
@@ -39,7 +39,7 @@ _isolate_from_the_default_data_folder()
 @pytest.fixture(scope="session")
 def tex():
     """The text of the paper's LaTeX (``NGC_REF_PAPER``, else ``../shared/paper/`` beside the
-    checkout, as in CI: ``ngc_ref_theory._paper_source``); skips the test when it is not
+    checkout, as in CI: ``ngc_ref_theory.paper.source``); skips the test when it is not
     available. Another version of the paper is an error naming both checksums, not a skip."""
     source = paper_source()
     if not source.available:

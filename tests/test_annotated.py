@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from ngc_ref_theory import annotated as A
+from ngc_ref_theory.output import paper_md as A
 
 
 def test_inline_math_references_and_citations():

@@ -6,9 +6,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ngc_ref_theory import _atlas as at
-from ngc_ref_theory import _exact as ex
-from ngc_ref_theory import _proofs as pr
+from ngc_ref_theory.exact import atlas as at
+from ngc_ref_theory.exact import certificates as ex
+from ngc_ref_theory.exact import proofs as pr
 
 P3_PATH = [[0, 1], [1, 2]]          # the 3-node path 0 - 1 - 2 (degrees with loops 2, 3, 2)
 P3_ATLAS = [[0, 1], [0, 2]]         # the same graph as the atlas numbers it (centre 0)

@@ -14,7 +14,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from ngc_ref_theory import _atlas as at
+from ngc_ref_theory.exact import atlas as at
 
 P3_ATLAS = [[0, 1], [0, 2]]
 
@@ -458,7 +458,7 @@ def test_exact_line_setting_and_combine_search():
 
 
 def test_atlas_counterexample_and_minimal_figure(tmp_path, monkeypatch):
-    from ngc_ref_theory._core import Context
+    from ngc_ref_theory.kit.claim import Context
     ctx = Context(seed=3, out_dir=tmp_path)
     mc = {"atlas_index": 6, "n": 3, "edges": P3_ATLAS, "lam": 2.0, "S": 1, "norm": "sym"}
     rec = at.atlas_counterexample(ctx, "row-sums", mc, why="a row sum below 1")

@@ -1,4 +1,4 @@
-"""theory/_files.py's atomic_write_text: an interrupted write leaves the old file whole.
+"""theory/output/files.py's atomic_write_text: an interrupted write leaves the old file whole.
 
 Each test interrupts a write part-way — a writer that fails after half the text (disk full), a
 real SIGINT delivered mid-write, a SIGKILL of the writing process — and checks that the file
@@ -14,7 +14,7 @@ import textwrap
 
 import pytest
 
-from ngc_ref_theory._files import atomic_write_text
+from ngc_ref_theory.output.files import atomic_write_text
 
 from ._interrupt import NEW, OLD, interrupt_writes
 
@@ -76,7 +76,7 @@ def test_sigkill_mid_write_keeps_the_old_file_whole(tmp_path):
     path.write_text(OLD, encoding="utf-8")
     # The child loads only _files.py and the interrupting helper (not the checker's package)
     # and routes its writes through them, with SIGKILL as the interruption.
-    import ngc_ref_theory._files as files
+    import ngc_ref_theory.output.files as files
 
     from . import _interrupt
     script = textwrap.dedent(f"""

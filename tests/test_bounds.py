@@ -1,4 +1,4 @@
-"""``theory/_bounds.py``: Lemma 1's bound as the paper writes it, the corrected max-entry and
+"""``theory/paper/bounds.py``: Lemma 1's bound as the paper writes it, the corrected max-entry and
 Frobenius bounds, the floor of τ/n at fixed λ, the λ = √n schedule and the simulation of
 ‖Ã_Sη‖_F², each against its formula written out here (exact fractions where the arithmetic
 allows) or, for the simulation, against draws whose outcome is fixed (Rademacher noise on a
@@ -10,8 +10,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ngc_ref_theory._bounds import (floor_tau_over_n, frobenius_bound, grown_lam_S,
-                                    max_entry_bound, paper_bound, simulate)
+from ngc_ref_theory.paper.bounds import (floor_tau_over_n, frobenius_bound, grown_lam_S,
+                                         max_entry_bound, paper_bound, simulate)
 
 
 def _m(lam, S):

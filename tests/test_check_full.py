@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from ngc_ref_theory import VERDICTS, cli, registry
-from ngc_ref_theory._core import Result, figure_name_ok, statement_ids
-from ngc_ref_theory.report import graphless, structural_finding_lines
+from ngc_ref_theory.kit.claim import Result, figure_name_ok, statement_ids
+from ngc_ref_theory.output.report import graphless, structural_finding_lines
 
 
 @pytest.fixture(scope="module")

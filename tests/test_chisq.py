@@ -1,4 +1,4 @@
-"""Exact tail probabilities of weighted χ² sums (theory/_chisq.py) and Lemma 1's exact
+"""Exact tail probabilities of weighted χ² sums (theory/exact/chisq.py) and Lemma 1's exact
 certificate: closed forms, Monte Carlo, the truncation bracket, monotone widening."""
 
 import math
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from ngc_ref_theory import _chisq as cq
-from ngc_ref_theory import _exact as ex
-from ngc_ref_theory._stats import clopper_pearson
+from ngc_ref_theory.exact import chisq as cq
+from ngc_ref_theory.exact import certificates as ex
+from ngc_ref_theory.kit.stats import clopper_pearson
 
 
 @pytest.mark.parametrize("k, d, x", [(1, 1, 0.5), (3, 2, 3.0), (2, 5, 14.0), (7, 4, 60.0)])

@@ -12,7 +12,7 @@ import pytest
 import scipy.sparse as sp
 
 from ngc_ref_theory import Context
-from ngc_ref_theory._paper import DATASET_TABLE
+from ngc_ref_theory.paper.words import DATASET_TABLE
 from ngc_ref_theory.claims import dataset_statistics as dst
 from ngc_ref_theory.claims import degree_connectivity as dc
 from ngc_ref_theory.claims._paper_data import tau_over_n

@@ -111,7 +111,7 @@ def test_sym_path_3_and_rw_minimum_against_formulas():
     assert p3["half_double_sum"] == pytest.approx(0.5, rel=1e-14, abs=0)
     assert p3["edge_sum"] == pytest.approx(0.5, rel=1e-14, abs=0)
     m = res["agsd-stationarity:minimum", "rw"]
-    from ngc_ref_theory._graphs import small_graphs
+    from ngc_ref_theory.kit.graphs import small_graphs
     from ngc_ref_theory import Context
     graphs = small_graphs(Context(seed=0))
     for case in m.evidence["cases"]:

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ngc_ref_theory import Context
-from ngc_ref_theory._graphs import small_graphs
+from ngc_ref_theory.kit.graphs import small_graphs
 from ngc_ref_theory.claims import gsd_closed_form as gcf
 
 from . import _reference as ref

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from ngc_ref_theory._common import EXACT_RTOL, Judgement, judged, plain
-from ngc_ref_theory import _core
-from ngc_ref_theory._core import (CORRECTED_STATEMENT, PAPER_STATEMENT, RELATIONS, SCOPES,
-                                   TOLERANCES, UNMEASURED_SECONDS, VERDICTS, Claim, Context,
-                                   Result, Scope, Statement, Tolerance, Violation, as_stated,
-                                   erratum, extension, format_exception, match_id, rerun_command,
-                                   severity, worst_verdict)
+from ngc_ref_theory.kit.evidence import EXACT_RTOL, Judgement, judged, plain
+from ngc_ref_theory.kit import claim as _core
+from ngc_ref_theory.kit.claim import (CORRECTED_STATEMENT, PAPER_STATEMENT, RELATIONS, SCOPES,
+                                      TOLERANCES, UNMEASURED_SECONDS, VERDICTS, Claim, Context,
+                                      Result, Scope, Statement, Tolerance, Violation, as_stated,
+                                      erratum, extension, format_exception, match_id, rerun_command,
+                                      severity, worst_verdict)
 
 import numpy as np
 

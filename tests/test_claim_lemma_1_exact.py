@@ -10,7 +10,7 @@ import pytest
 
 from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory.claims import _lemma_1_errata as errata
-from ngc_ref_theory.report import _headline_case
+from ngc_ref_theory.output.report import _headline_case
 
 
 @pytest.fixture(scope="module")

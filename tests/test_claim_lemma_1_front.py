@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from ngc_ref_theory._atlas import LAMS
-from ngc_ref_theory._chisq import extremal_sf
-from ngc_ref_theory._exact import certify_lemma_1_exact
+from ngc_ref_theory.exact.atlas import LAMS
+from ngc_ref_theory.exact.chisq import extremal_sf
+from ngc_ref_theory.exact.certificates import certify_lemma_1_exact
 from ngc_ref_theory.claims import _lemma_1_front as front
 
 

@@ -7,7 +7,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from ngc_ref_theory import _exact as ex
+from ngc_ref_theory.exact import certificates as ex
 from ngc_ref_theory.claims import ngc_framework as nf
 
 from ._claims import run_claims

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from ngc_ref_theory import Context
-from ngc_ref_theory import _exact as ex
-from ngc_ref_theory._atlas import graph_name
+from ngc_ref_theory.exact import certificates as ex
+from ngc_ref_theory.exact.atlas import graph_name
 from ngc_ref_theory.claims import tau_range
 
 from ._reference import neumann

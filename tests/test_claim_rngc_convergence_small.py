@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ngc_ref_theory import Context
-from ngc_ref_theory import _exact as ex
+from ngc_ref_theory.exact import certificates as ex
 from ngc_ref_theory.claims import _rngc_convergence_small as small
 from ngc_ref_theory.claims import rngc_convergence as rc
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from ngc_ref import connectivity_factor, graphs, series_mass
-from ngc_ref_theory._bounds import floor_tau_over_n
-from ngc_ref_theory._common import dense_norm_adj
+from ngc_ref_theory.paper.bounds import floor_tau_over_n
+from ngc_ref_theory.kit.evidence import dense_norm_adj
 from ngc_ref_theory.claims import case_study, tau_at_scale as tas
 
 from ._claims import run_claims

@@ -6,7 +6,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ngc_ref_theory._atlas import NON_DEGENERATE, cells, stacks
+from ngc_ref_theory.exact.atlas import NON_DEGENERATE, cells, stacks
 from ngc_ref_theory.claims import tau_headline as th
 
 from ._claims import run_claims

@@ -9,10 +9,10 @@ import pytest
 
 from ngc_ref import connectivity_factor, series_mass
 from ngc_ref_theory import Context
-from ngc_ref_theory import _proofs as pr
-from ngc_ref_theory._bounds import grown_lam_S
-from ngc_ref_theory._core import Result
-from ngc_ref_theory._stats import quantile_trend
+from ngc_ref_theory.exact import proofs as pr
+from ngc_ref_theory.paper.bounds import grown_lam_S
+from ngc_ref_theory.kit.claim import Result
+from ngc_ref_theory.kit.stats import quantile_trend
 from ngc_ref_theory.claims import theorem_1 as t1
 from ngc_ref_theory.claims.theorem_1 import (assumptions, corrected, fixed_lambda, inside, part_b,
                                              part_c, readings, statements)

@@ -8,9 +8,9 @@ import pytest
 import ngc_ref
 from ngc_ref_theory import Context, run_checks
 from ngc_ref_theory.claims import (case_study, gsd_closed_form, inner_max, neumann_identity,
-                           neumann_truncation, row_sums, tau_range)
-from ngc_ref_theory._graphs import lam_S_grid, small_graphs
-from ngc_ref_theory.report import write_report
+                                   neumann_truncation, row_sums, tau_range)
+from ngc_ref_theory.kit.graphs import lam_S_grid, small_graphs
+from ngc_ref_theory.output.report import write_report
 
 from ._reference import gsd_inverse, neumann, norm_adj
 

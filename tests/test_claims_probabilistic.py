@@ -16,9 +16,9 @@ from ngc_ref import NeumannFilter, connectivity_factor, normalized_adjacency, se
 from ngc_ref.strategies import adjacency_matrices, norms
 from ngc_ref_theory import Context
 from ngc_ref_theory.claims import (assumption_2, depth_denoising, lemma_1, rngc_approximation,
-                           rngc_convergence, row_normalization)
-from ngc_ref_theory._stats import (NOISES, bound_verdict, clopper_pearson, pyg_row_normalize,
-                                  sub_gaussian_noise)
+                                   rngc_convergence, row_normalization)
+from ngc_ref_theory.kit.stats import (NOISES, bound_verdict, clopper_pearson, pyg_row_normalize,
+                                      sub_gaussian_noise)
 
 from . import _reference as ref
 

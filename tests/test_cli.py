@@ -37,7 +37,7 @@ def test_report_files_get_ordinary_permissions(tmp_path):
     # Atomic writes go through mkstemp (mode 0600); the final file must not stay private.
     import os
 
-    from ngc_ref_theory.report import atomic_write_text
+    from ngc_ref_theory.output.report import atomic_write_text
     mask = os.umask(0o022)
     try:
         atomic_write_text(tmp_path / "r.md", "x")

@@ -1,4 +1,4 @@
-"""``theory/_common.py``'s pieces against independent references: the dense operators (from
+"""``theory/kit/evidence.py``'s pieces against independent references: the dense operators (from
 tests/_reference.py), the graph record (the edge list sorted by hand, its hash from hashlib),
 the counterexample record, what the evidence keeps, and the matching norm (NumPy's norms).
 ``judged`` and ``plain`` are in tests/test_claim_kit.py."""
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from ngc_ref_theory._common import (MAX_RECORDED_EDGES, counterexample, dense_laplacian,
-                                    dense_norm_adj, graph_record, matching_norm, public)
-from ngc_ref_theory._core import Context
+from ngc_ref_theory.kit.evidence import (MAX_RECORDED_EDGES, counterexample, dense_laplacian,
+                                         dense_norm_adj, graph_record, matching_norm, public)
+from ngc_ref_theory.kit.claim import Context
 
 from . import _reference as ref
 
@@ -89,8 +89,8 @@ def test_the_matching_norm_is_the_infinity_norm_for_rw_and_the_spectral_norm_for
 
 
 def test_judged_passes_its_norm_and_figures_on_and_names_what_a_failure_needs():
-    from ngc_ref_theory._common import Judgement, judged
-    from ngc_ref_theory._core import Claim
+    from ngc_ref_theory.kit.evidence import Judgement, judged
+    from ngc_ref_theory.kit.claim import Claim
     c = Claim("kit-common", "Eq. 0", "x ≤ 1", norms=("sym", "rw"))
     r = judged(c, Context(), "rw", Judgement("holds", [], None), {}, "ok",
                figures=["kit-common-x-rw.png"])

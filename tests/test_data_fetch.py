@@ -312,7 +312,7 @@ def test_cli_fetch_and_verify(served, tmp_path, capsys):
 
 def test_default_root_is_the_user_cache_and_the_runs_find_it(served, tmp_path, monkeypatch,
                                                             capsys):
-    from ngc_ref_theory._files import data_root
+    from ngc_ref_theory.output.files import data_root
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     default = tmp_path / "cache" / "ngc_ref" / "data"
     assert datasets.default_root() == default

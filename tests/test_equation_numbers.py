@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from ngc_ref_theory._paper import EQ, EQUATIONS, eq
-from ngc_ref_theory._sentences import label_numbers
+from ngc_ref_theory.paper.words import EQ, EQUATIONS, eq
+from ngc_ref_theory.paper.sentences import label_numbers
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Where a reader meets the numbers: the checker (its texts become report.md and paper.md), the
 #: library's docstrings, the sentence map, the documentation, the benchmarks' notes.
-SCANNED = ("theory/**/*.py", "theory/paper_map.toml", "ngc_ref/**/*.py", "docs/*.md",
+SCANNED = ("theory/**/*.py", "theory/paper/paper_map.toml", "ngc_ref/**/*.py", "docs/*.md",
            "README.md", "ARCHITECTURE.md", "data/README.md", "benchmarks/**/*.py",
            "benchmarks/**/*.md", "benchmarks/**/*.toml")
 #: A reference: "Eq. 11", "Eq. (7)", "Eq.~(3)", "Eqs. 6–7", "Eq. 16 → 17", "Eq. 8, 12",

@@ -1,4 +1,4 @@
-"""The exact certificates of theory/_exact.py against independent references.
+"""The exact certificates of theory/exact/certificates.py against independent references.
 
 Each ``certify_*`` turns exact arithmetic into a verdict. The references here are written
 separately: dense matrices in mpmath at 60 digits (Ã_sym with real square roots, Ã_S as the plain
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from ngc_ref_theory import _exact as ex
+from ngc_ref_theory.exact import certificates as ex
 
 mp = mpmath.MPContext()      # a context of its own: the global mpmath precision stays as it is
 mp.dps = 60

@@ -1,4 +1,4 @@
-"""The exact-arithmetic helpers of ``theory/_exact.py`` against references written here.
+"""The exact-arithmetic helpers of ``theory/exact/certificates.py`` against references written here.
 
 ``tests/test_exact_certificates.py`` checks the certificates; this file checks the pieces they
 are built from, each against an independent computation: determinants by the Leibniz sum over
@@ -16,7 +16,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from ngc_ref_theory import _exact as ex
+from ngc_ref_theory.exact import certificates as ex
 
 S2, S3, S6 = ex.Surd.sqrt(2), ex.Surd.sqrt(3), ex.Surd.sqrt(6)
 

@@ -23,10 +23,11 @@ import pytest
 import ngc_ref_theory.claims as claims_pkg
 import ngc_ref_theory.sweep as sweep_pkg
 from ngc_ref.graphs import _registry as family_registry
-from ngc_ref_theory import _core, cli
-from ngc_ref_theory._graphs import default_families, is_deterministic, is_transitive
-from ngc_ref_theory._paper import rule_problems
-from ngc_ref_theory.report import claim_table, with_claim_table
+from ngc_ref_theory import cli
+from ngc_ref_theory.kit import claim as _core
+from ngc_ref_theory.kit.graphs import default_families, is_deterministic, is_transitive
+from ngc_ref_theory.paper.words import rule_problems
+from ngc_ref_theory.output.report import claim_table, with_claim_table
 
 # the module (the package's ``tasks`` is the function listing them)
 task_registry = importlib.import_module("ngc_ref_theory.sweep.tasks")

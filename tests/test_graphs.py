@@ -581,7 +581,7 @@ def test_the_builtin_table_registers_the_documented_families(monkeypatch):
         assert not any(graphs.family_info(f).hub for f in DOCUMENTED_FAMILIES if f != "star")
         assert same_graph(graphs.make_graph("star", 5), star(5))
         # The theory checker's default families, in its order, are the ones tagged
-        # checker_order (ngc_ref_theory._graphs.default_families; docs/sweeps.md).
+        # checker_order (ngc_ref_theory.kit.graphs.default_families; docs/sweeps.md).
         order = {f: graphs.family_info(f).tag("checker_order") for f in DOCUMENTED_FAMILIES}
         assert sorted((f for f in order if order[f] is not None), key=order.get) == [
             "ring", "path", "grid_2d", "complete", "star", "er_avgdeg_3", "er_avgdeg_2logn",

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from scipy.stats import t as t_dist
 
-from ngc_ref_theory._stats import (CONFIDENCE, SLOPE_DECAY, SLOPE_FLAT, clopper_pearson,
-                                   decay_verdict, interval_verdict, sizes_to_decide,
-                                   tau_decay_verdict)
+from ngc_ref_theory.kit.stats import (CONFIDENCE, SLOPE_DECAY, SLOPE_FLAT, clopper_pearson,
+                                      decay_verdict, interval_verdict, sizes_to_decide,
+                                      tau_decay_verdict)
 
 EPS = 1e-12
 

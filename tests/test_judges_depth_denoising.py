@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from ngc_ref_theory import Context
-from ngc_ref_theory._graphs import family_graph
+from ngc_ref_theory.kit.graphs import family_graph
 from ngc_ref_theory.claims import depth_denoising as dd
 from ._reference import neumann as _neumann   # Ã_S with explicit matrix powers
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from ngc_ref_theory import Context
-from ngc_ref_theory._common import EXACT_RTOL
-from ngc_ref_theory._graphs import small_graphs
+from ngc_ref_theory.kit.evidence import EXACT_RTOL
+from ngc_ref_theory.kit.graphs import small_graphs
 from ngc_ref_theory.claims import inner_max as im
 
 from ._claims import run_claims

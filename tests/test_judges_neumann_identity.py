@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ngc_ref_theory._common import EXACT_RTOL
+from ngc_ref_theory.kit.evidence import EXACT_RTOL
 from ngc_ref_theory.claims import neumann_identity as ni
 
 TOL = float(EXACT_RTOL)

@@ -12,7 +12,7 @@ from scipy import stats
 
 from ngc_ref.graphs.stochastic import sbm_degrees
 from ngc_ref_theory import Context
-from ngc_ref_theory._stats import class_bag_of_words
+from ngc_ref_theory.kit.stats import class_bag_of_words
 from ngc_ref_theory.claims import row_normalization as rn
 
 from ._reference import neumann

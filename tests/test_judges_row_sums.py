@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ngc_ref_theory._common import EXACT_RTOL
+from ngc_ref_theory.kit.evidence import EXACT_RTOL
 from ngc_ref_theory.claims import row_sums as rs
 
 from ._floats import down, up

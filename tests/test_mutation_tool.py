@@ -63,8 +63,8 @@ def test_every_named_equivalent_is_of_a_listed_module(tool):
 
 def test_function_key_reads_mutmuts_names(tool):
     assert tool.function_key("ngc_ref._spmm.x_horner__mutmut_52") == "ngc_ref._spmm:horner"
-    assert tool.function_key("ngc_ref_theory.annotated.x__body__mutmut_10") == \
-        "ngc_ref_theory.annotated:_body"
+    assert tool.function_key("ngc_ref_theory.output.paper_md.x__body__mutmut_10") == \
+        "ngc_ref_theory.output.paper_md:_body"
     assert tool.function_key("ngc_ref._spmm.xǁHornerKernelǁ__init____mutmut_5") == \
         "ngc_ref._spmm:HornerKernel.__init__"
     assert tool.function_key("ngc_ref._order.xǁOrderingǁ_rows__mutmut_1") == \

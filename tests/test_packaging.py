@@ -48,7 +48,7 @@ def test_license_typing_marker_and_classifiers():
 def test_every_data_file_of_the_checker_is_package_data():
     """A file the checker reads at run time (the paper's sentence map) ships in the wheel: every
     non-Python file of theory/ is listed in package_data, and the map loads as a resource."""
-    from ngc_ref_theory._paper_map import load_map
+    from ngc_ref_theory.paper.sentence_map import load_map
     listed = {}
     for key, value in CFG["options.package_data"].items():
         listed[key] = {x.strip() for x in value.split(",")}

@@ -1,4 +1,4 @@
-"""The paper's appendix hyper-parameter tables (the checker's ``ngc_ref_theory._hyperparams``,
+"""The paper's appendix hyper-parameter tables (the checker's ``ngc_ref_theory.paper.hyperparams``,
 moved out of the library by issue 36) against the tables as printed, and the checker's runs
 that read them through the library's ``hyperparams=``."""
 
@@ -7,8 +7,8 @@ import doctest
 import pytest
 
 from ngc_ref.training import ModelSpec, model_spec, run_experiment
-from ngc_ref_theory import _hyperparams
-from ngc_ref_theory._hyperparams import PAPER_HYPERPARAMS, paper_config
+from ngc_ref_theory.paper import hyperparams as _hyperparams
+from ngc_ref_theory.paper.hyperparams import PAPER_HYPERPARAMS, paper_config
 from ngc_ref_theory.reproduce import cells
 
 from ._training_synth import sbm_dataset

@@ -1,4 +1,4 @@
-"""The sentence map (theory/paper_map.toml) accounts for every unit of the paper once, with
+"""The sentence map (theory/paper/paper_map.toml) accounts for every unit of the paper once, with
 anchors that an edit of the paper breaks loudly, ids the checker knows, and a written reason
 wherever a sentence that reads like a claim is called no claim."""
 
@@ -6,11 +6,11 @@ import dataclasses
 
 import pytest
 
-from ngc_ref_theory._core import statement_ids
-from ngc_ref_theory._paper_map import (NEEDS, REASONS, Entry, entry_for, load_map, match,
-                                       needs_note)
-from ngc_ref_theory._sentences import split_sentences
-from ngc_ref_theory.reproduce.paper import QUOTES
+from ngc_ref_theory.kit.claim import statement_ids
+from ngc_ref_theory.paper.sentence_map import (NEEDS, REASONS, Entry, entry_for, load_map, match,
+                                               needs_note)
+from ngc_ref_theory.paper.sentences import split_sentences
+from ngc_ref_theory.paper.experiments import QUOTES
 from ngc_ref_theory.reproduce.targets import NOT_RUN, TARGETS
 
 #: Statement ids the map already names that other parts of this round are adding to the

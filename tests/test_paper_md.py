@@ -13,10 +13,10 @@ import sys
 import pytest
 
 from ngc_ref_theory import Result, cli, registry
-from ngc_ref_theory._paper_map import entry_for, match
-from ngc_ref_theory._sentences import label_numbers, split_sentences
-from ngc_ref_theory.annotated import annotate, counts, render, sentence_verdict
-from ngc_ref_theory.report import render_markdown
+from ngc_ref_theory.paper.sentence_map import entry_for, match
+from ngc_ref_theory.paper.sentences import label_numbers, split_sentences
+from ngc_ref_theory.output.paper_md import annotate, counts, render, sentence_verdict
+from ngc_ref_theory.output.report import render_markdown
 
 TEX = r"""\documentclass{article}\begin{document}
 \section{Theory}
@@ -171,10 +171,10 @@ def test_a_sentence_stands_on_its_worst_as_stated_result_whatever_the_others_say
 RENDER = """
 import hashlib
 from types import SimpleNamespace
-from ngc_ref_theory._core import Result
-from ngc_ref_theory._paper_map import entry_for, match
-from ngc_ref_theory._sentences import label_numbers, split_sentences
-from ngc_ref_theory.annotated import render
+from ngc_ref_theory.kit.claim import Result
+from ngc_ref_theory.paper.sentence_map import entry_for, match
+from ngc_ref_theory.paper.sentences import label_numbers, split_sentences
+from ngc_ref_theory.output.paper_md import render
 TEX, PLAN = {tex!r}, {plan!r}
 claims = {{c: SimpleNamespace(id=c, statements={{s: None for s in ss}})
           for c, ss in {claims!r}.items()}}
@@ -202,13 +202,13 @@ def test_a_paper_the_map_does_not_fit_is_refused_naming_its_first_three_problems
     """write_paper on another text than the map's: ValueError naming the map and the first
     three problems of the matching, and no paper.md."""
     from types import SimpleNamespace
-    from ngc_ref_theory._paper_map import load_map
-    from ngc_ref_theory.annotated import write_paper
+    from ngc_ref_theory.paper.sentence_map import load_map
+    from ngc_ref_theory.output.paper_md import write_paper
     problems = match(load_map(), split_sentences(TEX)).problems
     assert len(problems) > 3
     with pytest.raises(ValueError) as err:
         write_paper([], tmp_path, META, SimpleNamespace(text=TEX))
-    assert str(err.value) == ("the sentence map (theory/paper_map.toml) does not fit the "
+    assert str(err.value) == ("the sentence map (theory/paper/paper_map.toml) does not fit the "
                               f"paper: {problems[0]}; {problems[1]}; {problems[2]}")
     assert not (tmp_path / "paper.md").exists()
 
@@ -223,7 +223,7 @@ def _links_and_anchors(out):
 
 
 def test_check_writes_paper_md_whose_links_resolve(tex, tmp_path, monkeypatch, capsys):
-    from ngc_ref_theory._paper_source import paper_source
+    from ngc_ref_theory.paper.source import paper_source
     monkeypatch.setenv("NGC_REF_PAPER", str(paper_source().path))
     out = tmp_path / "out"
     assert cli.main(["check", "--only", "inner-max", "--out", str(out), "--no-progress"]) == 0
@@ -240,7 +240,7 @@ def test_check_writes_paper_md_whose_links_resolve(tex, tmp_path, monkeypatch, c
     # the same run without the paper: said at the start, at the end and in report.md; the
     # previous paper.md goes, so none of another run stays beside this report
     monkeypatch.setenv("NGC_REF_PAPER", "")
-    monkeypatch.setattr("ngc_ref_theory._paper_source.default_path", lambda: None)
+    monkeypatch.setattr("ngc_ref_theory.paper.source.default_path", lambda: None)
     capsys.readouterr()
     assert cli.main(["check", "--only", "inner-max", "--out", str(out), "--no-progress"]) == 0
     said = capsys.readouterr()
@@ -271,8 +271,8 @@ def _small_paper():
     whose claim has every kind of missing statement, paragraphs, a footnote, two tables
     with their captions (one above, one below), and a last claim and reproduce sentence."""
     from types import SimpleNamespace
-    from ngc_ref_theory._paper_map import Entry, Matching
-    from ngc_ref_theory._sentences import Unit
+    from ngc_ref_theory.paper.sentence_map import Entry, Matching
+    from ngc_ref_theory.paper.sentences import Unit
     intro, theory, lemma, end = ("1 Intro",), ("2 Theory",), ("2 Theory", "Lemma 1"), ("3 End",)
     rows = [  # section, paragraph, kind, number, text, entry fields
         (intro, 1, "sentence", "", "First plain.", {"reason": "setting"}),
@@ -334,7 +334,7 @@ def test_a_small_paper_md_written_out_line_by_line():
     each kind of missing statement, footnotes and tables on their own, a caption's number on
     its first sentence only (above or below its table), and the list of what is not judged
     yet, ending in one newline."""
-    from ngc_ref_theory._paper_map import REASONS
+    from ngc_ref_theory.paper.sentence_map import REASONS
     units, matching, results, claims = _small_paper()
     meta = {"seed": 3, "version": "9.9",
             "skipped": [{"claim": "isolated-tau", "what": "Cora", "why": "no data"},
@@ -423,7 +423,7 @@ def test_a_small_paper_md_written_out_line_by_line():
 def test_a_run_whose_meta_has_no_skips_says_what_has_no_result():
     """meta without "skipped": a claim's statements with no result are said to have none,
     plainly."""
-    from ngc_ref_theory._paper_map import Matching
+    from ngc_ref_theory.paper.sentence_map import Matching
     units, _, _, claims = _small_paper()
     m = Matching(entry_of={5: entry_for(units[5], ("gsd-trace", "row-sum"))})
     md = render(units[5:6], m, [], {}, claims, {"eq:y": "1"})

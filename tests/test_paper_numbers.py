@@ -4,7 +4,7 @@ NGC_REF_PAPER, or ../shared/paper/implicit-denoising-gnn.tex beside the checkout
 import re
 
 
-from ngc_ref_theory._paper import ROW_NORMALIZATION_TABLE
+from ngc_ref_theory.paper.words import ROW_NORMALIZATION_TABLE
 from ngc_ref_theory.claims.tau_range import EQ_7
 
 
@@ -45,7 +45,7 @@ def test_remark_1_cites_eq_7_the_bounds(tex):
 
 def test_dataset_table_matches_the_paper(tex):
     """Table 6 ('Datasets statistics'): every row's four counts, as DATASET_TABLE enters them."""
-    from ngc_ref_theory._paper import DATASET_TABLE
+    from ngc_ref_theory.paper.words import DATASET_TABLE
     body = tex[tex.index(f"\\label{{{DATASET_TABLE['label']}}}"):]
     body = body[body.index("\\midrule"):body.index("\\bottomrule")]
     rows = {}

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ngc_ref_theory import _paper_source
-from ngc_ref_theory._paper_source import PAPER_ENV, PAPER_SHA256, paper_source
+from ngc_ref_theory.paper import source as _paper_source
+from ngc_ref_theory.paper.source import PAPER_ENV, PAPER_SHA256, paper_source
 
 
 @pytest.fixture

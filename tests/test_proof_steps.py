@@ -1,4 +1,4 @@
-"""Each displayed step of ``theory/_proofs.py`` on its own, against a reference written here.
+"""Each displayed step of ``theory/exact/proofs.py`` on its own, against a reference written here.
 
 The chains are run by the claims (``row-sums``, ``neumann-identity``, ``lemma-1``,
 ``rngc-convergence``, ``theorem-1``), whose tests read the verdicts of a few rows. A step's
@@ -18,7 +18,7 @@ import networkx as nx
 import numpy as np
 import pytest
 
-from ngc_ref_theory import _proofs as pr
+from ngc_ref_theory.exact import proofs as pr
 
 P3 = [[0, 1], [1, 2]]
 

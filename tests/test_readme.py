@@ -178,7 +178,7 @@ def check_ngc_ref(argv, where):
     except (SystemExit, UsageError) as exc:
         raise AssertionError(f"{where}: `ngc-ref {shlex.join(argv)}` does not parse") from exc
     if args.command == "check":
-        from ngc_ref_theory.runner import resolve_ids, select
+        from ngc_ref_theory.check import resolve_ids, select
         select(resolve_ids(args.only))               # unknown ids raise ValueError
         for flag, given in (("--scale", args.scale), ("--scheduler", args.scheduler)):
             assert given is None or args.thorough, f"{where}: {flag} needs --thorough"

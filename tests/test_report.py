@@ -6,8 +6,8 @@ import json
 import pytest
 
 from ngc_ref_theory import Context, cli, registry, run_checks
-from ngc_ref_theory._core import statement_ids
-from ngc_ref_theory.report import render_markdown
+from ngc_ref_theory.kit.claim import statement_ids
+from ngc_ref_theory.output.report import render_markdown
 
 CHEAP = ["row-sum", "case-study"]
 

@@ -9,11 +9,11 @@ import re
 import pytest
 
 from ngc_ref_theory import Context, run_checks
-from ngc_ref_theory._core import Result
-from ngc_ref_theory._common import SQRT_N_KEY, SQRT_N_WHY
-from ngc_ref_theory.report import (NO_GRAPH_RECORDED, _headline_case, cell, counterexample_graph,
-                                   graphless, render_markdown, structural_finding_lines,
-                                   what_fails_lines)
+from ngc_ref_theory.kit.claim import Result
+from ngc_ref_theory.kit.evidence import SQRT_N_KEY, SQRT_N_WHY
+from ngc_ref_theory.output.report import (NO_GRAPH_RECORDED, _headline_case, cell,
+                                          counterexample_graph, graphless, render_markdown,
+                                          structural_finding_lines, what_fails_lines)
 
 
 def _result(id, verdict, scope, summary, **kw):
@@ -229,7 +229,7 @@ def test_one_result_of_each_verdict_and_scope_lands_in_its_own_count_only(scope,
     """A run of one result: "What fails as stated" lists it only when it is an as-stated
     failure; the counts line counts it under its own scope and verdict, and nowhere else; an
     extension's or erratum's failure is never counted as the paper's."""
-    from ngc_ref_theory.report import counts, counts_line
+    from ngc_ref_theory.output.report import counts, counts_line
     r = _grid_result(scope, verdict)
     fails = what_fails_lines([r])
     listed = [line for line in fails if line.startswith("- ")]
@@ -263,7 +263,7 @@ def test_one_result_of_each_verdict_and_scope_lands_in_its_own_count_only(scope,
 def test_the_lists_of_a_run_with_every_verdict_and_scope():
     """All twelve at once, and a second as-stated failure: exactly the two as-stated failures
     are listed (in run order) and counted as the paper's."""
-    from ngc_ref_theory.report import counts, counts_line
+    from ngc_ref_theory.output.report import counts, counts_line
     res = [_grid_result(*sv) for sv in GRID]
     res.append(_grid_result("as-stated", "fails", id="second-failure"))
     items = [line for line in what_fails_lines(res) if line.startswith("- ")]

@@ -9,8 +9,8 @@ import json
 
 
 from ngc_ref_theory import registry
-from ngc_ref_theory._core import Result
-from ngc_ref_theory import report as R
+from ngc_ref_theory.kit.claim import Result
+from ngc_ref_theory.output import report as R
 
 
 def res(id, norm="rw", verdict="holds", scope="as-stated", summary=None, claim=None, **kw):

@@ -14,7 +14,7 @@ from ngc_ref_theory.reproduce import cells as cells_mod
 from ngc_ref_theory.reproduce import run as run_mod
 from ngc_ref_theory.reproduce.judge import (WEAK_HALF_WIDTH, compare, control_mark, judge_cell,
                                             mark, top_two, versus_control)
-from ngc_ref_theory.reproduce.report import build, markdown, terminal_lines
+from ngc_ref_theory.reproduce.tables import build, markdown, terminal_lines
 from ngc_ref_theory.reproduce.run import STORE, cells_for
 from ngc_ref_theory.reproduce.targets import TARGETS, parse_only, plan, resolve
 from ngc_ref_theory.reproduce.verdicts import rngc_over_ngc
@@ -378,7 +378,7 @@ def test_a_cell_computes_what_run_experiment_computes():
     series evaluator against the library's robust_propagate)."""
     from ngc_ref.training import model_spec, run_experiment
     from ngc_ref.noise import corrupt
-    from ngc_ref_theory._hyperparams import paper_config
+    from ngc_ref_theory.paper.hyperparams import paper_config
     data = cells_mod.dataset("texas", 3)
     Xn = corrupt(data.features, "gaussian", 0.01, seed=5, normalize=True)
     seed = 11

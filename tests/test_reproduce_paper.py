@@ -1,4 +1,4 @@
-"""The paper's numbers of ``ngc-ref reproduce`` (ngc_ref_theory.reproduce.paper) against the
+"""The paper's numbers of ``ngc-ref reproduce`` (ngc_ref_theory.paper.experiments) against the
 paper's LaTeX, in both directions: every number, std and bold mark of every result table is in
 the registry, the registry holds nothing else, and every quoted sentence is in the text."""
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from ngc_ref_theory.reproduce.paper import QUOTES, TABLES, lookup
+from ngc_ref_theory.paper.experiments import QUOTES, TABLES, lookup
 from ngc_ref_theory.reproduce.targets import TARGETS
 
 #: The LaTeX column headers' data-set names -> the registry's.

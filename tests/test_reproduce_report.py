@@ -8,9 +8,9 @@ import math
 
 import pytest
 
-from ngc_ref_theory.reproduce import report as R
+from ngc_ref_theory.reproduce import tables as R
 from ngc_ref_theory.reproduce.judge import WEAK_HALF_WIDTH, judge_cell, summarize
-from ngc_ref_theory.reproduce.paper import lookup
+from ngc_ref_theory.paper.experiments import lookup
 
 
 def record(target, dataset, level, reading, run, models, seconds=1.0, cpu=0.5, noise=0.25):
@@ -250,7 +250,7 @@ def test_the_run_section_names_the_command_code_versions_and_span():
 
 
 def test_the_run_count_and_not_run_sections():
-    from ngc_ref_theory.reproduce.paper import NOT_RUN_MODELS
+    from ngc_ref_theory.paper.experiments import NOT_RUN_MODELS
     from ngc_ref_theory.reproduce.targets import NOT_RUN
     meta = {"run_counts": [
         {"target": "tab:heterophily", "dataset": "texas", "runs": 3, "paper_runs": 10,

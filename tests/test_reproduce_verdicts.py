@@ -10,7 +10,7 @@ import pytest
 
 from ngc_ref_theory.reproduce import verdicts as V
 from ngc_ref_theory.reproduce.judge import BARELY, CHANCE_MARGIN, GREATLY, MATCH_MARGIN, compare
-from ngc_ref_theory.reproduce.paper import QUOTES
+from ngc_ref_theory.paper.experiments import QUOTES
 
 #: Per-run offsets with mean 0 and a small spread (the models of a run share them).
 JITTER = np.array([-0.2, 0.1, 0.0, 0.3, -0.2])

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from ngc_ref_theory import Context, cli, registry
-from ngc_ref_theory._core import RERUN_DIR, rerun_command
-from ngc_ref_theory._files import (LOCK_NAME, STAGING_PREFIX, acquire_folder_lock,
-                                   release_folder_lock)
-from ngc_ref_theory.runner import data_notice, resolve_ids, select
+from ngc_ref_theory.kit.claim import RERUN_DIR, rerun_command
+from ngc_ref_theory.output.files import (LOCK_NAME, STAGING_PREFIX, acquire_folder_lock,
+                                         release_folder_lock)
+from ngc_ref_theory.check import data_notice, resolve_ids, select
 
 DATA = os.environ.get("NGC_REF_DATA")
 needs_data = pytest.mark.skipif(not DATA, reason="NGC_REF_DATA is not set")
@@ -158,7 +158,7 @@ def test_a_thorough_or_unreadable_report_is_not_replaced(tmp_path, capsys):
 
 HOLDER = """
 import sys, time
-from ngc_ref_theory._files import staged_output
+from ngc_ref_theory.output.files import staged_output
 sys.argv = ["ngc-ref", "check", "--only", "lemma-1"]
 with staged_output({out!r}) as staged:
     (staged.dir / "half-written.png").write_bytes(b"x")

@@ -11,9 +11,9 @@ the rule's check; it fails here). It is not a list a new claim must join."""
 import pytest
 
 from ngc_ref_theory import Context, run_checks
-from ngc_ref_theory._core import SCOPES, Scope, registry, statement_ids
-from ngc_ref_theory._paper import NORMALISATION_RULE, RULE_SCOPES, rule_problems
-from ngc_ref_theory.report import counts
+from ngc_ref_theory.kit.claim import SCOPES, Scope, registry, statement_ids
+from ngc_ref_theory.paper.words import NORMALISATION_RULE, RULE_SCOPES, rule_problems
+from ngc_ref_theory.output.report import counts
 
 def _in(scope, *sids, norms=("sym", "rw")):
     """``{(sid, norm): scope}`` for each statement in each of ``norms``."""

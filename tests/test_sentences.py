@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from ngc_ref_theory._sentences import label_numbers, normalise, split_sentences, text_hash
+from ngc_ref_theory.paper.sentences import label_numbers, normalise, split_sentences, text_hash
 
 
 def doc(body, preamble=""):

@@ -30,12 +30,12 @@ import pytest
 from scipy.stats import binom
 from scipy.stats import t as t_dist
 
-from ngc_ref_theory import _stats
-from ngc_ref_theory._core import worst_verdict
-from ngc_ref_theory._stats import (CONFIDENCE, FLAT_RANGE, SLOPE_DECAY, SLOPE_FLAT,
-                                   bound_verdict, clopper_pearson, comparison_verdict,
-                                   decay_verdict, interval_verdict, loglog_slope_ci, mean_ci,
-                                   paired_comparison, sizes_to_decide, slope_ci)
+from ngc_ref_theory.kit import stats as _stats
+from ngc_ref_theory.kit.claim import worst_verdict
+from ngc_ref_theory.kit.stats import (CONFIDENCE, FLAT_RANGE, SLOPE_DECAY, SLOPE_FLAT,
+                                      bound_verdict, clopper_pearson, comparison_verdict,
+                                      decay_verdict, interval_verdict, loglog_slope_ci, mean_ci,
+                                      paired_comparison, sizes_to_decide, slope_ci)
 from ngc_ref_theory.reproduce.judge import beats_all, judge_cell, versus_control
 
 ALPHA = 1.0 - CONFIDENCE

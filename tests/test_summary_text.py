@@ -7,9 +7,9 @@ import re
 import pytest
 
 from ngc_ref_theory import Context
-from ngc_ref_theory._exact import certify_lemma_1_exact
-from ngc_ref_theory._stats import family_verdicts, no_hub_hypotheses
-from ngc_ref_theory._text import bracket, interval, listing, number, rounded
+from ngc_ref_theory.exact.certificates import certify_lemma_1_exact
+from ngc_ref_theory.kit.stats import family_verdicts, no_hub_hypotheses
+from ngc_ref_theory.kit.text import bracket, interval, listing, number, rounded
 from ngc_ref_theory.claims import assumption_2, noise_vanishing
 
 #: A signed zero as a summary would print it.

@@ -12,17 +12,17 @@ import pytest
 
 from ngc_ref_theory import cli
 from ngc_ref_theory.sweep import (
-    Param,
-    SweepError,
-    as_cells,
-    get_task,
-    load_config,
-    make_cell,
-    parse_config,
-    read_records,
-    register_task,
-    run_sweep,
-)
+                                  Param,
+                                  SweepError,
+                                  as_cells,
+                                  get_task,
+                                  load_config,
+                                  make_cell,
+                                  parse_config,
+                                  read_records,
+                                  register_task,
+                                  run_sweep,
+                                  )
 from ngc_ref_theory.sweep.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -438,7 +438,7 @@ def test_family_names_follow_one_convention():
     import re
 
     from ngc_ref.graphs import GRAPH_FAMILIES
-    from ngc_ref_theory._graphs import FAMILIES
+    from ngc_ref_theory.kit.graphs import FAMILIES
     names = list(FAMILIES) + list(GRAPH_FAMILIES)
     assert all(re.fullmatch(r"[a-z][a-z0-9_]*", n) for n in names), names
     with pytest.raises(ValueError, match="er_avgdeg_2logn"):

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from ngc_ref_theory._stats import bound_verdict, clopper_pearson, loglog_slope, slope_interval
+from ngc_ref_theory.kit.stats import bound_verdict, clopper_pearson, loglog_slope, slope_interval
 from ngc_ref_theory.sweep import summary as S
 
 

@@ -1,4 +1,4 @@
-"""theory/_text.py, the checker's number formats, by what its docstrings promise: no signed
+"""theory/kit/text.py, the checker's number formats, by what its docstrings promise: no signed
 zero, a value never printed as 0 or ±1 when it is not, the sign shown on both ends of an
 interval, the requested digits on both ends of a bracket. The references are written out by
 hand (or by Python's own float formatting)."""
@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from ngc_ref_theory._text import bracket, interval, number, rounded
+from ngc_ref_theory.kit.text import bracket, interval, number, rounded
 
 
 @pytest.mark.parametrize("x", [1 + 2**-52, 1 - 2**-53, -1 - 2**-52, -1 + 2**-53,

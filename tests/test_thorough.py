@@ -10,9 +10,10 @@ import pytest
 
 from ngc_ref import connectivity_factor
 from ngc_ref.graphs import complete
-from ngc_ref_theory import cli, runner
-from ngc_ref_theory._core import Context, registry
-from ngc_ref_theory._thorough import parse_scale, scaled_count, scaled_sizes
+from ngc_ref_theory import cli
+from ngc_ref_theory import check as runner
+from ngc_ref_theory.kit.claim import Context, registry
+from ngc_ref_theory.sweep.cost import parse_scale, scaled_count, scaled_sizes
 from ngc_ref_theory.sweep import make_cell, read_records, run_sweep
 from ngc_ref_theory.sweep.theorem1 import hyp_problem, hyp_tau, hyp_tau_bracket
 from ngc_ref_theory.sweep.thorough_tasks import CompleteFilter, complete_rho
@@ -245,8 +246,8 @@ def test_thorough_plan_counts_are_what_runs():
 def test_the_tau_task_agrees_with_connectivity_factor_and_its_alias(norm):
     """The τ cell (one node on the ring, closed form on K_n) is τ of the built graph; the
     former name tau_large is the same task; the estimator's bracket holds the exact τ."""
-    from ngc_ref_theory._bounds import grown_lam_S
-    from ngc_ref_theory._graphs import family_graph
+    from ngc_ref_theory.paper.bounds import grown_lam_S
+    from ngc_ref_theory.kit.graphs import family_graph
     for fam, n in (("ring", 60), ("er_avgdeg_2logn", 80), ("complete", 40)):
         p = {"family": fam, "n": n, "graph_seed": 3, "norm": norm, "schedule": "sqrt_n"}
         cell, alias, est = run_sweep([("tau", p), ("tau_large", p),
@@ -274,8 +275,8 @@ def test_complete_graph_closed_forms():
 
 def test_lemma1_trials_are_the_simulation_of_the_check():
     from ngc_ref import NeumannFilter
-    from ngc_ref_theory._bounds import simulate
-    from ngc_ref_theory._graphs import family_graph
+    from ngc_ref_theory.paper.bounds import simulate
+    from ngc_ref_theory.kit.graphs import family_graph
     from ngc_ref_theory.sweep.tasks import CellSeeds
     cell = make_cell("lemma1_trials", {"family": "random_regular_4", "n": 50, "graph_seed": 2,
                                        "d": 3, "noise": "rademacher", "trials": 70})
@@ -301,7 +302,7 @@ def test_the_thorough_time_has_one_source_and_the_cost_model_agrees():
     for the full run on 2 workers, and the model stays within 15% of the measurement."""
     from pathlib import Path
 
-    from ngc_ref_theory._thorough import THOROUGH_MEASURED_MINUTES as M
+    from ngc_ref_theory.sweep.cost import THOROUGH_MEASURED_MINUTES as M
     root = Path(__file__).resolve().parents[1]
     helptext = " ".join(cli.build_parser()._subparsers._group_actions[0]
                         .choices["check"].format_help().split())

@@ -17,8 +17,8 @@ import pytest
 from ngc_ref import graphs
 from ngc_ref.graphs import _registry, family_info, make_graph, register_family, resolve_family
 from ngc_ref_theory import cli
-from ngc_ref_theory._graphs import (check_family, default_families, family_graph, is_deterministic,
-                                   is_transitive)
+from ngc_ref_theory.kit.graphs import (check_family, default_families, family_graph,
+                                       is_deterministic, is_transitive)
 from ngc_ref_theory.sweep import make_cell, parse_config, run_sweep
 from ngc_ref_theory.sweep.expressions import evaluate
 from ngc_ref_theory.sweep.summary import summarize, tau_verdicts
@@ -52,7 +52,7 @@ def same_graph(A, B):
 # ------------------------------------------------------------------------------ the registry
 
 def _old_checker_builders():
-    """The checker's builders as theory/_graphs.py defined them before the one registry."""
+    """The checker's builders as theory/kit/graphs.py defined them before the one registry."""
     def sbm(n, s):
         size = n // 4
         return graphs.sbm(size * 4, 4, min(1.0, 6.0 / size), 2.0 / (3 * size), seed=s)[0]
@@ -68,7 +68,7 @@ def _old_checker_builders():
         "sbm_4_blocks_deg8": sbm}
 
 
-#: The checker's default families in report order, as theory/_graphs.py listed them by name
+#: The checker's default families in report order, as theory/kit/graphs.py listed them by name
 #: before each family declared it (tag "checker_order"): the reference of the declarations.
 CHECKER_DEFAULTS = ("ring", "path", "grid_2d", "complete", "star", "er_avgdeg_3",
                     "er_avgdeg_2logn", "random_regular_4", "barabasi_albert_3",
@@ -469,7 +469,7 @@ FAMILY_STATEMENTS = {
 
 
 def test_the_statements_that_take_families_are_declared():
-    from ngc_ref_theory._core import statement_ids
+    from ngc_ref_theory.kit.claim import statement_ids
     found = {sid for sid, c in statement_ids().items() if c.uses_families(sid)}
     assert found == FAMILY_STATEMENTS
 
@@ -485,7 +485,7 @@ def test_family_refused_when_no_selected_statement_takes_one(tmp_path, capsys):
 
 
 def test_family_named_at_the_start_and_only_in_its_statements_reruns(tmp_path, capsys):
-    from ngc_ref_theory._core import Context, rerun_command, statement_ids
+    from ngc_ref_theory.kit.claim import Context, rerun_command, statement_ids
     ctx = Context(seed=1, families=(MINE,))
     for sid in statement_ids():
         assert ("--family" in rerun_command(sid, ctx)) is (sid in FAMILY_STATEMENTS), sid

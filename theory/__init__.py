@@ -1,6 +1,6 @@
 """Numerical checks of the paper's claims, built on :mod:`ngc_ref` (which never imports this)."""
 
-from ._core import VERDICTS, Claim, Context, Result, claim, registry
-from .runner import run_checks
+from .kit.claim import VERDICTS, Claim, Context, Result, claim, registry
+from .check import run_checks
 
 __all__ = ["VERDICTS", "Claim", "Context", "Result", "claim", "registry", "run_checks"]

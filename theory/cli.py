@@ -12,19 +12,19 @@ import sys
 import time
 from pathlib import Path
 
-from ._core import RERUN_DIR, rerun_command
-from ._files import data_root, staged_output
-from ._thorough import THOROUGH_MEASURED_MINUTES, plural
+from .kit.claim import RERUN_DIR, rerun_command
+from .output.files import data_root, staged_output
+from .sweep.cost import THOROUGH_MEASURED_MINUTES, plural
 
 
 def _check(args):
     """``ngc-ref check``: validate, plan or run the checks into a staged report, print the
     table; the exit status (:func:`_summary`)."""
     from . import run_checks
-    from ._paper_source import paper_source
-    from .annotated import write_paper
-    from .report import write_report
-    from .runner import data_notice, dry_run, resolve_ids, select
+    from .paper.source import paper_source
+    from .output.paper_md import write_paper
+    from .output.report import write_report
+    from .check import data_notice, dry_run, resolve_ids, select
 
     _thorough_only(args)
     args.only = resolve_ids(args.only)     # unknown ids fail here, before anything is created
@@ -75,7 +75,7 @@ def _context(args):
     """The run context of ``check``'s arguments (a bad ``--family`` or ``NGC_REF_DATA`` stops
     the run here, before anything is created)."""
     from . import Context
-    from ._thorough import scale_from_env
+    from .sweep.cost import scale_from_env
     families = _families(args)
     root = data_root()
     return Context(seed=args.seed, thorough=args.thorough, data_root=root and Path(root),
@@ -105,8 +105,8 @@ def _meta(args, ctx, started, t0, paper):
     """The run's record in ``report.json``: settings, provenance, skips, the rerun pattern,
     and ``paper``: the file ``paper.md`` and the LaTeX it was made from, or why there is
     none."""
-    from ._paper_source import PAPER_SHA256
-    from ._provenance import machine, source, versions
+    from .paper.source import PAPER_SHA256
+    from .output.provenance import machine, source, versions
     meta = {"seed": args.seed, "thorough": args.thorough, "only": args.only,
             "version": versions()["ngc_ref"], "source": source(), "started": started,
             "seconds": round(time.perf_counter() - t0, 1), **versions(), **machine(),
@@ -126,7 +126,7 @@ def _meta(args, ctx, started, t0, paper):
 def _summary(results, ctx, out, paper):
     """Print the table, the counts, the skips and where the report is (and ``paper.md``, or
     why there is none); the exit status."""
-    from .report import counts, counts_line, format_table, skipped_lines
+    from .output.report import counts, counts_line, format_table, skipped_lines
     print(format_table(results))
     c = counts(results)
     print(f"\nthe paper's statements as stated: {counts_line(c, 'as-stated')}; extensions and "
@@ -151,7 +151,7 @@ def family_notice(families, claims, keep):
     """The line a ``--family`` run prints when it starts: which of the selected statements run
     on the families (the others keep their own graphs). ``ValueError`` (exit 2) when none of
     them does, naming the claims that take families. ``[]`` without ``--family``."""
-    from ._core import registry
+    from .kit.claim import registry
     if not families:
         return []
     used = [sid for c in claims.values() for sid in c.statements
@@ -170,7 +170,7 @@ def family_notice(families, claims, keep):
 
 def _families(args):
     """``--family`` values, each resolved and built once (a bad one stops here, exit 2)."""
-    from ._graphs import check_family
+    from .kit.graphs import check_family
     if args.family and args.thorough:
         raise ValueError("--family applies to default runs; for large n put the family in a "
                          "sweep config (family = \"package.module:function\")")
@@ -459,7 +459,7 @@ def _runs(text):
 
 @_arg_type
 def _scale(text):
-    from ._thorough import parse_scale
+    from .sweep.cost import parse_scale
     return parse_scale(text, "--scale")
 
 
@@ -483,7 +483,7 @@ previous report is left whole).
 
 
 def _ids_epilog():
-    from ._core import registry
+    from .kit.claim import registry
     import textwrap
     lines = ["claim and statement ids for --only (a claim id runs all its statements):"]
     for c in registry().values():

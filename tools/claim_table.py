@@ -4,7 +4,7 @@
     python tools/claim_table.py --check  # exit 1 when it is out of date
 
 Each row is a registered claim's id, ``paper_ref`` and ``doc`` (``claim(..., doc="...")``), in
-report order (:func:`ngc_ref_theory.report.claim_table`): a new claim declares its row and
+report order (:func:`ngc_ref_theory.output.report.claim_table`): a new claim declares its row and
 this writes it; ``tests/test_extension_points.py`` fails while the page and the declarations
 differ.
 """
@@ -12,7 +12,7 @@ differ.
 import sys
 from pathlib import Path
 
-from ngc_ref_theory.report import with_claim_table
+from ngc_ref_theory.output.report import with_claim_table
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "checker.md"
 

@@ -53,7 +53,7 @@ PACKAGES = {"ngc_ref": "ngc_ref", "theory": "ngc_ref_theory"}
 _NOT_SAME_BYTES = ["-k", "not the_same_inputs_give_the_same_bytes"]
 
 #: module -> its own fast test files. A library module is named by its path under ngc_ref/
-#: ("normalize"), a checker module by its path from the repository root ("theory/_stats").
+#: ("normalize"), a checker module by its path from the repository root ("theory/kit/stats").
 #: tests/test_gpu.py runs the GPU branches on every machine (through the CuPy stand-in of
 #: tests/_fake_cupy.py), so the modules with CuPy branches run it too.
 MODULES = {
@@ -110,43 +110,46 @@ MODULES = {
     # The locality order: every operator's reorder= tests, and its device branches.
     "_order": ["tests/test_order.py", "tests/test_gpu.py"],
     # The checker (theory/, imported as ngc_ref_theory).
-    "theory/_text": ["tests/test_summary_text.py", "tests/test_text.py"],
-    "theory/_stats": ["tests/test_stats.py", "tests/test_interval_verdicts.py",
-                      "tests/test_summary_text.py"],
-    "theory/_common": ["tests/test_common.py", "tests/test_claim_kit.py",
-                       "tests/test_report_findings.py"],
-    "theory/_bounds": ["tests/test_bounds.py"],
+    "theory/kit/text": ["tests/test_summary_text.py", "tests/test_text.py"],
+    "theory/kit/stats": ["tests/test_stats.py", "tests/test_interval_verdicts.py",
+                         "tests/test_summary_text.py"],
+    "theory/kit/evidence": ["tests/test_common.py", "tests/test_claim_kit.py",
+                            "tests/test_report_findings.py"],
+    "theory/paper/bounds": ["tests/test_bounds.py"],
     # The claim kit: Statement, results, the registry, the one worst-verdict combiner.
-    "theory/_core": ["tests/test_claim_kit.py", "tests/test_common.py", "tests/test_scopes.py",
-                     "tests/test_extension_points.py", "tests/test_report_findings.py"],
+    "theory/kit/claim": ["tests/test_claim_kit.py", "tests/test_common.py", "tests/test_scopes.py",
+                         "tests/test_extension_points.py", "tests/test_report_findings.py"],
     # paper.md's byte-for-byte test renders in two fresh interpreters (7 s a mutant): left
     # out for time; a mutant only it would kill shows up as a survivor to look at.
-    "theory/report": ["tests/test_report_render.py", "tests/test_report_findings.py",
-                      "tests/test_paper_md.py", *_NOT_SAME_BYTES],
-    "theory/annotated": ["tests/test_annotated.py", "tests/test_paper_md.py", *_NOT_SAME_BYTES],
+    "theory/output/report": ["tests/test_report_render.py", "tests/test_report_findings.py",
+                             "tests/test_paper_md.py", *_NOT_SAME_BYTES],
+    "theory/output/paper_md": ["tests/test_annotated.py", "tests/test_paper_md.py",
+                               *_NOT_SAME_BYTES],
     "theory/reproduce/judge": ["tests/test_reproduce_judge.py", "tests/test_stats.py",
                                "tests/test_reproduce.py"],
     "theory/reproduce/verdicts": ["tests/test_reproduce_verdicts.py", "tests/test_reproduce.py"],
-    "theory/reproduce/report": ["tests/test_reproduce_report.py", "tests/test_reproduce.py"],
+    "theory/reproduce/tables": ["tests/test_reproduce_report.py", "tests/test_reproduce.py"],
     # The exact side: the atlas search, exact fractions, chi-square certificates, proof chains.
-    "theory/_atlas": ["tests/test_atlas_units.py", "tests/test_atlas.py",
-                      "tests/test_claim_lemma_1_front.py", "tests/test_claim_remark_1.py",
-                      "tests/test_claim_tau_headline.py"],
-    "theory/_exact": ["tests/test_atlas.py", "tests/test_chisq.py",
-                      "tests/test_claim_lemma_1_front.py", "tests/test_claim_ngc_framework.py",
-                      "tests/test_claim_remark_1.py",
-                      "tests/test_claim_rngc_convergence_small.py",
-                      "tests/test_summary_text.py", "tests/test_exact_certificates.py",
-                      "tests/test_exact_helpers.py"],
-    "theory/_chisq": ["tests/test_chisq.py", "tests/test_claim_lemma_1_front.py"],
+    "theory/exact/atlas": ["tests/test_atlas_units.py", "tests/test_atlas.py",
+                           "tests/test_claim_lemma_1_front.py", "tests/test_claim_remark_1.py",
+                           "tests/test_claim_tau_headline.py"],
+    "theory/exact/certificates": ["tests/test_atlas.py", "tests/test_chisq.py",
+                                  "tests/test_claim_lemma_1_front.py",
+                                  "tests/test_claim_ngc_framework.py",
+                                  "tests/test_claim_remark_1.py",
+                                  "tests/test_claim_rngc_convergence_small.py",
+                                  "tests/test_summary_text.py", "tests/test_exact_certificates.py",
+                                  "tests/test_exact_helpers.py"],
+    "theory/exact/chisq": ["tests/test_chisq.py", "tests/test_claim_lemma_1_front.py"],
     # The proof chains are run by the claims that import them (row-sums, neumann-identity,
     # lemma-1, rngc-convergence's small cases, theorem-1's readings): their tests too.
-    "theory/_proofs": ["tests/test_proof_steps.py", "tests/test_atlas.py",
-                       "tests/test_claim_theorem_1.py",
-                       "tests/test_judges_neumann_identity.py", "tests/test_judges_row_sums.py",
-                       "tests/test_judges_rngc_convergence.py",
-                       "tests/test_claim_rngc_convergence_small.py",
-                       "tests/test_claim_lemma_1_exact.py"],
+    "theory/exact/proofs": ["tests/test_proof_steps.py", "tests/test_atlas.py",
+                            "tests/test_claim_theorem_1.py",
+                            "tests/test_judges_neumann_identity.py",
+                            "tests/test_judges_row_sums.py",
+                            "tests/test_judges_rngc_convergence.py",
+                            "tests/test_claim_rngc_convergence_small.py",
+                            "tests/test_claim_lemma_1_exact.py"],
     "theory/sweep/summary": ["tests/test_sweep_summary.py", "tests/test_interval_verdicts.py",
                              "tests/test_sweep_theorem1.py", "tests/test_user_families.py"],
 }
@@ -165,11 +168,11 @@ NOT_MUTATED = {
             "figure drawing (matplotlib calls, colours, sizes, labels)",
         r"^    if plot_path is not None:": "each summary's figure branch",
     },
-    "theory/reproduce/report": {
+    "theory/reproduce/tables": {
         r"^def (figures|_present|_noise_figure|_depth_figure|_accuracy_axes)\(":
             "figure drawing (matplotlib calls, colours, sizes, labels)",
     },
-    "theory/_atlas": {
+    "theory/exact/atlas": {
         r"^def draw_graph\(": "figure drawing (networkx/matplotlib calls, colours, sizes, labels)",
     },
 }
@@ -290,7 +293,7 @@ def stale_names(named, lock):
 
 def _source(module):
     """(repository folder, import package, file path in the work copy) of a MODULES key:
-    "normalize" -> ("ngc_ref", "ngc_ref", "ngc_ref/normalize.py"), "theory/_stats" ->
+    "normalize" -> ("ngc_ref", "ngc_ref", "ngc_ref/normalize.py"), "theory/kit/stats" ->
     ("theory", "ngc_ref_theory", "ngc_ref_theory/_stats.py")."""
     folder, sep, rest = module.partition("/")
     if not (sep and folder in PACKAGES and folder != "ngc_ref"):

@@ -50,7 +50,7 @@ def _sbm_deg8(n, rng):
     return sbm(size * k, k, min(1.0, 6.0 / size), 2.0 / (3 * size), seed=rng)[0]
 
 
-#: The tag the theory checker picks its default families by (``ngc_ref_theory._graphs``
+#: The tag the theory checker picks its default families by (``ngc_ref_theory.kit.graphs``
 #: reads it; its value orders them in its report). A label: the library gives it no meaning.
 _CHECKER_ORDER = "checker_order"
 

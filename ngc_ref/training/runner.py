@@ -48,7 +48,7 @@ CITATION_CLASSIFIER = dict(lr=0.2, epochs=100, weight_decay=1e-5, hidden=0, drop
 #: The library's own settings of ``"ngc"``, ``"rngc"`` and ``"gsd"`` in :func:`model_spec`
 #: (the paper's citation-table row: S = 16, λ = 32, ε = 1, Ã_sym, and its classifier), in the
 #: form a ``hyperparams`` callable returns. The paper's tables per data set and noise live with
-#: the checker (``ngc_ref_theory._hyperparams.paper_config``), not in the library.
+#: the checker (``ngc_ref_theory.paper.hyperparams.paper_config``), not in the library.
 DEFAULT_HYPERPARAMS = dict(S=16, lam=32.0, eps=1.0, norm="sym", **CITATION_CLASSIFIER)
 
 #: The ``source`` of a :class:`ModelSpec` built from :data:`DEFAULT_HYPERPARAMS`.
@@ -147,7 +147,7 @@ def model_spec(name, dataset_name, noise, level, *, hyperparams=None):
         :data:`DEFAULT_HYPERPARAMS` (``eps`` read for ``"rngc"`` only) and ``table``, which
         names the row in ``source``; a ``ValueError`` means "no row": the defaults are used.
         The paper's appendix tables are the checker's
-        ``ngc_ref_theory._hyperparams.paper_config``. None (default): the defaults.
+        ``ngc_ref_theory.paper.hyperparams.paper_config``. None (default): the defaults.
 
     Examples
     --------
@@ -404,7 +404,7 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
     hyperparams : callable, optional
         Where built-in model names take their settings per (dataset, noise, level):
         :func:`model_spec`'s ``hyperparams``. None (default): the library's defaults. The
-        paper's appendix tables: ``ngc_ref_theory._hyperparams.paper_config``.
+        paper's appendix tables: ``ngc_ref_theory.paper.hyperparams.paper_config``.
 
     Returns
     -------

@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._common import counterexample
-from .._core import Violation, as_stated
+from ..kit.evidence import counterexample
+from ..kit.claim import Violation, as_stated
 from ._paper_data import load
 
 WORDS = ("Sec. 4.2, Scalability: 'Although RNGC introduces extra computational burdens for large "

@@ -20,9 +20,9 @@ import mpmath as mp
 import numpy as np
 from scipy import integrate, optimize, special
 
-from .._atlas import adjacency, setting
-from .._common import Judgement, counterexample, judged
-from .._exact import mass, ratio_r, row_square_sums, text
+from ..exact.atlas import adjacency, setting
+from ..kit.evidence import Judgement, counterexample, judged
+from ..exact.certificates import mass, ratio_r, row_square_sums, text
 
 #: The paper's words (Lemma 1 and its proof, appendix 'Proof of Lemma 1').
 LEMMA_T = ("Lemma 1: 'Suppose we choose t=2τ(1−(λ/(λ+1))^S)²(4 log n + log 2d)/n. Then under "

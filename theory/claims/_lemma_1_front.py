@@ -26,10 +26,10 @@ import mpmath as mp
 import numpy as np
 from scipy import stats
 
-from .._atlas import NON_DEGENERATE, S_MAX, adjacency, graph, simplicity, stacks
-from .._chisq import DPS, extremal_sf
-from .._common import dense_norm_adj
-from .._exact import certify_lemma_1_exact
+from ..exact.atlas import NON_DEGENERATE, S_MAX, adjacency, graph, simplicity, stacks
+from ..exact.chisq import DPS, extremal_sf
+from ..kit.evidence import dense_norm_adj
+from ..exact.certificates import certify_lemma_1_exact
 
 #: Largest n the front's lower end is searched to, and the margin of the float screen.
 MAX_N = 40

@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 from ngc_ref import connectivity_factor, datasets
 
-from .._hyperparams import PAPER_HYPERPARAMS
+from ..paper.hyperparams import PAPER_HYPERPARAMS
 
 #: The paper's data sets with rows in the appendix tables (ogbn-products is not offline).
 PAPER_DATASETS = ("cora", "citeseer", "pubmed", "cornell", "texas", "wisconsin", "actor",

@@ -26,11 +26,11 @@ from fractions import Fraction
 import mpmath as mp
 import numpy as np
 
-from .. import _exact as ex
-from .._atlas import NON_DEGENERATE, adjacency, graph, simplicity, stacks
-from .._common import Judgement, counterexample, judged
-from .._hyperparams import PAPER_HYPERPARAMS
-from .._proofs import TWO_NODE_CHAIN, Instance, first_failure, run_chain
+from ..exact import certificates as ex
+from ..exact.atlas import NON_DEGENERATE, adjacency, graph, simplicity, stacks
+from ..kit.evidence import Judgement, counterexample, judged
+from ..paper.hyperparams import PAPER_HYPERPARAMS
+from ..exact.proofs import TWO_NODE_CHAIN, Instance, first_failure, run_chain
 
 #: Largest n, feature height and d the walk may reach (it stops at the first failure: P3).
 MAX_N, MAX_HEIGHT, MAX_D = 3, 2, 2

@@ -42,11 +42,11 @@ from threadpoolctl import threadpool_limits
 from ngc_ref import normalized_adjacency
 from ngc_ref.noise import corrupt
 
-from .. import _exact as ex
-from .._atlas import simplicity
-from .._common import counterexample, public
-from .._hyperparams import PAPER_HYPERPARAMS
-from .._stats import seed_of
+from ..exact import certificates as ex
+from ..exact.atlas import simplicity
+from ..kit.evidence import counterexample, public
+from ..paper.hyperparams import PAPER_HYPERPARAMS
+from ..kit.stats import seed_of
 from ._paper_data import load, rngc_settings
 
 #: Sec. 5 and the heterophily section: the Gaussian noise levels of the experiments.

@@ -21,19 +21,19 @@ import numpy as np
 
 from ngc_ref import connectivity_factor
 
-from .._atlas import combine_search, lam_grid, scan
-from .._common import SQRT_N_KEY, SQRT_N_WHY, counterexample, public
-from .._core import Violation, claim, worst_verdict
-from .._exact import decimal, frac, mass as exact_mass
-from .._paper import EXPERIMENTS_LAM_S, THEORY_RW_SCOPES
-from .._bounds import floor_tau_over_n, grown_lam_S
-from .._figures import draws, fixed_vs_grown
-from .._graphs import FAMILIES, checker_families, family_graph, is_transitive
-from .._stats import (SHARE_DECAY, SLOPE_DECAY, SLOPE_FLAT, family_trends, loglog_slope,
-                      max_degree_share, no_hub_hypotheses, seed_of, tau_bracket_slope,
-                      tau_decay_verdict)
-from .._text import listing, rounded
-from .._thorough import scaled_sizes
+from ..exact.atlas import combine_search, lam_grid, scan
+from ..kit.evidence import SQRT_N_KEY, SQRT_N_WHY, counterexample, public
+from ..kit.claim import Violation, claim, worst_verdict
+from ..exact.certificates import decimal, frac, mass as exact_mass
+from ..paper.words import EXPERIMENTS_LAM_S, THEORY_RW_SCOPES
+from ..paper.bounds import floor_tau_over_n, grown_lam_S
+from ..output.figures import draws, fixed_vs_grown
+from ..kit.graphs import FAMILIES, checker_families, family_graph, is_transitive
+from ..kit.stats import (SHARE_DECAY, SLOPE_DECAY, SLOPE_FLAT, family_trends, loglog_slope,
+                         max_degree_share, no_hub_hypotheses, seed_of, tau_bracket_slope,
+                         tau_decay_verdict)
+from ..kit.text import listing, rounded
+from ..sweep.cost import scaled_sizes
 from ..sweep import run_planned
 
 ID = "assumption-2"

@@ -22,12 +22,12 @@ import numpy as np
 
 from ngc_ref import neumann_matrix
 
-from .. import _exact as ex
-from .._atlas import adjacency, graph_name, stacks
-from .._common import EXACT_RTOL, Judgement, counterexample
-from .._core import Violation, claim
-from .._graphs import lam_S_grid
-from .._paper import eq, generic
+from ..exact import certificates as ex
+from ..exact.atlas import adjacency, graph_name, stacks
+from ..kit.evidence import EXACT_RTOL, Judgement, counterexample
+from ..kit.claim import Violation, claim
+from ..kit.graphs import lam_S_grid
+from ..paper.words import eq, generic
 
 ID = "assumption-4"
 WORDS = ("Sec. 3, after Assumption 4: 'The L-smoothness of f depends on the largest singular "

@@ -9,13 +9,13 @@ import ngc_ref
 from ngc_ref import graphs, series_mass
 from ngc_ref.graphs import figure1_graphs
 
-from .._common import counterexample, dense_norm_adj
-from .._core import claim
-from .._paper import THEORY_RW_SCOPES
-from .._bounds import floor_tau_over_n
-from .._atlas import LAMS, S_MAX, exact_lam, simplicity
-from .. import _exact as ex
-from .._figures import draws, figure, save_figure
+from ..kit.evidence import counterexample, dense_norm_adj
+from ..kit.claim import claim
+from ..paper.words import THEORY_RW_SCOPES
+from ..paper.bounds import floor_tau_over_n
+from ..exact.atlas import LAMS, S_MAX, exact_lam, simplicity
+from ..exact import certificates as ex
+from ..output.figures import draws, figure, save_figure
 from .tau_at_scale import complete_row_energy, complete_tau
 
 ID = "case-study"

@@ -19,9 +19,9 @@ the loaded counts (with the data; ogbn-products from Table 6 there too).
 
 from __future__ import annotations
 
-from .._common import counterexample
-from .._core import Violation, as_stated, claim
-from .._paper import DATASET_TABLE
+from ..kit.evidence import counterexample
+from ..kit.claim import Violation, as_stated, claim
+from ..paper.words import DATASET_TABLE
 from ._paper_data import PAPER_DATASETS, load
 
 ID = "dataset-statistics"

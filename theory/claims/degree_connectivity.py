@@ -22,9 +22,9 @@ worse, and is inconclusive otherwise. ogbn-products is not available offline.
 
 from __future__ import annotations
 
-from .._common import counterexample
-from .._core import Violation, claim
-from .._paper import RW_FOOTNOTE, theory_rw
+from ..kit.evidence import counterexample
+from ..kit.claim import Violation, claim
+from ..paper.words import RW_FOOTNOTE, theory_rw
 from ._paper_data import load, ngc_settings, tau_over_n
 
 ID = "degree-connectivity"

@@ -59,12 +59,12 @@ from ngc_ref.noise import corrupt
 from ngc_ref.training import (ModelSpec, frobenius_norm, match_frobenius, propagate,
                               run_experiment)
 
-from .._common import Judgement, judged
-from .._core import claim, worst_verdict
-from .._figures import draws, legend_outside, save_figure, subplots
-from .._hyperparams import paper_config
-from .._paper import SYNTHETIC, as_stated
-from .._stats import CONFIDENCE, comparison_verdict, paired_comparison, seed_of
+from ..kit.evidence import Judgement, judged
+from ..kit.claim import claim, worst_verdict
+from ..output.figures import draws, legend_outside, save_figure, subplots
+from ..paper.hyperparams import paper_config
+from ..paper.words import SYNTHETIC, as_stated
+from ..kit.stats import CONFIDENCE, comparison_verdict, paired_comparison, seed_of
 
 ID = "denoising-accuracy"
 STATEMENT = ("Sec. 5 (Fig. 2, Table 4): as the feature-noise level grows, NGC's test accuracy "
@@ -127,9 +127,9 @@ def accuracy_table(result, levels, models=MODELS):
 def _decide(rows, above):
     """The interval rules of (i)-(iii) on ``rows`` (``ci``, ``ci_bonferroni``), for a mean that
     should lie above 0 (``above``) or below it: each row by
-    :func:`~ngc_ref_theory._stats.comparison_verdict` (``holds`` when its 95% interval lies on
+    :func:`~ngc_ref_theory.kit.stats.comparison_verdict` (``holds`` when its 95% interval lies on
     the right side, ``fails`` when its Bonferroni interval lies wholly on the wrong side), the
-    worst of them (:func:`~ngc_ref_theory._core.worst_verdict`); with the row nearest to (or
+    worst of them (:func:`~ngc_ref_theory.kit.claim.worst_verdict`); with the row nearest to (or
     deepest into) the wrong side."""
     sign = 1.0 if above else -1.0
 
@@ -446,7 +446,7 @@ def _common_evidence(ctx, label, name, noise, levels, normalize, ref, m):
               # the experiment as one Python call (the check's shell rerun is the
               # counterexample's); it needs NGC_REF_DATA for the real data sets
               "python": "from ngc_ref.training import run_experiment; "
-                        "from ngc_ref_theory._hyperparams import paper_config; "
+                        "from ngc_ref_theory.paper.hyperparams import paper_config; "
                         f"run_experiment({name!r}, noise={noise!r}, levels={list(levels)}, "
                         f"models={list(MODELS)}, runs={runs}, seed={seed}, "
                         f"normalize={normalize}, hyperparams=paper_config)"}

@@ -25,15 +25,15 @@ import numpy as np
 
 from ngc_ref import NeumannFilter, gsd_solve, neumann_order, normalized_adjacency
 
-from .._atlas import (S_MAX as ATLAS_S_MAX, atlas_counterexample, atlas_minimal,
-                      combine_search, lam_grid, minimal_figure, powers, scan, setting)
-from .._common import Judgement, counterexample, judged, public
-from .._core import Violation, claim
-from .._exact import certify_rise, fro2_over_mass2, tau as exact_tau
-from .._paper import THEORY_RW_SCOPES, extension
-from .._figures import draws, legend_outside, save_figure, subplots
-from .._graphs import family_graph, small_graphs
-from .._stats import seed_of
+from ..exact.atlas import (S_MAX as ATLAS_S_MAX, atlas_counterexample, atlas_minimal,
+                           combine_search, lam_grid, minimal_figure, powers, scan, setting)
+from ..kit.evidence import Judgement, counterexample, judged, public
+from ..kit.claim import Violation, claim
+from ..exact.certificates import certify_rise, fro2_over_mass2, tau as exact_tau
+from ..paper.words import THEORY_RW_SCOPES, extension
+from ..output.figures import draws, legend_outside, save_figure, subplots
+from ..kit.graphs import family_graph, small_graphs
+from ..kit.stats import seed_of
 
 ID = "depth-denoising"
 STATEMENT = ("Deeper NGC denoises more. Tested readings, at fixed λ: (a) ‖Ã_Sη‖_F is "

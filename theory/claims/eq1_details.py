@@ -32,9 +32,9 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from .._common import Judgement, counterexample, dense_laplacian, judged, public
-from .._core import as_stated, claim
-from .._graphs import small_graphs
+from ..kit.evidence import Judgement, counterexample, dense_laplacian, judged, public
+from ..kit.claim import as_stated, claim
+from ..kit.graphs import small_graphs
 
 TOL = 1e-10
 

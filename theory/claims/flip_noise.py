@@ -29,9 +29,9 @@ import scipy.sparse as sp
 from ngc_ref.graphs.stochastic import sbm_degrees
 from ngc_ref.noise import flip_features
 
-from .._common import counterexample
-from .._core import as_stated, claim
-from .._stats import CONFIDENCE, class_bag_of_words, clopper_pearson, seed_of
+from ..kit.evidence import counterexample
+from ..kit.claim import as_stated, claim
+from ..kit.stats import CONFIDENCE, class_bag_of_words, clopper_pearson, seed_of
 from ._paper_data import load
 
 ID = "flip-noise"

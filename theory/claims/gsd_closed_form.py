@@ -2,14 +2,14 @@
 
 import numpy as np
 
-from .._atlas import (atlas_counterexample, atlas_minimal, combine_search, exact_line,
-                      lam_grid, minimal_figure, scan, setting)
-from .._common import EXACT_RTOL, counterexample, dense_laplacian
-from .._core import Violation, claim
-from .._exact import (certify_gradient, certify_gsd_stationary, certify_indefinite, frac,
-                      laplacian, text)
-from .._paper import BOTH
-from .._graphs import small_graphs
+from ..exact.atlas import (atlas_counterexample, atlas_minimal, combine_search, exact_line,
+                           lam_grid, minimal_figure, scan, setting)
+from ..kit.evidence import EXACT_RTOL, counterexample, dense_laplacian
+from ..kit.claim import Violation, claim
+from ..exact.certificates import (certify_gradient, certify_gsd_stationary, certify_indefinite,
+                                  frac, laplacian, text)
+from ..paper.words import BOTH
+from ..kit.graphs import small_graphs
 
 ID = "gsd-closed-form"
 STATEMENT = ("F = (I + λL̃)⁻¹X minimises the GSD objective q(F) = ‖F − X‖_F² + λ tr(FᵀL̃F): "

@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from .._common import EXACT_RTOL, counterexample, dense_laplacian
-from .._core import claim
-from .._paper import as_stated
-from .._graphs import small_graphs
+from ..kit.evidence import EXACT_RTOL, counterexample, dense_laplacian
+from ..kit.claim import claim
+from ..paper.words import as_stated
+from ..kit.graphs import small_graphs
 
 ID = "inner-max"
 STATEMENT = ("δ* = εFFᵀ/‖FFᵀ‖_F attains max_{‖δ‖_F ≤ ε} tr(Fᵀ(L̃ + δ)F) (the paper writes "

@@ -25,13 +25,13 @@ import scipy.sparse as sp
 
 from ngc_ref import connectivity_factor, series_mass
 
-from .._common import counterexample, dense_norm_adj, public
-from .._atlas import (Range, atlas_counterexample, atlas_minimal, combine_search, lam_grid,
-                      minimal_figure, scan, setting)
-from .._core import as_stated, claim, extension
-from .._exact import certify_tau_only_if
-from .._graphs import lam_S_grid, small_graphs
-from .._paper import RW_FOOTNOTE
+from ..kit.evidence import counterexample, dense_norm_adj, public
+from ..exact.atlas import (Range, atlas_counterexample, atlas_minimal, combine_search, lam_grid,
+                           minimal_figure, scan, setting)
+from ..kit.claim import as_stated, claim, extension
+from ..exact.certificates import certify_tau_only_if
+from ..kit.graphs import lam_S_grid, small_graphs
+from ..paper.words import RW_FOOTNOTE
 from ._paper_data import PAPER_DATASETS, isolated, load, ngc_settings, tau_over_n
 from .tau_range import all_isolated
 

@@ -27,18 +27,18 @@ import numpy as np
 
 from ngc_ref import NeumannFilter, connectivity_factor
 
-from .._atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combine_search,
-                      lam_grid, minimal_figure, scan, setting, walk_minimal)
-from .._common import Judgement, counterexample, judged, public
-from .._core import Violation, claim, severity
-from .._exact import certify_lemma_1, certify_lemma_1_exact
-from .._paper import EXPERIMENTS_LAM_S, THEORY_RW_SCOPES
-from .._bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
-from .._figures import draws, legend_outside, log_axes, save_figure, subplots
-from .._proofs import LEMMA_1_CHAIN, first_failure, instance_from, random_instances, run_chain
-from .._graphs import checker_families, closed_form, family_graph
-from .._stats import CONFIDENCE, NOISES, bound_verdict, seed_of
-from .._thorough import scaled_count, scaled_sizes
+from ..exact.atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combine_search,
+                           lam_grid, minimal_figure, scan, setting, walk_minimal)
+from ..kit.evidence import Judgement, counterexample, judged, public
+from ..kit.claim import Violation, claim, severity
+from ..exact.certificates import certify_lemma_1, certify_lemma_1_exact
+from ..paper.words import EXPERIMENTS_LAM_S, THEORY_RW_SCOPES
+from ..paper.bounds import frobenius_bound, max_entry_bound, paper_bound, simulate
+from ..output.figures import draws, legend_outside, log_axes, save_figure, subplots
+from ..exact.proofs import LEMMA_1_CHAIN, first_failure, instance_from, random_instances, run_chain
+from ..kit.graphs import checker_families, closed_form, family_graph
+from ..kit.stats import CONFIDENCE, NOISES, bound_verdict, seed_of
+from ..sweep.cost import scaled_count, scaled_sizes
 from ..sweep import run_planned
 from . import _lemma_1_errata as errata
 from . import _lemma_1_front as lemma_front

@@ -2,13 +2,13 @@
 
 import numpy as np
 
-from .._atlas import (atlas_counterexample, atlas_minimal, combine_search, lam_grid, scan,
-                      setting)
-from .._common import EXACT_RTOL, counterexample, dense_norm_adj
-from .._core import claim
-from .._paper import BOTH
-from .._graphs import small_graphs
-from .._proofs import NEUMANN_CHAIN, first_failure, instance_from, random_instances, run_chain
+from ..exact.atlas import (atlas_counterexample, atlas_minimal, combine_search, lam_grid, scan,
+                           setting)
+from ..kit.evidence import EXACT_RTOL, counterexample, dense_norm_adj
+from ..kit.claim import claim
+from ..paper.words import BOTH
+from ..kit.graphs import small_graphs
+from ..exact.proofs import NEUMANN_CHAIN, first_failure, instance_from, random_instances, run_chain
 
 ID = "neumann-identity"
 STATEMENT = ("(I + λL̃)⁻¹ = (1/(λ+1))(I − rÃ)⁻¹ with r = λ/(λ+1), and the spectral radius "

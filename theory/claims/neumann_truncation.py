@@ -4,13 +4,13 @@ import numpy as np
 
 import ngc_ref
 
-from .._atlas import (atlas_counterexample, atlas_minimal, combine_search, lam_grid, scan,
-                      setting)
-from .._common import counterexample, dense_norm_adj, matching_norm
-from .._core import claim
-from .._paper import BOTH
-from .._figures import draws, legend_outside, save_figure, subplots
-from .._graphs import lam_S_grid, small_graphs
+from ..exact.atlas import (atlas_counterexample, atlas_minimal, combine_search, lam_grid, scan,
+                           setting)
+from ..kit.evidence import counterexample, dense_norm_adj, matching_norm
+from ..kit.claim import claim
+from ..paper.words import BOTH
+from ..output.figures import draws, legend_outside, save_figure, subplots
+from ..kit.graphs import lam_S_grid, small_graphs
 
 ID = "neumann-truncation"
 STATEMENT = ("‖Ã_S − (I + λL̃)⁻¹‖ ≤ r^{S+1} (∞-norm for rw, 2-norm for sym: the norms in which "

@@ -36,12 +36,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from .. import _exact as ex
-from .._atlas import (Range, adjacency, atlas_minimal, graph, graph_name, lam_grid, powers,
-                      scan, stacks)
-from .._common import counterexample
-from .._core import claim
-from .._paper import generic
+from ..exact import certificates as ex
+from ..exact.atlas import (Range, adjacency, atlas_minimal, graph, graph_name, lam_grid, powers,
+                           scan, stacks)
+from ..kit.evidence import counterexample
+from ..kit.claim import claim
+from ..paper.words import generic
 
 ID = "ngc-framework"
 WORDS = ("Sec. 2 (A General Framework), after Eq. 4: 'Our spectral convolution Ã_S X on graphs "

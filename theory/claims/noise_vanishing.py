@@ -23,16 +23,16 @@ import numpy as np
 
 from ngc_ref import connectivity_factor, series_mass
 
-from .._bounds import grown_lam_S
-from .._common import SQRT_N_KEY, SQRT_N_WHY, counterexample, public
-from .._core import Violation, claim
-from .._figures import draws, fixed_vs_grown
-from .._paper import EXPERIMENTS_LAM_S, theory_rw
-from .._graphs import (FAMILIES, checker_families, closed_form, complete_rho, family_graph,
-                       is_transitive)
-from .._stats import (SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_trends, loglog_slope,
-                      max_degree_share, no_hub_hypotheses, seed_of)
-from .._text import listing, rounded
+from ..paper.bounds import grown_lam_S
+from ..kit.evidence import SQRT_N_KEY, SQRT_N_WHY, counterexample, public
+from ..kit.claim import Violation, claim
+from ..output.figures import draws, fixed_vs_grown
+from ..paper.words import EXPERIMENTS_LAM_S, theory_rw
+from ..kit.graphs import (FAMILIES, checker_families, closed_form, complete_rho, family_graph,
+                          is_transitive)
+from ..kit.stats import (SLOPE_DECAY, SLOPE_FLAT, decay_verdict, family_trends, loglog_slope,
+                         max_degree_share, no_hub_hypotheses, seed_of)
+from ..kit.text import listing, rounded
 from ._energy import row_square_sums, spectrum
 
 ID = "noise-vanishing"

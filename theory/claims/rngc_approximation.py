@@ -17,11 +17,11 @@ import numpy as np
 from ngc_ref import robust_propagate
 from ngc_ref.graphs.stochastic import sbm_degrees
 
-from .._common import counterexample, dense_laplacian
-from .._core import Violation, claim, extension
-from .._figures import draws, legend_outside, log_axes, save_figure, subplots
-from .._paper import generic
-from .._stats import class_bag_of_words, loglog_slope, pyg_row_normalize, seed_of
+from ..kit.evidence import counterexample, dense_laplacian
+from ..kit.claim import Violation, claim, extension
+from ..output.figures import draws, legend_outside, log_axes, save_figure, subplots
+from ..paper.words import generic
+from ..kit.stats import class_bag_of_words, loglog_slope, pyg_row_normalize, seed_of
 
 ID = "rngc-approximation"
 WORDS = ("Sec. 4.2: 'Note that in Eq. [AGSD, Sec. 4.1] we also require F to be close to X, we can "

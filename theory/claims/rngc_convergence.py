@@ -24,11 +24,11 @@ import scipy.sparse.linalg as spla
 from ngc_ref import normalized_adjacency
 from ngc_ref.graphs.stochastic import sbm_degrees
 
-from .._common import Judgement, judged, public
-from .._core import Violation, claim, extension
-from .._figures import draws, figure, legend_outside, save_figure
-from .._paper import generic
-from .._stats import class_bag_of_words, pyg_row_normalize, seed_of
+from ..kit.evidence import Judgement, judged, public
+from ..kit.claim import Violation, claim, extension
+from ..output.figures import draws, figure, legend_outside, save_figure
+from ..paper.words import generic
+from ..kit.stats import class_bag_of_words, pyg_row_normalize, seed_of
 from . import _rngc_convergence_small as small
 from ._paper_data import PAPER_DATASETS, load, note, rngc_settings
 

@@ -42,11 +42,11 @@ from threadpoolctl import threadpool_limits
 from ngc_ref import neumann_propagate, normalized_adjacency, robust_propagate
 from ngc_ref.noise import corrupt
 
-from .. import _exact as ex
-from .._common import counterexample, public
-from .._core import Violation, claim
-from .._paper import SYNTHETIC, eq, generic
-from .._stats import pyg_row_normalize, seed_of
+from ..exact import certificates as ex
+from ..kit.evidence import counterexample, public
+from ..kit.claim import Violation, claim
+from ..paper.words import SYNTHETIC, eq, generic
+from ..kit.stats import pyg_row_normalize, seed_of
 from ._paper_data import load, rngc_settings
 from ._rngc_tau_inputs import DRAWS, dense_filter, k2_columns, k2_filter, table_settings
 from .rngc_tau import rngc_operator, series, synthetic_cases

@@ -35,10 +35,10 @@ from ngc_ref import connectivity_factor, normalized_adjacency, robust_propagate,
 from ngc_ref.graphs.stochastic import sbm_degrees
 from ngc_ref.robust import edge_gram, gram_frobenius_norm
 
-from .._common import counterexample, dense_norm_adj, public
-from .._core import Violation, as_stated, claim
-from .._paper import SYNTHETIC, generic
-from .._stats import CONFIDENCE, class_bag_of_words, pyg_row_normalize, seed_of
+from ..kit.evidence import counterexample, dense_norm_adj, public
+from ..kit.claim import Violation, as_stated, claim
+from ..paper.words import SYNTHETIC, generic
+from ..kit.stats import CONFIDENCE, class_bag_of_words, pyg_row_normalize, seed_of
 from . import _gram_sparsity as sparse_part
 from . import _rngc_tau_inputs as inputs_part
 from ._paper_data import load, rngc_settings

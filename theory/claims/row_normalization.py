@@ -35,12 +35,12 @@ import numpy as np
 from ngc_ref import NeumannFilter
 from ngc_ref.graphs.stochastic import sbm_degrees
 
-from .._common import counterexample
-from .._core import Violation, claim, worst_verdict
-from .._figures import draws, legend_outside, save_figure, subplots
-from .._paper import EXPERIMENTS_LAM_S, ROW_NORMALIZATION_TABLE, as_stated, extension
-from .._stats import (CONFIDENCE, class_bag_of_words, paired_comparison, pyg_row_normalize,
-                      seed_of)
+from ..kit.evidence import counterexample
+from ..kit.claim import Violation, claim, worst_verdict
+from ..output.figures import draws, legend_outside, save_figure, subplots
+from ..paper.words import EXPERIMENTS_LAM_S, ROW_NORMALIZATION_TABLE, as_stated, extension
+from ..kit.stats import (CONFIDENCE, class_bag_of_words, paired_comparison, pyg_row_normalize,
+                         seed_of)
 from ._paper_data import load, note
 
 ID = "row-normalization"
@@ -167,7 +167,7 @@ def judge_excess(rows, conf=CONFIDENCE):
 
     ``holds``: every cell's 95% t-interval of mean G above 0; ``fails``: some cell's
     Bonferroni-corrected (over cells) interval below 0; else ``inconclusive``
-    (:func:`~ngc_ref_theory._stats.paired_comparison` per cell, the worst of the cells).
+    (:func:`~ngc_ref_theory.kit.stats.paired_comparison` per cell, the worst of the cells).
     Differences within ``ROUNDING`` of the ratios count as 0. Returns (verdict, cells, worst
     cell).
     """

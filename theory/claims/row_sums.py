@@ -4,14 +4,14 @@ import numpy as np
 
 import ngc_ref
 
-from .._atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combine_search,
-                      exact_line, lam_grid, minimal_figure, scan, setting)
-from .._common import EXACT_RTOL, counterexample
-from .._core import Violation, claim
-from .._exact import certify_row_squares, certify_row_sum
-from .._paper import THEORY_RW_SCOPES
-from .._graphs import lam_S_grid, small_graphs
-from .._proofs import ROW_SUM_CHAIN, first_failure, instance_from, random_instances, run_chain
+from ..exact.atlas import (NON_DEGENERATE, atlas_counterexample, atlas_minimal, combine_search,
+                           exact_line, lam_grid, minimal_figure, scan, setting)
+from ..kit.evidence import EXACT_RTOL, counterexample
+from ..kit.claim import Violation, claim
+from ..exact.certificates import certify_row_squares, certify_row_sum
+from ..paper.words import THEORY_RW_SCOPES
+from ..kit.graphs import lam_S_grid, small_graphs
+from ..exact.proofs import ROW_SUM_CHAIN, first_failure, instance_from, random_instances, run_chain
 
 ROW_SUM = "row-sum"
 ROW_SQ = "row-square-bounds"

@@ -43,13 +43,13 @@ import scipy.sparse as sp
 
 from ngc_ref import connectivity_factor, graphs, series_mass
 
-from .. import _exact as ex
-from .._atlas import simplicity
-from .._bounds import floor_tau_over_n
-from .._common import counterexample
-from .._core import claim, extension
-from .._paper import theory_rw
-from .._stats import loglog_slope, seed_of
+from ..exact import certificates as ex
+from ..exact.atlas import simplicity
+from ..paper.bounds import floor_tau_over_n
+from ..kit.evidence import counterexample
+from ..kit.claim import claim, extension
+from ..paper.words import theory_rw
+from ..kit.stats import loglog_slope, seed_of
 from ._paper_data import load
 
 ID = "tau-at-scale"

@@ -29,12 +29,12 @@ import math
 
 import numpy as np
 
-from .. import _exact as ex
-from .._atlas import (NON_DEGENERATE, adjacency, cells, certified_minimal, graph, graph_name,
-                      lam_grid, scan, stacks)
-from .._common import counterexample
-from .._core import claim, erratum
-from .._paper import RW_FOOTNOTE, theory_rw
+from ..exact import certificates as ex
+from ..exact.atlas import (NON_DEGENERATE, adjacency, cells, certified_minimal, graph, graph_name,
+                           lam_grid, scan, stacks)
+from ..kit.evidence import counterexample
+from ..kit.claim import claim, erratum
+from ..paper.words import RW_FOOTNOTE, theory_rw
 
 ID = "tau-headline"
 WORDS = ("Sec. 1: 'Intuitively, as the General Hoeffding Inequality (Lemma. hoeffding) suggests, a "

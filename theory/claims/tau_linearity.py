@@ -4,7 +4,7 @@ to τ".
 **As stated** (``tau-linearity``): the remark speaks of the *bound*: Eq. 13's second term
 O(τ log n/n), and Lemma 1's bound 2τ(1 − r^{S+1})²σ²(4 log n + log 2d)/n behind it, are linear
 in τ at fixed n, λ, S, σ, d. True by construction; checked as such: the two formulas
-(:func:`ngc_ref_theory._bounds.paper_bound`, and τ log n/n) are evaluated on a symbolic τ
+(:func:`ngc_ref_theory.paper.bounds.paper_bound`, and τ log n/n) are evaluated on a symbolic τ
 (:class:`Linear`, an affine form a·τ + b that refuses any non-linear operation), which must come
 back as a·τ with b = 0, and on the measured τ of every graph searched, where bound/τ must be one
 number per n (relative 1e-12).
@@ -39,13 +39,13 @@ from scipy import stats
 
 from ngc_ref import NeumannFilter, connectivity_factor, graphs, series_mass
 
-from .._bounds import paper_bound, simulate
-from .._common import counterexample, graph_record, public
-from .._core import Violation, claim, extension
-from .._figures import draws, log_axes, save_figure, subplots
-from .._graphs import is_transitive
-from .._paper import EXPERIMENTS_LAM_S, theory_rw
-from .._stats import CONFIDENCE, seed_of
+from ..paper.bounds import paper_bound, simulate
+from ..kit.evidence import counterexample, graph_record, public
+from ..kit.claim import Violation, claim, extension
+from ..output.figures import draws, log_axes, save_figure, subplots
+from ..kit.graphs import is_transitive
+from ..paper.words import EXPERIMENTS_LAM_S, theory_rw
+from ..kit.stats import CONFIDENCE, seed_of
 
 ID = "tau-linearity"
 WORDS = ("Remark 2: 'the second term in Eq. (13) suggests that the denoising effect is linear "

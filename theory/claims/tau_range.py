@@ -24,13 +24,13 @@ import numpy as np
 
 import ngc_ref
 
-from .. import _exact as ex
-from .._atlas import (NON_DEGENERATE, Range, adjacency, atlas_counterexample, atlas_minimal,
-                      combine_search, graph_name, lam_grid, scan)
-from .._common import counterexample
-from .._core import claim
-from .._paper import THEORY_RW_SCOPES, theory_rw
-from .._graphs import lam_S_grid, small_graphs
+from ..exact import certificates as ex
+from ..exact.atlas import (NON_DEGENERATE, Range, adjacency, atlas_counterexample, atlas_minimal,
+                           combine_search, graph_name, lam_grid, scan)
+from ..kit.evidence import counterexample
+from ..kit.claim import claim
+from ..paper.words import THEORY_RW_SCOPES, theory_rw
+from ..kit.graphs import lam_S_grid, small_graphs
 
 ID = "tau-range"
 STATEMENT = ("τ ∈ [1, n]; τ = n when all nodes are isolated, and τ → 1 for a complete graph "
@@ -93,7 +93,7 @@ REACHES_UPPER = CLAIM.part(
 
 
 def all_isolated(c):
-    """Atlas cells (:class:`~ngc_ref_theory._atlas.Cells`): which graphs have only isolated
+    """Atlas cells (:class:`~ngc_ref_theory.exact.atlas.Cells`): which graphs have only isolated
     nodes (Remark 1's case τ = n), broadcast over the (λ, S) axis."""
     return (c.stack.A.sum(axis=2) == 0).all(axis=1)[None]
 

@@ -17,7 +17,7 @@ leaf modules and the sweeps, and nothing imports it but the command line (and th
 for the paper's numbers).
 """
 
-from .paper import TABLES, lookup
+from ..paper.experiments import TABLES, lookup
 from .run import reproduce
 from .targets import NOT_RUN, TARGETS
 

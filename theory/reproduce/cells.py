@@ -39,7 +39,7 @@ from ngc_ref.training import ModelSpec, fit_and_score, model_spec
 from ngc_ref.training.controls import signal_free_features
 from ngc_ref.training.gcn import GCN_KEYS
 
-from .._hyperparams import paper_config
+from ..paper.hyperparams import paper_config
 from ..sweep import Param, register_task
 from .targets import DEPTH_S, MODEL_HELP, TARGETS
 

@@ -42,7 +42,7 @@ import math
 import numpy as np
 from scipy.stats import t as t_dist
 
-from .._stats import CONFIDENCE, mean_ci, paired_comparison
+from ..kit.stats import CONFIDENCE, mean_ci, paired_comparison
 
 VERDICTS = ("reproduced", "below", "above", "inconclusive")
 
@@ -189,7 +189,7 @@ def paired(a, b):
 
 def compare(delta, m, threshold=0.0, conf=CONFIDENCE):
     """One comparison "mean Δ > threshold" among ``m``
-    (:func:`~ngc_ref_theory._stats.paired_comparison`) as a report row: ``mean``, ``ci``,
+    (:func:`~ngc_ref_theory.kit.stats.paired_comparison`) as a report row: ``mean``, ``ci``,
     ``ci_bonferroni``, ``runs`` and the three-way ``reading``."""
     c = paired_comparison(delta, m, threshold=threshold, conf=conf)
     return {"mean": c.mean, "ci": list(c.ci), "ci_bonferroni": list(c.ci_bonferroni),

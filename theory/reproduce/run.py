@@ -21,12 +21,12 @@ import sys
 import time
 from pathlib import Path
 
-from .._files import atomic_write_text, data_origin_line, data_root, staged_output
-from .._provenance import machine, source, versions
+from ..output.files import atomic_write_text, data_origin_line, data_root, staged_output
+from ..output.provenance import machine, source, versions
 from ..sweep import make_cell, run_sweep
 from ..sweep.store import encode
 from .cells import dataset
-from .report import build, figures, markdown, shown_reading, terminal_lines
+from .tables import build, figures, markdown, shown_reading, terminal_lines
 from .scale import run_scale
 from .targets import NOT_RUN, TARGETS, parse_only, plan, run_counts
 

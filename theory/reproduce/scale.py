@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 
-from .._provenance import cores
+from ..output.provenance import cores
 
 #: ogbn-products' size (the paper's Table 'stat').
 PRODUCTS = {"nodes": 2_449_029, "edges": 61_859_140, "features": 100}

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import zip_longest
 
-from .._core import match_id
+from ..kit.claim import match_id
 
 #: Models: our key -> what it is (the report's legend).
 MODEL_HELP = {

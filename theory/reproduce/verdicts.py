@@ -12,10 +12,10 @@ import math
 
 import numpy as np
 
-from .._core import worst_verdict
+from ..kit.claim import worst_verdict
 from .judge import (BARELY, CHANCE_MARGIN, GREATLY, MATCH_MARGIN, beats_all, claim_record,
                     compare, describe, interval_text, paired, summarize, top_two, worst)
-from .paper import QUOTES, ROW_NORMALIZATION, lookup
+from ..paper.experiments import QUOTES, ROW_NORMALIZATION, lookup
 from .targets import DEPTH_S, TARGETS
 
 BASELINES = ("mlp", "gcn", "sgc", "s2gc", "appnp")

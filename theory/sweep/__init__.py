@@ -17,7 +17,7 @@ import importlib
 import pkgutil
 
 from .config import Cell, Sweep, as_cells, load_config, make_cell, parse_config
-from .runner import SweepError, run_planned, run_sweep
+from .driver import SweepError, run_planned, run_sweep
 from .store import read_records
 from .tasks import CellSeeds, Param, cell_seconds, describe, get_task, register_task, tasks
 

@@ -13,8 +13,8 @@ import threading
 import time
 import traceback
 
-from .._core import format_exception
-from .._provenance import versions
+from ..kit.claim import format_exception
+from ..output.provenance import versions
 from .tasks import CellSeeds
 
 

@@ -11,8 +11,8 @@ import numpy as np
 
 from ngc_ref.graphs.stochastic import sbm_degrees
 
-from .._hyperparams import paper_config
-from .._stats import class_bag_of_words
+from ..paper.hyperparams import paper_config
+from ..kit.stats import class_bag_of_words
 from .summary import summarize_node_classification
 from .tasks import Param, _sbm_params, register_task
 

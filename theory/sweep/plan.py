@@ -9,9 +9,9 @@ estimator where exact τ would exceed ``exact_max_seconds``).
 
 from __future__ import annotations
 
-from .._graphs import closed_form, declared
-from .._thorough import (avg_degree, exact_tau_ok, exact_tau_seconds, format_seconds, plural,
-                         vary_lines)
+from ..kit.graphs import closed_form, declared
+from .cost import (avg_degree, exact_tau_ok, exact_tau_seconds, format_seconds, plural,
+                   vary_lines)
 from .config import as_cells
 from .store import finished, read_records
 from .tasks import cell_seconds

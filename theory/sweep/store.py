@@ -16,7 +16,7 @@ import os
 import warnings
 from pathlib import Path
 
-from .._files import try_lock
+from ..output.files import try_lock
 
 SCHEMA_VERSION = 1
 

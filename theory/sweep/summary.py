@@ -30,10 +30,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .._figures import legend_outside, save_figure, subplots, suptitle
-from .._stats import (bound_verdict, clopper_pearson, loglog_slope, no_hub_hypotheses,
-                      slope_interval, tau_decay_verdict)
-from .._thorough import plural, with_expressions as params_with_expressions
+from ..output.figures import legend_outside, save_figure, subplots, suptitle
+from ..kit.stats import (bound_verdict, clopper_pearson, loglog_slope, no_hub_hypotheses,
+                         slope_interval, tau_decay_verdict)
+from .cost import plural, with_expressions as params_with_expressions
 from .store import read_records
 from .tasks import get_task
 
@@ -55,7 +55,7 @@ def _key(v):
 
 def with_expressions(record):
     """The record with each parameter a config gave as an expression of n written as that
-    expression (:func:`ngc_ref_theory._thorough.with_expressions`), so the cells of one
+    expression (:func:`ngc_ref_theory.sweep.cost.with_expressions`), so the cells of one
     expression form one series, drawn as one connected line."""
     return dict(record, params=params_with_expressions(record["params"]))
 

@@ -35,9 +35,9 @@ import numpy as np
 
 from ngc_ref.validation import check_scalar
 
-from .._bounds import grown_lam_S
-from .._graphs import graph_family
-from .._thorough import DEFAULT_CELL_SECONDS
+from ..paper.bounds import grown_lam_S
+from ..kit.graphs import graph_family
+from .cost import DEFAULT_CELL_SECONDS
 from .expressions import substitute
 
 _REQUIRED = object()
@@ -192,8 +192,8 @@ def register_task(name, params, *, doc="", validate=None, resolve=None, cost=Non
     raises on a bad combination; ``resolve(params) -> params`` makes the parameters say what
     the cell runs (see :meth:`Task.coerce`). ``cost(params) -> seconds`` is the cell's
     estimated CPU seconds on one idle core from its coerced parameters (``--dry-run``, the
-    longest-first order; built from :mod:`ngc_ref_theory._thorough`'s pieces; without one a
-    cell counts :data:`~ngc_ref_theory._thorough.DEFAULT_CELL_SECONDS`).
+    longest-first order; built from :mod:`ngc_ref_theory.sweep.cost`'s pieces; without one a
+    cell counts :data:`~ngc_ref_theory.sweep.cost.DEFAULT_CELL_SECONDS`).
     ``summary(records, plot_path) -> (table, [figure paths])`` is what ``ngc-ref sweep
     --summary`` prints for the task's records (``plot_path`` None: no figure). The function
     must be importable by name (module level) so that process and cluster workers can run it.

@@ -33,11 +33,11 @@ from ngc_ref.graphs import contextual_sbm, family_info, make_graph
 from ngc_ref.graphs.stochastic import sbm_degree_probabilities
 from ngc_ref.training import theory_trajectory
 
-from .._bounds import floor_tau_over_n, grown_lam_S
-from .._graphs import declared, graph_family
-from .._stats import seed_of
-from .._thorough import (CELL_OVERHEAD, DEFAULT_BUILD_SECONDS_PER_NODE, DEFAULT_CELL_SECONDS,
-                         DEFAULT_DEGREE, avg_degree, build_seconds, product_seconds)
+from ..paper.bounds import floor_tau_over_n, grown_lam_S
+from ..kit.graphs import declared, graph_family
+from ..kit.stats import seed_of
+from .cost import (CELL_OVERHEAD, DEFAULT_BUILD_SECONDS_PER_NODE, DEFAULT_CELL_SECONDS,
+                   DEFAULT_DEGREE, avg_degree, build_seconds, product_seconds)
 from .summary import summarize_theorem1
 from .tasks import _REQUIRED, FILTER_PARAMS, Param, _sbm_params, register_alias, register_task
 

@@ -30,11 +30,11 @@ import numpy as np
 
 from ngc_ref import NeumannFilter, connectivity_factor, series_mass
 
-from .._bounds import floor_tau_over_n, frobenius_bound, max_entry_bound, paper_bound, simulate
-from .._graphs import build_graph, closed_form, complete_coefficients, complete_rho, declared
-from .._stats import NOISES, max_degree_share
-from .._thorough import (CELL_OVERHEAD, avg_degree, build_seconds, exact_tau_ok,
-                         exact_tau_seconds, product_seconds)
+from ..paper.bounds import floor_tau_over_n, frobenius_bound, max_entry_bound, paper_bound, simulate
+from ..kit.graphs import build_graph, closed_form, complete_coefficients, complete_rho, declared
+from ..kit.stats import NOISES, max_degree_share
+from .cost import (CELL_OVERHEAD, avg_degree, build_seconds, exact_tau_ok,
+                   exact_tau_seconds, product_seconds)
 from .summary import summarize_lemma1, summarize_tau
 # The tau task's pieces: the same graph seed, family check and sqrt_n schedule.
 from .tasks import (FILTER_PARAMS, GRAPH_PARAMS, Param, _check_family, _graph_seed, _schedule,
@@ -84,7 +84,7 @@ SCHEDULE = {"schedule": Param(str, "fixed", choices=("fixed", "sqrt_n"),
 
 def tau_seconds(p):
     """The cost model of a ``tau`` cell: exact τ (every node, or one if vertex-transitive)
-    where :func:`~ngc_ref_theory._thorough.exact_tau_ok`, else the estimator's probes and
+    where :func:`~ngc_ref_theory.sweep.cost.exact_tau_ok`, else the estimator's probes and
     candidates, as columns through S steps; K_n in closed form costs the overhead only."""
     fam, n, S = p["family"], p["n"], p["S"]
     if closed_form(fam, p.get("graph_params")):
@@ -111,7 +111,7 @@ def tau_task(params, seeds):
 
     τ = n·max_i Σ_j [Ã_S]_ij² / m², exact where the budget allows (``exact_max_cost`` in
     stored entries × steps × nodes if given, else the cost model's
-    :func:`ngc_ref_theory._thorough.exact_tau_seconds` against ``exact_max_seconds``), else
+    :func:`ngc_ref_theory.sweep.cost.exact_tau_seconds` against ``exact_max_seconds``), else
     the estimator's bracket; the record says which (``method``)
     and the cost model's estimate of exact τ (``exact_seconds_estimate``)."""
     def exact(A, S, computed):

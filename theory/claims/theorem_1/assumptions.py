@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._stats import loglog_slope_ci
+from ...kit.stats import loglog_slope_ci
 from .statements import EXACT_RTOL
 
 #: Assumption 3 verified: the largest ‖W‖_F over the upper half of the n grid is at most this

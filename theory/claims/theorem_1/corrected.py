@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._common import counterexample
-from ..._stats import slope_ci
+from ...kit.evidence import counterexample
+from ...kit.stats import slope_ci
 from .fixed_lambda import graph_of, where
 from .statements import CORRECTED, EXACT_RTOL, PART_A
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._bounds import floor_tau_over_n, grown_lam_S
-from ..._figures import draws, legend_outside, save_figure, subplots
+from ...paper.bounds import floor_tau_over_n, grown_lam_S
+from ...output.figures import draws, legend_outside, save_figure, subplots
 from .fixed_lambda import D, per_graph
 from .part_c import fitted_constant_violation
 from .statements import LAM, SIGMA, S

@@ -19,8 +19,8 @@ import numpy as np
 from ngc_ref import connectivity_factor, series_mass
 from ngc_ref.training import theory_trajectory
 
-from ..._stats import CONFIDENCE, seed_of
-from ..._thorough import scaled_count, scaled_sizes
+from ...kit.stats import CONFIDENCE, seed_of
+from ...sweep.cost import scaled_count, scaled_sizes
 from ...sweep.theorem1 import CSBM_D, CSBM_DEG_IN, CSBM_DEG_OUT, csbm_params, draw_csbm
 from .statements import EXACT_RTOL, ID, LAM, SIGMA, S
 

@@ -36,9 +36,9 @@ import math
 
 import numpy as np
 
-from ..._graphs import is_deterministic
-from ..._stats import CONFIDENCE, interval_verdict, quantile_trend, seed_of
-from ..._thorough import scaled_count, scaled_sizes
+from ...kit.graphs import is_deterministic
+from ...kit.stats import CONFIDENCE, interval_verdict, quantile_trend, seed_of
+from ...sweep.cost import scaled_count, scaled_sizes
 from ...sweep import run_planned
 from ...sweep.theorem1 import HYP_K, hyp_graph, hyp_run, hyp_tau
 from .assumptions import check_a2, check_a3, check_a4

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._common import counterexample
-from ..._stats import CONFIDENCE, mean_ci
+from ...kit.evidence import counterexample
+from ...kit.stats import CONFIDENCE, mean_ci
 from .fixed_lambda import graph_of, where
 from .statements import PART_B
 

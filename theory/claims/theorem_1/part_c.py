@@ -25,9 +25,9 @@ import math
 
 import numpy as np
 
-from ..._bounds import floor_tau_over_n
-from ..._common import counterexample, public
-from ..._stats import CONFIDENCE, slope_ci
+from ...paper.bounds import floor_tau_over_n
+from ...kit.evidence import counterexample, public
+from ...kit.stats import CONFIDENCE, slope_ci
 from .fixed_lambda import ARRAYS, graph_of, per_graph, where
 from .statements import ASSUMPTION_2, LAM, PART_C, S
 
@@ -88,7 +88,7 @@ def floor_evidence(common, rows, graphs, fits, C2):
             "assumption": ASSUMPTION_2, "floor_tau_over_n": floor_tau_over_n(LAM, S),
             "tau_over_n_per_graph": [g["tau"] / g["n"] for g in graphs],
             "why": "τ/n ≥ 1/((λ+1)(1−r^{S+1}))² for every graph at fixed λ, S "
-                   "(theory/_bounds.floor_tau_over_n); the in-hypotheses test is "
+                   "(theory/paper/bounds.floor_tau_over_n); the in-hypotheses test is "
                    "theorem-1:sum / theorem-1:mean"},
         reading="sum (Eq. 8 as written), the verdict; the mean reading's ratio "
                 "floor/n/(τ log n/n) is reported as mean_reading_*",

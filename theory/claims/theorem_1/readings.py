@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._common import SQRT_N_KEY, SQRT_N_WHY, counterexample
-from ..._core import worst_verdict
-from ..._proofs import THEOREM_1_LAST, first_failure, random_instances, run_chain, step_row
-from ..._stats import loglog_slope_ci
-from ..._text import interval, rounded
+from ...kit.evidence import SQRT_N_KEY, SQRT_N_WHY, counterexample
+from ...kit.claim import worst_verdict
+from ...exact.proofs import THEOREM_1_LAST, first_failure, random_instances, run_chain, step_row
+from ...kit.stats import loglog_slope_ci
+from ...kit.text import interval, rounded
 from ...sweep.theorem1 import HYP_K, hyp_problem
 from .assumptions import per_n
 from .inside import loss_scale, searched
@@ -153,7 +153,7 @@ HIDDEN_CONSTANT_TEXT = (
 def hidden_constant_step(fams):
     """The closing ``≤ O(1/(2kα)) + O(τ log n/n)`` of the last display, judged on the λ = √n
     runs: does g(W_g*) = ‖Ã_SX*W_g* − Y‖_F², a factor of the constant hidden in O(τ log n/n),
-    grow with n? A :func:`~ngc_ref_theory._proofs.step_row` (instances: the families fitted;
+    grow with n? A :func:`~ngc_ref_theory.exact.proofs.step_row` (instances: the families fitted;
     failing: those whose slope interval lies above 0; worst ratio: the growth factor of the
     median g(W_g*) from the smallest to the largest n on the worst family)."""
     fitted, exact, worst = {}, [], None

@@ -3,9 +3,9 @@ constants both halves of the check share."""
 
 from __future__ import annotations
 
-from ..._bounds import floor_tau_over_n
-from ..._core import claim
-from ..._paper import THEORY_RW_DEFAULT, THEORY_RW_NORMS, extension, theory_rw
+from ...paper.bounds import floor_tau_over_n
+from ...kit.claim import claim
+from ...paper.words import THEORY_RW_DEFAULT, THEORY_RW_NORMS, extension, theory_rw
 
 ID = "theorem-1"
 STATEMENT = ("Theorem 1 (Eq. 13): with probability 1 − 1/d the k-th GD iterate on the noisy loss f "
@@ -42,7 +42,7 @@ ASSUMPTION_2 = "Assumption 2: 'τ is O(n), i.e., lim_{n→∞} τ/n = 0'"
 FIXED_SCOPE = extension(
     f"outside Assumption 2 ({ASSUMPTION_2}): at the fixed λ = {LAM:g}, S = {S}, "
     f"τ/n ≥ 1/((λ+1)(1−r^{{S+1}}))² = {floor_tau_over_n(LAM, S):.4f} for every graph "
-    "(theory/_bounds.floor_tau_over_n; see assumption-2), so τ/n cannot tend to 0")
+    "(theory/paper/bounds.floor_tau_over_n; see assumption-2), so τ/n cannot tend to 0")
 PART_C = CLAIM.part(
     "c", "Outside Assumption 2 (fixed λ = 32, S = 16, where τ/n is bounded below): the noise "
          "floor g(W_f*) − g(W_g*) (the k → ∞ value of the left side) is O(τ log n / n): the "

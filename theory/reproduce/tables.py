@@ -15,12 +15,12 @@ from collections import defaultdict
 
 import numpy as np
 
-from .._figures import legend_outside, save_figure, subplots, suptitle
+from ..output.figures import legend_outside, save_figure, subplots, suptitle
 from .cells import dataset as load_cached
 from .cells import parse_model
 from .judge import (WEAK_HALF_WIDTH, control_mark, half_width, judge_cell, mark, summarize,
                     versus_control)
-from .paper import NOT_RUN_MODELS, PAPER_ROW, TABLES, lookup
+from ..paper.experiments import NOT_RUN_MODELS, PAPER_ROW, TABLES, lookup
 from .targets import DEPTH_S, MODEL_HELP, NOT_RUN, TARGETS
 from .verdicts import judge_target
 

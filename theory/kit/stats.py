@@ -16,8 +16,8 @@ from scipy.stats import t as t_dist
 
 from ngc_ref.noise import row_normalize, subgaussian_noise
 
-from ._core import worst_verdict
-from ._text import interval, rounded
+from .claim import worst_verdict
+from .text import interval, rounded
 
 #: Confidence level of every interval the probabilistic checks report.
 CONFIDENCE = 0.95

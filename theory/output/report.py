@@ -15,10 +15,10 @@ import json
 import math
 from pathlib import Path
 
-from ._common import SQRT_N_KEY
-from ._core import SCOPES, VERDICTS, registry
-from ._files import atomic_write_text
-from ._text import number
+from ..kit.evidence import SQRT_N_KEY
+from ..kit.claim import SCOPES, VERDICTS, registry
+from .files import atomic_write_text
+from ..kit.text import number
 
 SCHEMA_VERSION = 2
 NORM_ORDER = {"sym": 0, "rw": 1}
@@ -229,7 +229,7 @@ def claim_table(claims=None):
     claim's declaration: its id, where the paper makes it (``paper_ref``) and what is checked
     (``doc``); ``claims`` defaults to the registry.
 
-    >>> from ngc_ref_theory._core import Claim
+    >>> from ngc_ref_theory.kit.claim import Claim
     >>> print("\\n".join(claim_table({"x": Claim("x", "Eq. 6", "...", doc="rows sum to 1")})))
     | id | paper | what is checked |
     |---|---|---|
@@ -251,7 +251,7 @@ def with_claim_table(page, claims=None):
         a, b = lines.index(CLAIM_TABLE_BEGIN), lines.index(CLAIM_TABLE_END)
     except ValueError:
         raise ValueError("the page has no claim table between the lines CLAIM_TABLE_BEGIN and "
-                         "CLAIM_TABLE_END of ngc_ref_theory.report") from None
+                         "CLAIM_TABLE_END of ngc_ref_theory.output.report") from None
     return "\n".join(lines[:a + 1] + claim_table(claims) + lines[b:])
 
 

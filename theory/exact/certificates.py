@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from . import _chisq
-from ._text import bracket, number
+from . import chisq as _chisq
+from ..kit.text import bracket, number
 
 ZERO, ONE = Fraction(0), Fraction(1)
 

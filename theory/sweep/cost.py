@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import os
 
-from ._graphs import declared
+from ..kit.graphs import declared
 
 SCALE_ENV = "NGC_REF_THOROUGH_SCALE"
 

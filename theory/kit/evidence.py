@@ -9,8 +9,8 @@ import scipy.sparse as sp
 
 from ngc_ref import normalized_adjacency
 
-from ._core import Tolerance, rerun_command
-from ._graphs import as_dense
+from .claim import Tolerance, rerun_command
+from .graphs import as_dense
 
 #: Relative tolerance for identities that are exact in real arithmetic (float64 checks); a
 #: :class:`~._core.Tolerance`, so no violation is ever stated as a ratio to it.
@@ -122,7 +122,7 @@ def judged(statement, ctx, norm, judgement, evidence, summary, failure=None, *, 
 
     Examples
     --------
-    >>> from ngc_ref_theory._core import Claim, Context
+    >>> from ngc_ref_theory.kit.claim import Claim, Context
     >>> C = Claim("doc-judged", "Sec. 0", "x ≤ 1", norms=("sym",))
     >>> rows = [{"case": "a", "x": 0.5}, {"case": "b", "x": 3.0}]
     >>> worst = max(rows, key=lambda r: r["x"])

@@ -14,7 +14,7 @@ import numpy as np
 
 from ngc_ref import series_mass
 
-from ._stats import sub_gaussian_noise
+from ..kit.stats import sub_gaussian_noise
 
 
 def floor_tau_over_n(lam, S):

@@ -4,7 +4,7 @@ Every number the paper reports in a result table is in :data:`TABLES`, keyed by 
 LaTeX label, with the run count its caption states, its columns (data set, noise level) in
 the LaTeX order and one row per model as printed (mean, std where the table gives one, and
 whether it is set in bold: the paper's "first- and second-highest"). The row-normalisation
-table's numbers live in :data:`ngc_ref_theory._paper.ROW_NORMALIZATION_TABLE` (the checker's
+table's numbers live in :data:`ngc_ref_theory.paper.words.ROW_NORMALIZATION_TABLE` (the checker's
 ``row-normalization`` claim reads them there) and are only re-shaped here.
 ``tests/test_reproduce_paper.py`` checks every number, std and bold mark against the LaTeX, in
 both directions, and that every quoted sentence is in it.
@@ -15,7 +15,7 @@ sentences of :data:`QUOTES`, which ``ngc-ref reproduce`` judges instead.
 
 Examples
 --------
->>> from ngc_ref_theory.reproduce.paper import lookup
+>>> from ngc_ref_theory.paper.experiments import lookup
 >>> e = lookup("tab:heterophily", "ngc", "texas", 0.01)
 >>> e.mean, e.std, e.bold
 (73.9, 6.9, True)
@@ -31,7 +31,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from .._paper import ROW_NORMALIZATION_TABLE
+from .words import ROW_NORMALIZATION_TABLE
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ import traceback
 import warnings
 from pathlib import Path
 
-from ._core import Context, Result, format_exception, match_id, registry, statement_ids
-from ._files import data_origin_line
-from ._thorough import format_seconds, plural, vary_lines as _vary
-from .report import sort_results
+from .kit.claim import Context, Result, format_exception, match_id, registry, statement_ids
+from .output.files import data_origin_line
+from .sweep.cost import format_seconds, plural, vary_lines as _vary
+from .output.report import sort_results
 from .sweep import Param, cell_seconds, make_cell, register_task, run_sweep
 from .sweep.backends import make_backend
 from .sweep.store import finished, read_records

@@ -5,7 +5,7 @@ judge it, or to the reason it states nothing the checker judges. A leaf module; 
 Each entry of the map is anchored to exactly one unit by three things, so that an edit of the
 paper cannot silently detach it: the unit's ``section`` path, a short ``quote`` (verbatim from
 the unit's LaTeX, white space collapsed) and the ``hash`` of the unit's whole normalised text
-(:func:`~ngc_ref_theory._sentences.text_hash`); ``occurrence`` (1, 2, …) tells apart identical
+(:func:`~ngc_ref_theory.paper.sentences.text_hash`); ``occurrence`` (1, 2, …) tells apart identical
 sentences of one section. :func:`match` pairs entries with units and lists every problem: a
 unit without an entry, an entry that matches no unit (a stale anchor: the sentence was edited),
 a quote not in its unit, an entry that is neither a claim nor a reason.
@@ -26,7 +26,7 @@ import sys
 from dataclasses import dataclass, field
 from importlib import resources
 
-from ._sentences import normalise, text_hash
+from .sentences import normalise, text_hash
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 from pathlib import Path
 
-from ._core import SCOPES, VERDICTS, registry, worst_verdict
-from ._files import atomic_write_text
-from ._paper_map import REASONS, load_map, match
-from ._paper_source import ARXIV_ID
-from ._sentences import label_numbers, split_sentences
+from ..kit.claim import SCOPES, VERDICTS, registry, worst_verdict
+from .files import atomic_write_text
+from ..paper.sentence_map import REASONS, load_map, match
+from ..paper.source import ARXIV_ID
+from ..paper.sentences import label_numbers, split_sentences
 from .report import _anchor
 
 #: Where a result's section is (``report.md`` beside ``paper.md``).
@@ -55,7 +55,7 @@ def write_paper(results, out_dir, meta, source, keep=None):
     units = split_sentences(source.text)
     matching = match(load_map(), units)
     if matching.problems:
-        raise ValueError("the sentence map (theory/paper_map.toml) does not fit the paper: "
+        raise ValueError("the sentence map (theory/paper/paper_map.toml) does not fit the paper: "
                          + "; ".join(matching.problems[:3]))
     text = render(units, matching, results, meta, registry(), label_numbers(source.text), keep)
     atomic_write_text(Path(out_dir) / PAPER_MD, text)

@@ -1,7 +1,7 @@
 """The paper's own words that decide a result's scope, quoted once for every claim that needs
-them (see :data:`ngc_ref_theory._core.SCOPES`). A leaf module."""
+them (see :data:`ngc_ref_theory.kit.claim.SCOPES`). A leaf module."""
 
-from ._core import as_stated, erratum, extension
+from ..kit.claim import as_stated, erratum, extension
 
 #: The footnote to Eq. 6: the paper's theory (row sums, Eq. 7, τ's range, Lemma 1, Theorem 1)
 #: is stated for the random-walk normalisation.
@@ -17,7 +17,7 @@ THEORY_RW = {"rw": as_stated(f"the paper's theory is stated for D̃⁻¹Ã: {RW_
              "sym": extension(f"the paper states this for D̃⁻¹Ã only: {RW_FOOTNOTE}")}
 THEORY_RW_DEFAULT = THEORY_RW["rw"]
 THEORY_RW_NORMS = {"sym": THEORY_RW["sym"]}
-#: The same as the keywords of :func:`~ngc_ref_theory._core.claim`:
+#: The same as the keywords of :func:`~ngc_ref_theory.kit.claim.claim`:
 #: ``claim(ID, ref, STATEMENT, order=..., **THEORY_RW_SCOPES)``.
 THEORY_RW_SCOPES = {"scope": THEORY_RW_DEFAULT, "norm_scopes": THEORY_RW_NORMS}
 
@@ -27,7 +27,7 @@ EXPERIMENTS_LAM_S = (32.0, 16)
 
 
 def theory_rw(words, rw_why, sym_why="the theory is stated for D̃⁻¹Ã only"):
-    """``scope`` and ``norm_scopes`` (keywords of :func:`~ngc_ref_theory._core.claim` and
+    """``scope`` and ``norm_scopes`` (keywords of :func:`~ngc_ref_theory.kit.claim.claim` and
     ``Claim.part``) of a statement, quoted by ``words``, that the paper's theory makes for rw:
     as stated in rw (``rw_why``), an extension in sym (``sym_why``), each with the footnote."""
     return {"scope": as_stated(f"{words}; {rw_why}: {RW_FOOTNOTE}"),
@@ -84,7 +84,7 @@ def rule_problems(c):
 
     Examples
     --------
-    >>> from ngc_ref_theory._core import Claim
+    >>> from ngc_ref_theory.kit.claim import Claim
     >>> rule_problems(Claim("x", "Eq. 6", "rows sum to 1", rule="theory", **THEORY_RW_SCOPES))
     []
     >>> rule_problems(Claim("x", "Eq. 6", "rows sum to 1", rule="theory", scope=BOTH))
@@ -145,7 +145,7 @@ ROW_NORMALIZATION_TABLE = {
 #: or ``"after:<label>"`` of the labelled display it follows; the number; what it is; the words
 #: that name it in a text). The one home of the numbers every text of the checker writes
 #: (:func:`eq`); ``tests/test_equation_numbers.py`` checks them against
-#: :func:`~ngc_ref_theory._sentences.label_numbers` of the shipped LaTeX, and every "Eq. N" the
+#: :func:`~ngc_ref_theory.paper.sentences.label_numbers` of the shipped LaTeX, and every "Eq. N" the
 #: checker and its documentation write against the words around it. Earlier reports (before
 #: issue 33) numbered Lemma 1's bound 9, Theorem 1's 10, the fixed point 11 and RNGC 12.
 EQUATIONS = {

@@ -35,8 +35,8 @@ import networkx as nx
 import numpy as np
 import scipy.sparse as sp
 
-from ._common import counterexample
-from ._figures import save_figure, subplots
+from ..kit.evidence import counterexample
+from ..output.figures import save_figure, subplots
 
 #: Every graph with at most 7 nodes, the null graph included.
 N_ATLAS = 1253

@@ -28,7 +28,7 @@ from typing import Callable
 import networkx as nx
 import numpy as np
 
-from . import _exact as ex
+from . import certificates as ex
 
 #: Relative tolerance of a float64 equality step.
 EQ_RTOL = 1e-10

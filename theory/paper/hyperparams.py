@@ -21,7 +21,7 @@ use Ã_sym, so :func:`paper_config` returns ``norm="sym"``.
 
 Examples
 --------
->>> from ngc_ref_theory._hyperparams import paper_config
+>>> from ngc_ref_theory.paper.hyperparams import paper_config
 >>> cfg = paper_config("ngc", "cora", noise="flip", level=0.1)
 >>> cfg["S"], cfg["lam"], cfg["lr"], cfg["epochs"], cfg["weight_decay"], cfg["table"]
 (32, 64.0, 0.2, 100, 1e-05, 'tab:citation_hyper_flip')
@@ -131,7 +131,7 @@ def paper_config(model, dataset, *, noise="gaussian", level=None):
 
     Examples
     --------
-    >>> from ngc_ref_theory._hyperparams import paper_config
+    >>> from ngc_ref_theory.paper.hyperparams import paper_config
     >>> cfg = paper_config("ngc", "Cora", level=1.0)
     >>> cfg["lam"], cfg["S"], cfg["norm"]
     (32.0, 16, 'sym')

@@ -30,7 +30,7 @@ from typing import Callable
 
 import numpy as np
 
-from ._text import number
+from .text import number
 
 VERDICTS = ("holds", "fails", "inconclusive", "error")
 #: The verdicts from worst to best: the one order in which verdicts combine (a statement made
@@ -388,8 +388,8 @@ class Claim:
         those that do (:meth:`uses_families`).
     rule : str
         The claim's kind under the paper's normalisation rule
-        (:data:`ngc_ref_theory._paper.NORMALISATION_RULE`): ``"generic"``, ``"theory"``,
-        ``"experiments"`` or ``"free"`` (:data:`~ngc_ref_theory._paper.RULE_SCOPES` gives
+        (:data:`ngc_ref_theory.paper.words.NORMALISATION_RULE`): ``"generic"``, ``"theory"``,
+        ``"experiments"`` or ``"free"`` (:data:`~ngc_ref_theory.paper.words.RULE_SCOPES` gives
         each kind's scopes in sym and rw; ``tests/test_scopes.py`` holds every statement of a
         registered claim to them).
     seconds : (float, float)
@@ -587,7 +587,7 @@ def claim(id, paper_ref, statement, norms=("sym", "rw"), order=0, **options):
 
 def registry():
     """All claims in report order, importing every module of :mod:`ngc_ref_theory.claims`."""
-    from . import claims
+    from .. import claims
     for mod in pkgutil.iter_modules(claims.__path__):
         if not mod.name.startswith("_"):
             importlib.import_module(f"{claims.__name__}.{mod.name}")

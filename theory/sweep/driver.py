@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .._provenance import source
-from .._thorough import plural
+from ..output.provenance import source
+from .cost import plural
 from .backends import make_backend
 from .config import as_cells
 from .store import SCHEMA_VERSION, Store, check_writable, encode, finished, read_records
