@@ -294,7 +294,7 @@ def stale_names(named, lock):
 def _source(module):
     """(repository folder, import package, file path in the work copy) of a MODULES key:
     "normalize" -> ("ngc_ref", "ngc_ref", "ngc_ref/normalize.py"), "theory/kit/stats" ->
-    ("theory", "ngc_ref_theory", "ngc_ref_theory/_stats.py")."""
+    ("theory", "ngc_ref_theory", "ngc_ref_theory/kit/stats.py")."""
     folder, sep, rest = module.partition("/")
     if not (sep and folder in PACKAGES and folder != "ngc_ref"):
         folder, rest = "ngc_ref", module

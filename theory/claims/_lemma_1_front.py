@@ -9,7 +9,7 @@ Bakirov (2003) every such form has P(Q > y·EQ) ≤ max_{k ≤ nd} P(χ²_k > k�
 (:func:`.._chisq.extremal_sf`), so when that maximum at y_n is ≤ 1/d, Eq. 11 holds on every graph
 with n nodes, every λ, every S, both normalisations. The front's n for d is the first n where
 this bound exceeds 1/d — and a graph that fails there, found by a walk certified with the exact
-probability (:func:`.._exact.certify_lemma_1_exact`), makes it the minimum.
+probability (:func:`..exact.certificates.certify_lemma_1_exact`), makes it the minimum.
 
 **The witness walk** at (n, d): graphs with n nodes and no isolated node (the atlas in its
 order for n ≤ 7; beyond it a perfect matching — or a matching and one path on three nodes —,

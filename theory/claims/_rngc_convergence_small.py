@@ -5,16 +5,17 @@ statements are declared in :mod:`.rngc_convergence`; their results are built her
 **The walk** (``rngc-convergence:minimal``). Every input is visited in minimal order — fewest
 nodes, fewest edges (atlas order), fewest feature columns d, the simplest integer features
 (height max|x_i|, then fewest non-zeros), the simplest (λ, ε) of the appendix tables (height of
-λ, then of ε) — and each is decided exactly: ρ(T) < 1 or not for T = r(Ã − εXXᵀ/‖XXᵀ‖_F), by
-the Schur–Cohn–Jury test on T's characteristic polynomial (:func:`.._exact.radius_below`;
-entries rational, or :class:`.._exact.Surd` in sym). The walk stops at the first divergent
-input, so every input before it is certified to converge.
+λ, then of ε) — and each is decided exactly: ρ(T) < 1 or not for T = r(Ã − εXXᵀ/‖XXᵀ‖_F), by the
+Schur–Cohn–Jury test on T's characteristic polynomial
+(:func:`..exact.certificates.radius_below`; entries rational, or
+:class:`..exact.certificates.Surd` in sym). The walk stops at the first divergent input, so
+every input before it is certified to converge.
 
 **Two nodes** (``rngc-convergence:two-nodes``). On n = 2, Ã is symmetric with λ_min(Ã) ≥ 0 in
-both normalisations and P ⪰ 0 with ‖P‖₂ ≤ 1, so Weyl's inequality puts spec(Ã − εP) in
-[−ε, 1]: ρ(T) ≤ r < 1 for every X, every 0 ≤ ε ≤ 1 and every λ. The displayed steps are
-:data:`.._proofs.TWO_NODE_CHAIN`; they run on seeded two-node instances, and once on the minimal
-three-node failure, where the step λ_min(Ã) ≥ 0 is the one that breaks.
+both normalisations and P ⪰ 0 with ‖P‖₂ ≤ 1, so Weyl's inequality puts spec(Ã − εP) in [−ε, 1]:
+ρ(T) ≤ r < 1 for every X, every 0 ≤ ε ≤ 1 and every λ. The displayed steps are
+:data:`..exact.proofs.TWO_NODE_CHAIN`; they run on seeded two-node instances, and once on the
+minimal three-node failure, where the step λ_min(Ã) ≥ 0 is the one that breaks.
 """
 
 from __future__ import annotations

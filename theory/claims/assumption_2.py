@@ -189,7 +189,7 @@ def inside_hypotheses(rows):
 
 
 #: λ growing: fails on an isolated node's τ/n = 1, else the decay verdict, a ``holds`` kept
-#: only where the upper end of an estimated τ's bracket decays too (one home in ``_stats``,
+#: only where the upper end of an estimated τ's bracket decays too (one home in ``kit.stats``,
 #: which the sweep summary uses as well).
 judge_grown = tau_decay_verdict
 bracket_slope = tau_bracket_slope

@@ -141,7 +141,7 @@ def certify_k2():
 
 def judge(rows, k2_exact):
     """``holds`` when every case's L (both norms) is 2σ_max(Ã_S X)² and its Hessian is M ⊗ I_c
-    to :data:`~.._common.EXACT_RTOL` (relative; ≤ it passes) and the exact K2 Hessian is
+    to :data:`~..kit.evidence.EXACT_RTOL` (relative; ≤ it passes) and the exact K2 Hessian is
     2BᵀB ⊗ I (``k2_exact``); else ``fails``. The rows are the failing cases, the worst the case
     of the largest deviation.
 

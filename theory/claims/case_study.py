@@ -71,9 +71,9 @@ def _edge_list(A):
 
 def rise_certificate(family, n, lam, S, norm):
     """Does τ·log n/n rise from the family's graph on n nodes to the one on n + 1? τ exact
-    (:func:`.._exact.tau`), log n bracketed (:func:`.._exact.log_bounds`): ``rises`` is True
-    only when the lower end of the larger graph's value exceeds the upper end of the
-    smaller's."""
+    (:func:`..exact.certificates.tau`), log n bracketed
+    (:func:`..exact.certificates.log_bounds`): ``rises`` is True only when the lower end of the
+    larger graph's value exceeds the upper end of the smaller's."""
     build = FAMILIES[family][0]
     out = {"family": family, "n_small": n, "n_large": n + 1, "lam": lam, "S": S}
     vals = []

@@ -52,7 +52,7 @@ def judge(worst_gap, pgd_gap):
 
 def value_verdict(gap):
     """VALUE's verdict: ``holds`` when the plugged-in objective matches the inner maximum to
-    :data:`~.._common.EXACT_RTOL` (relative), else ``fails``.
+    :data:`~..kit.evidence.EXACT_RTOL` (relative), else ``fails``.
 
     Examples
     --------

@@ -211,8 +211,8 @@ def first_complete_reaching(lam, S, target=2):
 def minimal_growth(settings, target=2):
     """The headline counterexample, minimal over the statement's parameters: the smallest
     complete graph with τ ≥ ``target`` over the paper's (λ, S) (n first, then the simplest λ),
-    exact; the closed form is checked exactly against the definition (:func:`.._exact.tau`)
-    on K_2 … K_5 at each setting."""
+    exact; the closed form is checked exactly against the definition
+    (:func:`..exact.certificates.tau`) on K_2 … K_5 at each setting."""
     rows = []
     for lam, S, words in settings:
         n, t, before = first_complete_reaching(lam, S, target)

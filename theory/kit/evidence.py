@@ -13,7 +13,7 @@ from .claim import Tolerance, rerun_command
 from .graphs import as_dense
 
 #: Relative tolerance for identities that are exact in real arithmetic (float64 checks); a
-#: :class:`~._core.Tolerance`, so no violation is ever stated as a ratio to it.
+#: :class:`~.claim.Tolerance`, so no violation is ever stated as a ratio to it.
 EXACT_RTOL = Tolerance(1e-10)
 
 #: Why the results inside Lemma 1's and Theorem 1's hypotheses run at λ = √n: stated in their
@@ -57,7 +57,7 @@ def public(row, drop=("A",)):
 
 
 def counterexample(claim_id, ctx, graph=None, no_graph=None, **fields):
-    """The record of a counterexample: its ``rerun`` command (:func:`._core.rerun_command`:
+    """The record of a counterexample: its ``rerun`` command (:func:`.claim.rerun_command`:
     safe and complete as printed), the graph (:func:`graph_record`) and ``fields``.
 
     A counterexample names its graph (``graph=(name, A)``; the report's headline shows it), or
@@ -117,7 +117,7 @@ def judged(statement, ctx, norm, judgement, evidence, summary, failure=None, *, 
     rows_key : str, optional
         Where the rows go in the evidence (None: they are not added).
     figures, **options
-        As :meth:`Statement.result` (``violation=`` a :class:`~._core.Violation`,
+        As :meth:`Statement.result` (``violation=`` a :class:`~.claim.Violation`,
         ``search=``, ...).
 
     Examples

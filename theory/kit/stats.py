@@ -1,8 +1,8 @@
 """Shared pieces of the probabilistic checks: confidence intervals, sub-Gaussian noises,
-labelled data sets (the graph families are in :mod:`._graphs`).
+labelled data sets (the graph families are in :mod:`.graphs`).
 
-A leaf module: it imports only :mod:`ngc_ref` and SciPy, so that both the claims and the
-sweep tasks can use it without importing each other.
+Part of the claim kit: it imports only :mod:`ngc_ref`, SciPy and the kit, so that both the
+claims and the sweep tasks can use it without importing each other.
 """
 
 from __future__ import annotations
@@ -528,7 +528,7 @@ def family_trends(series, key, judge, hypotheses):
     -------
     FamilyTrends
         Per family its trend and slope interval, the families outside the hypotheses with
-        why, and the worst verdict of those inside (:func:`~._core.worst_verdict`).
+        why, and the worst verdict of those inside (:func:`~.claim.worst_verdict`).
 
     Examples
     --------

@@ -1,12 +1,13 @@
 """``paper.md``: the paper's own text, sentence by sentence, with the verdicts of a run.
 
 ``ngc-ref check`` writes it beside ``report.md`` when the paper's LaTeX is available
-(:mod:`._paper_source`). Its first lines count the units (:mod:`._sentences`): how many are
-claims and what their results say as stated, how many state something checkable that no result
-judges yet, and how many are not claims, by reason (:mod:`._paper_map`). Then the text, section
-by section (Markdown headings, math kept as LaTeX between ``$…$`` / ``$$…$$``), each claim
-sentence followed by one line per result — statement id (linked to its section of
-``report.md``), norm, scope, verdict — and a statement this run did not check marked as such.
+(:mod:`..paper.source`). Its first lines count the units (:mod:`..paper.sentences`): how many
+are claims and what their results say as stated, how many state something checkable that no
+result judges yet, and how many are not claims, by reason (:mod:`..paper.sentence_map`). Then
+the text, section by section (Markdown headings, math kept as LaTeX between ``$…$`` /
+``$$…$$``), each claim sentence followed by one line per result — statement id (linked to its
+section of ``report.md``), norm, scope, verdict — and a statement this run did not check marked
+as such.
 
 The output depends only on its inputs (the paper, the map, the results, the run's seed and
 code): the same run writes the same bytes.
@@ -47,7 +48,7 @@ PAPER_MD = "paper.md"
 
 def write_paper(results, out_dir, meta, source, keep=None):
     """Write ``paper.md`` into ``out_dir`` from the run's ``results`` and ``meta`` and the
-    paper's ``source`` (a :class:`~._paper_source.PaperSource` whose text is available).
+    paper's ``source`` (a :class:`~..paper.source.PaperSource` whose text is available).
 
     ``ValueError`` when the sentence map does not account for every sentence of the paper
     once (``tests/test_paper_map.py`` keeps it from happening for the pinned version).
@@ -145,10 +146,10 @@ def counts(units, matching, results, claims):
 def render(units, matching, results, meta, claims, labels, keep=None):
     """The whole ``paper.md`` (a string ending in a newline).
 
-    ``units`` and ``labels`` come from :mod:`._sentences`, ``matching`` from
-    :func:`._paper_map.match` (every unit must have its entry), ``results`` and ``meta`` from
-    the run (``meta``: ``seed``, ``source``, ``skipped``), ``claims`` the registry, ``keep``
-    the run's selection of statement ids (None: all).
+    ``units`` and ``labels`` come from :mod:`..paper.sentences`, ``matching`` from
+    :func:`..paper.sentence_map.match` (every unit must have its entry), ``results`` and
+    ``meta`` from the run (``meta``: ``seed``, ``source``, ``skipped``), ``claims`` the
+    registry, ``keep`` the run's selection of statement ids (None: all).
     """
     skipped = meta.get("skipped", [])
     c = counts(units, matching, results, claims)

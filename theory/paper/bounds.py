@@ -1,7 +1,7 @@
 """The paper's bounds and the quantities the checks hold them against, as plain functions.
 
-A leaf module (it imports only :mod:`ngc_ref` and :mod:`._stats`): the claims and the sweep tasks
-both use it, and neither imports the other for it.
+In the checker's part for the paper (it imports only :mod:`ngc_ref` and :mod:`..kit.stats`): the
+claims and the sweep tasks both use it, and neither imports the other for it.
 
 Notation: m = 1 − r^{S+1} (:func:`ngc_ref.series_mass`), ρ_i = Σ_p [Ã_S]_ip², τ = n·max_i ρ_i/m².
 """

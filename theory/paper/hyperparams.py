@@ -1,7 +1,8 @@
 """One registry of the paper's hyper-parameters for NGC and RNGC (appendix, Sec. "Hyperparameter
-Details", Tables 8-12 of the arXiv version; the LaTeX labels are given per entry). A leaf module
-of the checker: the paper's numbers live with the checker, not in the library (issue 36), which
-takes them as ``ngc_ref.training.run_experiment(..., hyperparams=paper_config)``.
+Details", Tables 8-12 of the arXiv version; the LaTeX labels are given per entry). In the
+checker's part for the paper: the paper's numbers live with the checker, not in the library
+(issue 36), which takes them as ``ngc_ref.training.run_experiment(...,
+hyperparams=paper_config)``.
 
 Every entry is keyed by ``(model, dataset, noise, level)`` where ``noise`` is ``"gaussian"`` or
 ``"flip"`` and ``level`` is the noise level ξ or flip probability p the row applies to

@@ -1,5 +1,5 @@
-"""The sentence map: every unit of the paper (``_sentences``) mapped to the statement ids that
-judge it, or to the reason it states nothing the checker judges. A leaf module; the data is
+"""The sentence map: every unit of the paper (:mod:`.sentences`) mapped to the statement ids that
+judge it, or to the reason it states nothing the checker judges. The data is
 ``paper_map.toml`` beside it (package data).
 
 Each entry of the map is anchored to exactly one unit by three things, so that an edit of the

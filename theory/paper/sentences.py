@@ -1,10 +1,10 @@
 """The paper's body as a list of units: sentences, footnotes, caption sentences and tables.
 
-A leaf module, pure: :func:`split_sentences` takes the LaTeX as a string and returns
+Pure: :func:`split_sentences` takes the LaTeX as a string and returns
 :class:`Unit` records (section path, index, text, kind), the text kept as LaTeX (math included)
 with whitespace collapsed; :func:`label_numbers` gives the numbers LaTeX prints for each
 ``\\label`` (equations, sections, theorem-like environments, figures, tables, footnotes), which
-a renderer needs for ``\\ref``. The sentence map (``_paper_map``) anchors each unit by its
+a renderer needs for ``\\ref``. The sentence map (:mod:`.sentence_map`) anchors each unit by its
 section path and a hash of its text (:func:`text_hash`), and ``paper.md`` renders them.
 
 What a unit is:

@@ -1,5 +1,5 @@
 """Where the paper's LaTeX comes from, and whether it is the version this checker was written
-against. A leaf module: the one home of the paper's path and checksum.
+against. The one home of the paper's path and checksum.
 
 The paper is not part of the repository. :func:`paper_source` finds it in the environment
 variable ``NGC_REF_PAPER`` (a path to the ``.tex``), else at ``../shared/paper/`` beside the

@@ -1,5 +1,5 @@
 """The paper's own words that decide a result's scope, quoted once for every claim that needs
-them (see :data:`ngc_ref_theory.kit.claim.SCOPES`). A leaf module."""
+them (see :data:`ngc_ref_theory.kit.claim.SCOPES`)."""
 
 from ..kit.claim import as_stated, erratum, extension
 

@@ -13,8 +13,8 @@ scale     NGC/RNGC on a synthetic graph of ogbn-products' size (time, peak memor
 run       the command: plan, run through the resumable store, judge, write.
 
 A layer of the checker between the sweeps and the command line: it imports the library, the
-leaf modules and the sweeps, and nothing imports it but the command line (and the benchmarks,
-for the paper's numbers).
+checker's base parts (kit, paper, exact, output) and the sweeps, and nothing imports it but
+the command line.
 """
 
 from ..paper.experiments import TABLES, lookup

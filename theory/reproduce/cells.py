@@ -5,7 +5,7 @@ trained on the same noisy features (the paper's protocol), registered as the swe
 Per cell: load the data set (cached per process) with the run's split, corrupt the features
 once (``ngc_ref.noise.corrupt``, with or without row normalisation as the reading says), then
 for every model build its configuration (:func:`model_config`: the appendix hyper-parameters,
-``_hyperparams.paper_config``, through ``ngc_ref.training.model_spec``), propagate, train and
+``paper.hyperparams.paper_config``, through ``ngc_ref.training.model_spec``), propagate, train and
 read the test accuracy after the last epoch (the depth figures' S grid from one pass of the
 series, :func:`ngc_ref.neumann_partial_sums`). The
 structure-only control (``ngc/control``) is NGC on signal-free features of the

@@ -10,7 +10,7 @@ side, and the small cells fill the cores around them.
 
 OUT is locked for the run, and the report is written into a staging folder inside it and moved
 into place by atomic renames (figures, then ``reproduce.json``, then ``reproduce.md``), so it
-is never half-written (:func:`.._files.staged_output`, shared with ``ngc-ref check``).
+is never half-written (:func:`..output.files.staged_output`, shared with ``ngc-ref check``).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from .tasks import CellSeeds, Param, cell_seconds, describe, get_task, register_
 
 def load_task_modules():
     """Import every module of this package: a task's module registers it, with its cost model
-    and summary, by being here (as a claim's module does in ``claims/``: ``_core.registry``),
+    and summary, by being here (as a claim's module does in ``claims/``: ``kit.claim.registry``),
     so a new task is one module and nothing lists it."""
     for mod in pkgutil.iter_modules(__path__):
         importlib.import_module(f"{__name__}.{mod.name}")

@@ -4,7 +4,7 @@ Each line is written with a single ``os.write`` of its complete bytes (newline i
 file descriptor opened with ``O_APPEND``, then ``fsync``-ed. A crash or Ctrl-C can therefore
 leave at most one incomplete *last* line, never a damaged earlier one; :func:`open_store`
 truncates such a tail before appending, and :func:`read_records` ignores it. An exclusive
-``flock`` (:func:`.._files.try_lock`, the lock of the checker's output folders too) keeps two
+``flock`` (:func:`..output.files.try_lock`, the lock of the checker's output folders too) keeps two
 sweeps from appending to the same file at once.
 """
 

@@ -207,7 +207,7 @@ def lemma1_task(params, seeds):
     """Lemma 1 trials: how often ‖Ã_Sη‖_F² (and max_ij) of η's draws exceed the bounds.
 
     ``trials`` draws of η; with ``bounds`` τ and how often the draws exceed the paper's Eq. 11
-    bound, the corrected max-entry and Frobenius bounds (:mod:`.._bounds`); with ``draws``
+    bound, the corrected max-entry and Frobenius bounds (:mod:`..paper.bounds`); with ``draws``
     every draw's ‖Ã_Sη‖_F² and max_ij [Ã_Sη]_ij²."""
     lam, S, norm, d, sigma = (params[k] for k in ("lam", "S", "norm", "d", "sigma"))
     complete = closed_form(params["family"], params["graph_params"])

@@ -12,7 +12,7 @@ fixed-λ setting ‖W_g*‖_F grows like n^0.47 at λ = √n (8.9 → 33 for n =
 Assumption 3; the run probes that family and lists it as outside.
 
 Assumption 2 (τ/n → 0) cannot hold at a fixed λ, S (τ/n ≥ 1/((λ+1)(1−r^{S+1}))²,
-:func:`theory._bounds.floor_tau_over_n`), so λ grows with n: λ = √n, S = ⌈2λ⌉ (as
+:func:`ngc_ref_theory.paper.bounds.floor_tau_over_n`), so λ grows with n: λ = √n, S = ⌈2λ⌉ (as
 assumption-2-corrected).
 
 The two readings. The paper says "we adopt MSE loss" (Sec. 3) but writes Eq. 8 as a sum over the
