@@ -54,9 +54,9 @@ import numpy as np
 
 from ngc_ref import NeumannFilter, series_mass
 
-from .._core import claim
-from .._graphs import checker_families, family_graph, is_deterministic, is_transitive
-from .._paper import THEORY_RW_SCOPES
+from ..kit.claim import claim
+from ..kit.graphs import checker_families, family_graph, is_deterministic, is_transitive
+from ..paper.words import THEORY_RW_SCOPES
 
 ID = "toy-claim"
 CLAIM = claim(ID, "Eq. 6", "the rows of Ã_S sum to 1 − r^{S+1} in rw", norms=("rw",),
@@ -79,9 +79,9 @@ def check(ctx, norm):
 
 TASK_MODULE = '''
 """A toy task: the edge count of a family's graph at n, with its cost model and summary."""
-from .._thorough import build_seconds
+from .cost import build_seconds
 from .tasks import GRAPH_PARAMS, Param, _check_family, _graph_seed, register_task
-from .._graphs import family_graph
+from ..kit.graphs import family_graph
 
 
 def toy_seconds(params):

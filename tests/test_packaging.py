@@ -47,15 +47,24 @@ def test_license_typing_marker_and_classifiers():
 
 def test_every_data_file_of_the_checker_is_package_data():
     """A file the checker reads at run time (the paper's sentence map) ships in the wheel: every
-    non-Python file of theory/ is listed in package_data, and the map loads as a resource."""
+    non-Python file of theory/ is listed in package_data under its own package (the deepest
+    folder with an __init__.py), and the map loads as a resource."""
     from ngc_ref_theory.paper.sentence_map import load_map
     listed = {}
     for key, value in CFG["options.package_data"].items():
         listed[key] = {x.strip() for x in value.split(",")}
-    data = {p.relative_to(ROOT / "theory").as_posix() for p in (ROOT / "theory").rglob("*")
-            if p.is_file() and p.suffix not in (".py", ".pyc")}
-    assert data <= listed["ngc_ref_theory"]
-    assert "paper_map.toml" in listed["ngc_ref_theory"] and load_map()
+    missing = []
+    for p in (ROOT / "theory").rglob("*"):
+        if not p.is_file() or p.suffix in (".py", ".pyc") or "__pycache__" in p.parts:
+            continue
+        pkg = p.parent
+        while not (pkg / "__init__.py").exists():
+            pkg = pkg.parent
+        key = ".".join(["ngc_ref_theory", *pkg.relative_to(ROOT / "theory").parts])
+        if p.relative_to(pkg).as_posix() not in listed.get(key, set()):
+            missing.append(f"{p.relative_to(ROOT)} (package {key})")
+    assert missing == []
+    assert "paper_map.toml" in listed["ngc_ref_theory.paper"] and load_map()
 
 
 def test_every_requirement_has_a_floor_and_tomllib_has_its_backport():
