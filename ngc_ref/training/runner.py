@@ -6,9 +6,9 @@ matrix, as the paper does ("in each repeated run, we add different Gaussian nois
 the same run, we apply the same noisy feature matrix for training all the models"). A model is
 a propagation from :data:`~ngc_ref.training.propagations.PROPAGATIONS` followed by the
 :func:`~ngc_ref.training.train_classifier` classifier; test accuracy is read on ``test_mask``
-after the last epoch. The GCN (``"gcn"``, :func:`~ngc_ref.training.train_gcn`) needs the graph
-inside training: its :class:`ModelSpec` has ``trainer="gcn"`` and is trained on the whole
-graph with the loss on the training nodes.
+after the last epoch (:func:`fit_models`: every model of one run). The GCN (``"gcn"``,
+:func:`~ngc_ref.training.train_gcn`) needs the graph inside training: its :class:`ModelSpec`
+has ``trainer="gcn"`` and is trained on the whole graph with the loss on the training nodes.
 
 Every model also has a **structure-only control**, ``"<name>/control"`` (``ModelSpec(...,
 control=True)``): the same model, split and initialisation on signal-free features of the same
@@ -312,9 +312,10 @@ def fit_and_score(spec, A, X, labels, train, val, test, n_classes, seed, *, H=No
     """One model of one run: propagate ``X``, train the spec's trainer, score on the masks.
 
     The experiment step: :func:`fit_models` calls it for every model of a run (of
-    :func:`run_experiment` and of ``ngc-ref reproduce``). H = propagation(A, X) (``spec.propagation`` with ``spec.propagation_params``),
-    then ``train_classifier`` on the training rows of H, or ``train_gcn`` on the whole graph
-    with H as input (``spec.trainer="gcn"``); the accuracy is read after the last epoch.
+    :func:`run_experiment` and of ``ngc-ref reproduce``). H = propagation(A, X)
+    (``spec.propagation`` with ``spec.propagation_params``), then ``train_classifier`` on the
+    training rows of H, or ``train_gcn`` on the whole graph with H as input
+    (``spec.trainer="gcn"``); the accuracy is read after the last epoch.
 
     Parameters
     ----------
@@ -439,13 +440,9 @@ def fit_models(specs, A, X, labels, train, val, test, n_classes, seed, *, contro
     ----------
     specs : dict
         ``{label: ModelSpec}``, fitted in this order.
-    A : adjacency (as the propagations take it)
-    X : array or sparse matrix, shape (n, d)
-        The features of this run (e.g. noisy).
-    labels : ndarray of int, shape (n,)
-    train, val, test : boolean masks, shape (n,)
-        ``val`` may select no node: its accuracy is then NaN.
-    n_classes : int
+    A, X, labels, train, val, test, n_classes
+        As for :func:`fit_and_score`: the adjacency, the features of this run (e.g. noisy),
+        the labels, the masks (``val`` may select no node) and the number of classes.
     seed : int
         The initialisation seed, the same for every model (they start alike).
     control_seed : int, SeedSequence or Generator, optional
@@ -563,7 +560,8 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
     models : sequence of str or dict
         Built-in names (see :func:`model_spec`: ``"ngc"``, ``"gcn"``, ..., and
         ``"<name>/control"`` for a model's structure-only control) or
-        ``{label: ModelSpec}``.
+        ``{label: ModelSpec}`` (specs with ``partial_sums=True`` that differ only in S, a
+        depth grid, share one pass of the series per run: :func:`fit_models`).
     runs : int
     seed : int
         Root of all randomness (see the module docstring).
