@@ -59,7 +59,7 @@ SEE_ALSO = {
     "ngc_ref.robust.neumann_partial_sums": [
         ('neumann_propagate', 'NGC at one S, by Horner\'s rule'),
         ('robust_propagate', 'RNGC at one S, by Horner\'s rule'),
-        ('ngc_ref.training.fit_and_score', 'The experiment step that trains on one of them'),
+        ('ngc_ref.training.fit_models', 'The experiment step that trains on them'),
     ],
     "ngc_ref.robust.robust_propagate": [
         ('neumann_propagate', 'NGC, the ε = 0 case'),
@@ -291,7 +291,7 @@ SEE_ALSO = {
     ],
     "ngc_ref.training.controls.signal_free_features": [
         ('match_frobenius', 'The scaling step'),
-        ('run_experiment', 'Where the control runs beside the models'),
+        ('fit_models', 'Where the control runs beside the models'),
     ],
     "ngc_ref.training.estimators.SoftmaxClassifier": [
         ('train_classifier', 'The trainer it wraps'),
@@ -348,11 +348,17 @@ SEE_ALSO = {
         ('run_experiment', 'Returns it'),
     ],
     "ngc_ref.training.runner.fit_and_score": [
-        ('run_experiment', 'Calls it for every model of every run'),
+        ('fit_models', 'Calls it for every model of a run'),
         ('ngc_ref.neumann_partial_sums', 'Every depth S from one pass, passed as ``H``'),
     ],
+    "ngc_ref.training.runner.fit_models": [
+        ('fit_and_score', 'One model'),
+        ('run_experiment', 'Calls it for every run and level'),
+        ('signal_free_features', "The controls' features"),
+        ('ngc_ref.neumann_partial_sums', 'The depth grid of ``partial_sums=True``'),
+    ],
     "ngc_ref.training.runner.run_experiment": [
-        ('fit_and_score', 'One model of one run'),
+        ('fit_models', 'Every model of one run'),
         ('model_spec', "One model's settings"),
         ('ngc_ref.noise.corrupt', 'The feature corruption of each run'),
         ('ngc_ref.load_dataset', 'The data sets'),

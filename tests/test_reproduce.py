@@ -376,7 +376,7 @@ def test_a_cell_computes_what_run_experiment_computes():
     """Reference beside fast: the cell's NGC/RNGC/MLP/S²GC/GCN accuracies are run_experiment's on
     the same noisy features with the same initialisation seed (RNGC through the cell's own
     series evaluator against the library's robust_propagate)."""
-    from ngc_ref.training import model_spec, run_experiment
+    from ngc_ref.training import fit_models, model_spec, run_experiment
     from ngc_ref.noise import corrupt
     from ngc_ref_theory.paper.hyperparams import paper_config
     data = cells_mod.dataset("texas", 3)
@@ -393,12 +393,51 @@ def test_a_cell_computes_what_run_experiment_computes():
                                                        hyperparams=paper_config)},
                                  noise_fn=lambda *a, **k: Xn)
             cfg = cells_mod.model_config("tab:heterophily", m, "texas", 0.01)
-            acc, _ = cells_mod._fit(cfg, data, Xn, np.asarray(data.labels), init)
+            acc = fit_models({m: cells_mod._spec(cfg, m)}, cells_mod.adjacency(data, Xn.dtype),
+                             Xn, np.asarray(data.labels), data.train_mask, data.val_mask,
+                             data.test_mask, data.num_classes, init)[m]["test_acc"]
             if m == "rngc":     # another evaluation order of the series: equal to rounding,
                 one = 1.01 / data.test_mask.sum()      # so one test node may flip
                 assert acc == pytest.approx(ref.records[0]["test_acc"], abs=one), m
             else:               # the same functions on the same inputs
                 assert acc == ref.records[0]["test_acc"], m
+
+
+def test_a_cell_runs_its_models_through_fit_models(monkeypatch):
+    """The per-run loop has one home: a cell makes one call of the library's fit_models with
+    its own seeds (the initialisation of (data set, noise, level, run), the control's of (data
+    set, run)), the depth models read from the partial sums, errors recorded; a failed model
+    keeps its error's first line and no accuracies."""
+    import math
+    from ngc_ref.datasets import load_dataset
+    from ngc_ref_theory.sweep import CellSeeds
+    karate = load_dataset("karate")
+    monkeypatch.setattr(cells_mod, "_DATA", {})
+    monkeypatch.setattr(cells_mod, "dataset", lambda name, split=0: karate)
+    calls, real = [], cells_mod.fit_models
+
+    def spy(specs, *args, **kwargs):
+        fits = real(specs, *args, **kwargs)
+        calls.append((specs, args[-1], kwargs, fits))
+        return fits | {"ngc": dict.fromkeys(("test_acc", "val_acc", "final_loss"), math.nan)
+                       | {"error": "diverged\ndetails", "seconds": 0.0, "cpu_seconds": 0.0}}
+
+    monkeypatch.setattr(cells_mod, "fit_models", spy)
+    seeds = CellSeeds(sweep_seed=5, cell_seed=0)
+    models = ("ngc@S=1", "rngc@S=4", "ngc/control", "ngc")
+    out = cells_mod.reproduce_task(dict(target="fig:depth", dataset="karate", level=0.5,
+                                        reading="paper", run=1, models=",".join(models)), seeds)
+    [(specs, seed, kwargs, fits)] = calls
+    assert [(m, s.partial_sums, s.control) for m, s in specs.items()] == [
+        ("ngc@S=1", True, False), ("rngc@S=4", True, False), ("ngc/control", False, True),
+        ("ngc", False, False)]
+    assert seed == seeds.derived("init", "karate", "gaussian", 0.5, 1) == out["init_seed"]
+    assert kwargs == dict(control_seed=seeds.derived("control", "karate", 1), errors="record")
+    for m in models[:3]:
+        assert out["models"][m]["test_acc"] == fits[m]["test_acc"], m
+        assert out["models"][m]["val_acc"] == fits[m]["val_acc"], m
+    assert {k: out["models"]["ngc"][k] for k in ("test_acc", "val_acc", "error")} == dict(
+        test_acc=None, val_acc=None, error="diverged")
 
 
 @needs_data

@@ -654,3 +654,150 @@ def test_fit_and_score_is_propagate_then_train_and_takes_a_precomputed_h(data):
     gcn = model_spec("gcn", "sbm", "gaussian", 0.0)
     gcn.classifier_params["epochs"] = 3
     assert np.isnan(fit_and_score(gcn, A, X, y, tr, none, te, data.num_classes, 3)["val_acc"])
+
+
+# ------------------------------------------------------------------ fit_models: the per-run loop
+
+def _dense_series(A, F, lam, S, *, eps=None, norm="sym"):
+    """H_S = (1/(λ+1)) Σ_{s=0}^{S} (rM)^s F, dense: M = Ã (NGC) or Ã − ε FFᵀ/‖FFᵀ‖_F (RNGC),
+    Ã = D̃^{-1/2}(A+I)D̃^{-1/2} ("sym") or D̃^{-1}(A+I) ("rw"), r = λ/(λ+1)."""
+    At = A.toarray() + np.eye(A.shape[0])
+    deg = At.sum(axis=1)
+    M = At / np.sqrt(np.outer(deg, deg)) if norm == "sym" else At / deg[:, None]
+    if eps:
+        G = F @ F.T
+        M = M - eps * G / np.linalg.norm(G)
+    r = lam / (lam + 1.0)
+    term, H = F, F.copy()
+    for _ in range(S):
+        term = r * (M @ term)
+        H = H + term
+    return H / (lam + 1.0)
+
+
+def _fit_specs(data):
+    """Specs of one run: registry propagations, controls, and four depth groups (NGC sym, NGC
+    rw, NGC on the control's features, RNGC), each S of a group from one pass."""
+    clf = dict(lr=0.2, epochs=30)
+    depth = {f"ngc@S={S}": ModelSpec("ngc", dict(lam=4.0, S=S), clf, partial_sums=True)
+             for S in (1, 3)}
+    depth |= {"ngc-rw@S=2": ModelSpec("ngc", dict(lam=4.0, S=2, norm="rw"), clf,
+                                      partial_sums=True),
+              "ngc@S=2/control": ModelSpec("ngc", dict(lam=4.0, S=2), clf, control=True,
+                                           partial_sums=True)}
+    depth |= {f"rngc@S={S}": ModelSpec("rngc", dict(lam=4.0, S=S, eps=0.5), clf,
+                                       partial_sums=True) for S in (2, 4)}
+    return {"ngc": ModelSpec("ngc", dict(lam=4.0, S=2), clf),
+            "raw/control": ModelSpec("raw", {}, clf, control=True), **depth,
+            "gcn/control": ModelSpec("raw", {}, dict(epochs=5), trainer="gcn", control=True)}
+
+
+def test_fit_models_is_the_hand_written_loop(data):
+    """Reference beside fast: one Z for every control (drawn from control_seed), the same seed
+    for every model, and each depth spec's H_S -- one pass per S here, checked against the
+    dense series -- equal to the shared pass of its group (the forward sum's H_S does not
+    depend on the deeper S summed after it, so the records are equal bit for bit)."""
+    from ngc_ref import neumann_partial_sums
+    from ngc_ref.training import fit_and_score, fit_models
+    A, X, y = data.adjacency, data.features, data.labels
+    masks = data.train_mask, data.val_mask, data.test_mask
+    specs = _fit_specs(data)
+    fits = fit_models(specs, A, X, y, *masks, data.num_classes, 7, control_seed=11)
+    Z = signal_free_features(X, seed=11)
+    assert list(fits) == list(specs)
+    for label, spec in specs.items():
+        F = Z if spec.control else X
+        H = None
+        if spec.partial_sums:
+            p = {"norm": "sym", "eps": None, **spec.propagation_params}
+            H = neumann_partial_sums(A, F, p["lam"], (p["S"],), eps=p["eps"],
+                                     norm=p["norm"])[p["S"]]
+            np.testing.assert_allclose(H, _dense_series(A, F, p["lam"], p["S"], eps=p["eps"],
+                                                        norm=p["norm"]), rtol=1e-10)
+        ref = fit_and_score(spec, A, F, y, *masks, data.num_classes, 7, H=H)
+        assert {k: fits[label][k] for k in ref} == ref, label
+        assert fits[label]["error"] is None and fits[label]["seconds"] >= 0.0
+
+
+def test_fit_models_draws_the_control_once_and_only_when_needed(data, monkeypatch):
+    """One signal-free draw for all the controls, none without one (a Generator's stream does
+    not advance); one partial-sums pass per depth group, over the group's S."""
+    from ngc_ref.training import fit_models, runner
+    from ._spy import record_calls
+    A, X, y = data.adjacency, data.features, data.labels
+    args = (A, X, y, data.train_mask, data.val_mask, data.test_mask, data.num_classes, 7)
+    draws = record_calls(monkeypatch, runner, "signal_free_features", "seed")
+    passes = record_calls(monkeypatch, runner, "neumann_partial_sums", "eps", "norm")
+    fit_models(_fit_specs(data), *args, control_seed=11)
+    assert draws == [(11,)]
+    assert sorted(passes, key=str) == sorted(
+        [(None, "sym"), (None, "rw"), (None, "sym"), (0.5, "sym")], key=str)
+    rng = np.random.default_rng(3)
+    state = rng.bit_generator.state
+    no_control = {k: s for k, s in _fit_specs(data).items() if not s.control}
+    fit_models(no_control, *args, control_seed=rng)
+    assert len(draws) == 1 and rng.bit_generator.state == state
+    with pytest.raises(ValueError, match="control_seed must be given"):
+        fit_models(_fit_specs(data), *args)
+
+
+def test_fit_models_records_a_diverging_model_and_goes_on(data):
+    """errors="record": the diverging model's record holds the ValueError and NaN scores, the
+    models after it are fitted as alone; errors="raise" (default) raises it."""
+    from ngc_ref.training import fit_and_score, fit_models
+    A, X, y = data.adjacency, data.features, data.labels
+    masks = data.train_mask, data.val_mask, data.test_mask
+    good = ModelSpec("ngc", dict(lam=4.0, S=2), dict(lr=0.2, epochs=30))
+    specs = {"diverges": ModelSpec("raw", {}, dict(lr=1e300, epochs=30)), "ngc": good}
+    fits = fit_models(specs, A, X, y, *masks, data.num_classes, 7, errors="record")
+    assert fits["diverges"]["error"].startswith("training diverged")
+    assert all(np.isnan(fits["diverges"][k]) for k in ("test_acc", "val_acc", "final_loss"))
+    ref = fit_and_score(good, A, X, y, *masks, data.num_classes, 7)
+    assert {k: fits["ngc"][k] for k in ref} == ref and fits["ngc"]["error"] is None
+    with pytest.raises(ValueError, match="training diverged"):
+        fit_models(specs, A, X, y, *masks, data.num_classes, 7)
+
+
+@pytest.mark.parametrize("kwargs,exc,match", [
+    (dict(specs=[ModelSpec("raw")]), TypeError, r"^specs must be a dict"),
+    (dict(specs={"m": "raw"}), TypeError, r"^specs\['m'\] must be a ModelSpec"),
+    (dict(specs={"m": ModelSpec("sgc", partial_sums=True)}), ValueError,
+     r"^specs\['m'\].partial_sums needs the propagation 'ngc' or 'rngc'"),
+    (dict(specs={"m": ModelSpec("rngc", dict(mode="edges"), partial_sums=True)}), ValueError,
+     r"^specs\['m'\].partial_sums sums RNGC's exact series"),
+    (dict(specs={"m": ModelSpec("ngc", dict(K=2), partial_sums=True)}), TypeError,
+     r"^specs\['m'\].propagation_params has unexpected parameter\(s\) \['K'\]"),
+    (dict(specs={"m": ModelSpec("ngc", partial_sums=1)}), TypeError,
+     r"^specs\['m'\].partial_sums must be True or False"),
+    (dict(errors="ignore"), ValueError, r"errors"),
+    (dict(seed=-1), ValueError, r"^seed must be >= 0"),
+])
+def test_fit_models_refuses_bad_input_by_name(data, kwargs, exc, match):
+    from ngc_ref.training import fit_models
+    kw = dict(specs={"raw": ModelSpec("raw")}, seed=0, errors="raise") | kwargs
+    with pytest.raises(exc, match=match):
+        fit_models(kw["specs"], data.adjacency, data.features, data.labels, data.train_mask,
+                   data.val_mask, data.test_mask, data.num_classes, kw["seed"],
+                   errors=kw["errors"])
+
+
+def test_run_experiment_runs_each_run_through_fit_models(data, monkeypatch):
+    """The per-run loop has one home: run_experiment's records are fit_models' scores, one call
+    per (level, run), each with its run's own control stream."""
+    from ngc_ref.training import runner
+    calls = []
+    real = runner.fit_models
+
+    def spy(specs, *args, **kwargs):
+        calls.append((list(specs), kwargs["control_seed"], real(specs, *args, **kwargs)))
+        return calls[-1][2]
+
+    monkeypatch.setattr(runner, "fit_models", spy)
+    res = run_experiment(data, levels=(0.5, 1.0), models=("raw", "ngc/control"), runs=2,
+                         seed=3, noise_fn=fake_corrupt)
+    assert len(calls) == 4 and all(c[0] == ["raw", "ngc/control"] for c in calls)
+    assert calls[0][1].entropy == calls[2][1].entropy != calls[1][1].entropy   # per run
+    scores = [{k: f[k] for k in ("test_acc", "val_acc", "final_loss")}
+              for _, _, fits in calls for f in fits.values()]
+    assert [{k: r[k] for k in ("test_acc", "val_acc", "final_loss")}
+            for r in res.records] == scores

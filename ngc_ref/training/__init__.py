@@ -18,17 +18,17 @@ from .gcn import PYGCN_SETTINGS, GCNResult, train_gcn
 from .optim import Adam, GradientDescent
 from .propagations import PROPAGATIONS, Propagation, get_propagation, propagate
 from .runner import (DEFAULT_HYPERPARAMS, PAPER_ROW_NORMALIZE, ExperimentResult, ModelSpec,
-                     fit_and_score, model_spec, run_experiment)
+                     fit_and_score, fit_models, model_spec, run_experiment)
 from .least_squares import (LeastSquaresResult, TheoryTrajectory, least_squares,
                             lipschitz_constant, theory_trajectory)
 from .._docs import add_see_also
 
 __all__ = [
-    "Adam", "DEFAULT_HYPERPARAMS", "ExperimentResult", "fit_and_score", "frobenius_norm",
-    "GCNResult", "get_propagation", "GradientDescent", "GraphPropagation", "least_squares",
-    "LeastSquaresResult", "lipschitz_constant", "make_node_classifier", "match_frobenius",
-    "model_spec", "ModelSpec", "PAPER_ROW_NORMALIZE", "propagate", "Propagation",
-    "PROPAGATIONS", "PYGCN_SETTINGS", "run_experiment", "signal_free_features",
+    "Adam", "DEFAULT_HYPERPARAMS", "ExperimentResult", "fit_and_score", "fit_models",
+    "frobenius_norm", "GCNResult", "get_propagation", "GradientDescent", "GraphPropagation",
+    "least_squares", "LeastSquaresResult", "lipschitz_constant", "make_node_classifier",
+    "match_frobenius", "model_spec", "ModelSpec", "PAPER_ROW_NORMALIZE", "propagate",
+    "Propagation", "PROPAGATIONS", "PYGCN_SETTINGS", "run_experiment", "signal_free_features",
     "SoftmaxClassifier", "theory_trajectory", "TheoryTrajectory", "train_classifier", "train_gcn",
     "TrainResult",
 ]

@@ -6,9 +6,9 @@ matrix, as the paper does ("in each repeated run, we add different Gaussian nois
 the same run, we apply the same noisy feature matrix for training all the models"). A model is
 a propagation from :data:`~ngc_ref.training.propagations.PROPAGATIONS` followed by the
 :func:`~ngc_ref.training.train_classifier` classifier; test accuracy is read on ``test_mask``
-after the last epoch. The GCN (``"gcn"``, :func:`~ngc_ref.training.train_gcn`) needs the graph
-inside training: its :class:`ModelSpec` has ``trainer="gcn"`` and is trained on the whole
-graph with the loss on the training nodes.
+after the last epoch (:func:`fit_models`: every model of one run). The GCN (``"gcn"``,
+:func:`~ngc_ref.training.train_gcn`) needs the graph inside training: its :class:`ModelSpec`
+has ``trainer="gcn"`` and is trained on the whole graph with the loss on the training nodes.
 
 Every model also has a **structure-only control**, ``"<name>/control"`` (``ModelSpec(...,
 control=True)``): the same model, split and initialisation on signal-free features of the same
@@ -31,12 +31,14 @@ noise or the other models' numbers.
 from __future__ import annotations
 
 import math
+import time
 import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .._validation import check_option, check_scalar
+from .._validation import check_option, check_order, check_scalar
+from ..robust import neumann_partial_sums
 from .classifier import train_classifier
 from .controls import signal_free_features
 from .gcn import GCN_KEYS, PYGCN_SETTINGS, train_gcn
@@ -101,6 +103,11 @@ class ModelSpec:
     control : bool
         The structure-only control: the model gets signal-free features of the noisy
         features' shape and Frobenius norm instead of them (module docstring).
+    partial_sums : bool
+        Read H (propagation ``"ngc"`` or ``"rngc"`` with ``mode="full"``) from one
+        :func:`ngc_ref.neumann_partial_sums` pass per run, shared by the specs of the run that
+        differ only in S (a depth grid: max S products for every S, where a call per S costs
+        ΣS). The forward sum agrees with the Horner rule of the propagation to rounding.
     """
 
     propagation: str
@@ -109,6 +116,7 @@ class ModelSpec:
     source: str = ""
     trainer: str = "classifier"
     control: bool = False
+    partial_sums: bool = False
 
 
 def _check_hyperparams(hyperparams):
@@ -303,10 +311,11 @@ _CONTROL_STREAM = 0xC0                           # "control"
 def fit_and_score(spec, A, X, labels, train, val, test, n_classes, seed, *, H=None):
     """One model of one run: propagate ``X``, train the spec's trainer, score on the masks.
 
-    The experiment step of :func:`run_experiment` and of ``ngc-ref reproduce`` (one home: both
-    call it). H = propagation(A, X) (``spec.propagation`` with ``spec.propagation_params``),
-    then ``train_classifier`` on the training rows of H, or ``train_gcn`` on the whole graph
-    with H as input (``spec.trainer="gcn"``); the accuracy is read after the last epoch.
+    The experiment step: :func:`fit_models` calls it for every model of a run (of
+    :func:`run_experiment` and of ``ngc-ref reproduce``). H = propagation(A, X)
+    (``spec.propagation`` with ``spec.propagation_params``), then ``train_classifier`` on the
+    training rows of H, or ``train_gcn`` on the whole graph with H as input
+    (``spec.trainer="gcn"``); the accuracy is read after the last epoch.
 
     Parameters
     ----------
@@ -363,6 +372,168 @@ def fit_and_score(spec, A, X, labels, train, val, test, n_classes, seed, *, H=No
                 final_loss=float(history[-1]) if history.size else math.nan)
 
 
+#: How :func:`fit_models` meets a ``ValueError`` of one model: ``"raise"`` it, or ``"record"``
+#: it in that model's record and go on with the next.
+ERRORS = ("raise", "record")
+
+#: The keys of a :func:`fit_and_score` record (the scores of one model).
+_SCORES = ("test_acc", "val_acc", "final_loss")
+
+
+def _check_specs(specs, name):
+    """Refuse, naming ``name[label]``, what :func:`fit_and_score` cannot run."""
+    if not isinstance(specs, dict):
+        raise TypeError(f"{name} must be a dict {{label: ModelSpec}}, got "
+                        f"{type(specs).__name__} {specs!r}")
+    for label, spec in specs.items():
+        where = f"{name}[{label!r}]"
+        if not isinstance(spec, ModelSpec):
+            raise TypeError(f"{where} must be a ModelSpec, got {type(spec).__name__}")
+        get_propagation(spec.propagation)
+        check_option(spec.trainer, f"{where}.trainer", TRAINERS)
+        for flag in ("control", "partial_sums"):
+            if not isinstance(getattr(spec, flag), (bool, np.bool_)):
+                raise TypeError(f"{where}.{flag} must be True or False, got "
+                                f"{getattr(spec, flag)!r}")
+        if spec.partial_sums:
+            _series_params(spec, where)
+
+
+def _series_params(spec, where):
+    """(the series' parameters but S, S) of a spec with ``partial_sums=True``: the
+    propagation's defaults completed by its ``propagation_params``."""
+    if spec.propagation not in ("ngc", "rngc"):
+        raise ValueError(f"{where}.partial_sums needs the propagation 'ngc' or 'rngc' (the "
+                         f"series of neumann_partial_sums), got {spec.propagation!r}")
+    defaults = get_propagation(spec.propagation).defaults
+    unknown = set(spec.propagation_params) - set(defaults) - {"norm"}
+    if unknown:
+        raise TypeError(f"{where}.propagation_params has unexpected parameter(s) "
+                        f"{sorted(unknown)}; {spec.propagation!r} takes "
+                        f"{sorted(defaults) + ['norm']}")
+    params = {"norm": "sym", **defaults, **spec.propagation_params}
+    if params.pop("mode", "full") != "full":
+        raise ValueError(f"{where}.partial_sums sums RNGC's exact series (mode='full'), got "
+                         f"mode={spec.propagation_params['mode']!r}")
+    return params, check_order(params.pop("S"), f"{where}.propagation_params['S']")
+
+
+def fit_models(specs, A, X, labels, train, val, test, n_classes, seed, *, control_seed=None,
+               errors="raise"):
+    """Every model of one run on the same features: :func:`fit_and_score` for each spec.
+
+    The per-run loop of :func:`run_experiment` and of ``ngc-ref reproduce`` (one home: both
+    call it, each with its own seeds). Every model is initialised with the same ``seed`` and
+    trained on ``X``; a control (``spec.control``) on signal-free features Z of X's shape and
+    Frobenius norm (:func:`~ngc_ref.training.controls.signal_free_features`), drawn once, from
+    ``control_seed``, when the first control is met (never without one). The specs with
+    ``partial_sums=True`` read H from one :func:`ngc_ref.neumann_partial_sums` pass per group
+    of specs that differ only in S (same propagation, other parameters and features), over
+    the S of the group:
+
+    .. math::
+
+        H_S = \\frac{1}{\\lambda+1}\\sum_{s=0}^{S} M^s X \\quad
+        \\text{for every } S \\text{ of the group, from } \\max S \\text{ products.}
+
+    Parameters
+    ----------
+    specs : dict
+        ``{label: ModelSpec}``, fitted in this order.
+    A, X, labels, train, val, test, n_classes
+        As for :func:`fit_and_score`: the adjacency, the features of this run (e.g. noisy),
+        the labels, the masks (``val`` may select no node) and the number of classes.
+    seed : int
+        The initialisation seed, the same for every model (they start alike).
+    control_seed : int, SeedSequence or Generator, optional
+        Where Z is drawn from (:func:`ngc_ref.validation.as_generator`); required when a spec
+        is a control, and not touched when none is (a Generator's stream does not advance).
+    errors : {"raise", "record"}
+        A ``ValueError`` of one model (a diverging training or series, a refused memory
+        budget): raised, or recorded in its record (``error``; NaN scores) and the next
+        model fitted.
+
+    Returns
+    -------
+    dict
+        ``{label: record}`` in the order of ``specs``; a record holds :func:`fit_and_score`'s
+        ``test_acc``, ``val_acc`` and ``final_loss``, ``error`` (None, or the ``ValueError``'s
+        message), and ``seconds`` and ``cpu_seconds`` (wall and process time of the model,
+        the control draw or partial sums it triggered included).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For a spec :func:`fit_and_score` cannot run (named ``specs[label]``), an unknown
+        ``errors``, a negative ``seed``, a control without ``control_seed``.
+
+    Examples
+    --------
+    NGC, its control, and NGC at three depths from one pass of the series, on the karate club:
+
+    >>> from ngc_ref.datasets import load_dataset
+    >>> from ngc_ref.training import ModelSpec, fit_models, model_spec
+    >>> ds = load_dataset("karate")
+    >>> specs = {m: model_spec(m, "karate", "gaussian", 0.0) for m in ("ngc", "ngc/control")}
+    >>> for S in (1, 4, 16):
+    ...     specs[f"ngc@S={S}"] = ModelSpec("ngc", dict(lam=32.0, S=S), dict(lr=0.2, epochs=100),
+    ...                                     partial_sums=True)
+    >>> specs["diverges"] = ModelSpec("raw", {}, dict(lr=1e300, epochs=100))
+    >>> fits = fit_models(specs, ds.adjacency, ds.features, ds.labels, ds.train_mask,
+    ...                   ds.val_mask, ds.test_mask, ds.num_classes, 0, control_seed=1,
+    ...                   errors="record")
+    >>> for label, fit in fits.items():
+    ...     print(f"{label:12} {fit['test_acc']:.3f}")
+    ngc          0.875
+    ngc/control  0.750
+    ngc@S=1      0.750
+    ngc@S=4      0.875
+    ngc@S=16     0.875
+    diverges     nan
+    >>> fits["diverges"]["error"]
+    'training diverged (the loss or the logits overflowed) with lr=1e+300; lower lr'
+    """
+    _check_specs(specs, "specs")
+    check_option(errors, "errors", ERRORS)
+    seed = check_scalar(seed, "seed", min_val=0, integer=True)
+    if control_seed is None and any(spec.control for spec in specs.values()):
+        raise ValueError("control_seed must be given when a spec is a control (control=True): "
+                         "its signal-free features are drawn from it; got None")
+    series, depths = {}, {}   # label -> (group, S); group -> the S of its specs
+    for label, spec in specs.items():
+        if spec.partial_sums:
+            params, S = _series_params(spec, f"specs[{label!r}]")
+            group = (spec.propagation, spec.control, tuple(sorted(params.items())))
+            series[label] = group, S
+            depths.setdefault(group, set()).add(S)
+    Z, sums, fits = None, {}, {}
+    for label, spec in specs.items():
+        t0, c0 = time.perf_counter(), time.process_time()
+        try:
+            if spec.control and Z is None:
+                Z = signal_free_features(X, seed=control_seed)
+            features = Z if spec.control else X
+            H = None
+            if label in series:
+                group, S = series[label]
+                if group not in sums:
+                    params = dict(group[2])
+                    sums[group] = neumann_partial_sums(A, features, params["lam"],
+                                                       sorted(depths[group]),
+                                                       eps=params.get("eps"),
+                                                       norm=params["norm"])
+                H = sums[group][S]
+            fit = dict(fit_and_score(spec, A, features, labels, train, val, test, n_classes,
+                                     seed, H=H), error=None)
+        except ValueError as exc:
+            if errors == "raise":
+                raise
+            fit = dict.fromkeys(_SCORES, math.nan) | {"error": str(exc)}
+        fits[label] = fit | {"seconds": time.perf_counter() - t0,
+                             "cpu_seconds": time.process_time() - c0}
+    return fits
+
+
 #: Row normalisation after the noise, as the paper's experiments need it: Sec. 5 row-normalises
 #: the Gaussian-noised features (Fig. 2); for flipping the text is silent, and Table 4's NGC
 #: numbers on Cora are reproduced only without it (77 % at p = 0.1, against 43 % with it:
@@ -389,7 +560,8 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
     models : sequence of str or dict
         Built-in names (see :func:`model_spec`: ``"ngc"``, ``"gcn"``, ..., and
         ``"<name>/control"`` for a model's structure-only control) or
-        ``{label: ModelSpec}``.
+        ``{label: ModelSpec}`` (specs with ``partial_sums=True`` that differ only in S, a
+        depth grid, share one pass of the series per run: :func:`fit_models`).
     runs : int
     seed : int
         Root of all randomness (see the module docstring).
@@ -435,10 +607,7 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
                         f"{type(levels).__name__} {levels!r}")
     levels = tuple(check_scalar(lv, f"levels[{i}]", min_val=0.0) for i, lv in enumerate(levels))
     if isinstance(models, dict):
-        for label, spec in models.items():
-            if not isinstance(spec, ModelSpec):
-                raise TypeError(f"models[{label!r}] must be a ModelSpec, got "
-                                f"{type(spec).__name__}")
+        _check_specs(models, "models")
     elif isinstance(models, (str, bytes)) or not hasattr(models, "__iter__"):
         raise TypeError(f"models must be a sequence of model names or a dict of ModelSpec, "
                         f"got {type(models).__name__} {models!r}")
@@ -452,13 +621,6 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
     else:
         spec_for = {lv: {m: model_spec(m, name, noise, lv, hyperparams=hyperparams)
                          for m in models} for lv in levels}
-    for lv in levels:
-        for label, spec in spec_for[lv].items():
-            get_propagation(spec.propagation)
-            check_option(spec.trainer, f"models[{label!r}].trainer", TRAINERS)
-            if not isinstance(spec.control, (bool, np.bool_)):
-                raise TypeError(f"models[{label!r}].control must be True or False, got "
-                                f"{spec.control!r}")
     children = np.random.SeedSequence(seed).spawn(runs)
     records = []
     for li, lv in enumerate(levels):
@@ -467,21 +629,16 @@ def run_experiment(dataset, *, noise="gaussian", levels=(0.1,), models=("ngc", "
             # A different stream per level too, so levels are independent draws.
             noise_rng = np.random.default_rng([*noise_ss.generate_state(2), li])
             Xn = noise_fn(data.features, noise, lv, seed=noise_rng, normalize=normalize)
-            init_seed = int(init_ss.generate_state(1)[0])
-            X_control = None
-            for label, spec in spec_for[lv].items():
-                if spec.control and X_control is None:
-                    # One signal-free draw per run (the same at every level: the stream does
-                    # not depend on it, nor does it advance the run's other streams).
-                    X_control = signal_free_features(Xn, seed=np.random.default_rng(
-                        [*child.generate_state(2), _CONTROL_STREAM]))
-                rec = fit_and_score(spec, data.adjacency, X_control if spec.control else Xn,
-                                    labels, train, val, test, n_classes, init_seed)
-                records.append(dict(dataset=name, noise=noise, level=lv, run=r, model=label,
-                                    **rec))
+            # One signal-free draw per run (the same at every level: the stream does not
+            # depend on it, nor does it advance the run's other streams).
+            control_seed = np.random.SeedSequence([*child.generate_state(2), _CONTROL_STREAM])
+            fits = fit_models(spec_for[lv], data.adjacency, Xn, labels, train, val, test,
+                              n_classes, int(init_ss.generate_state(1)[0]),
+                              control_seed=control_seed)
+            records += [dict(dataset=name, noise=noise, level=lv, run=r, model=label,
+                             **{k: fit[k] for k in _SCORES}) for label, fit in fits.items()]
             if verbose:
-                accs = {rec["model"]: round(rec["test_acc"], 3) for rec in records[-len(
-                    spec_for[lv]):]}
+                accs = {label: round(fit["test_acc"], 3) for label, fit in fits.items()}
                 print(f"{name} {noise}={lv:g} run {r}: {accs}", flush=True)
     settings = dict(dataset=name, noise=noise, levels=list(levels), runs=runs, seed=seed,
                     split=split, normalize=normalize)

@@ -3,22 +3,22 @@ trained on the same noisy features (the paper's protocol), registered as the swe
 ``reproduce`` so that the crash-safe store resumes a run at cell granularity.
 
 Per cell: load the data set (cached per process) with the run's split, corrupt the features
-once (``ngc_ref.noise.corrupt``, with or without row normalisation as the reading says), then
-for every model build its configuration (:func:`model_config`: the appendix hyper-parameters,
-``paper.hyperparams.paper_config``, through ``ngc_ref.training.model_spec``), propagate, train and
-read the test accuracy after the last epoch (the depth figures' S grid from one pass of the
-series, :func:`ngc_ref.neumann_partial_sums`). The
-structure-only control (``ngc/control``) is NGC on signal-free features of the
-same shape and Frobenius norm (``ngc_ref.training.controls.signal_free_features``).
+once (``ngc_ref.noise.corrupt``, with or without row normalisation as the reading says), build
+every model's configuration (:func:`model_config`: the appendix hyper-parameters,
+``paper.hyperparams.paper_config``, through ``ngc_ref.training.model_spec``) and fit them all with
+the library's per-run loop, :func:`ngc_ref.training.fit_models` (what
+:func:`ngc_ref.training.run_experiment` calls for every run): propagate, train, read the test
+accuracy after the last epoch; the depth figures' S grid from one pass of the series
+(:func:`ngc_ref.neumann_partial_sums`); a diverging model recorded with its error, not fatal.
+The structure-only control (``ngc/control``) is NGC on signal-free features of the same shape
+and Frobenius norm (``ngc_ref.training.controls.signal_free_features``).
 
 Seeds (from the sweep seed and the cell's coordinates, never from the order cells run in):
 the noise of (data set, noise, level, run) is the same in every reading and target, so
 readings are paired run by run; the initialisation seed is shared by every model of the cell;
 the control's Z is one draw per (data set, run), shared by the levels.
 
-Each model is one call of the library's experiment step, :func:`ngc_ref.training.fit_and_score`
-(what :func:`ngc_ref.training.run_experiment` calls for every model of a run); this module adds
-the cell's own seeds, readings and the depth grid.
+This module adds the cell's own seeds, readings and model keys.
 """
 
 from __future__ import annotations
@@ -32,16 +32,14 @@ import numpy as np
 import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
-from ngc_ref import neumann_partial_sums
 from ngc_ref.datasets import load_dataset
 from ngc_ref.noise import corrupt, row_normalize
-from ngc_ref.training import ModelSpec, fit_and_score, model_spec
-from ngc_ref.training.controls import signal_free_features
+from ngc_ref.training import ModelSpec, fit_models, model_spec
 from ngc_ref.training.gcn import GCN_KEYS
 
 from ..paper.hyperparams import paper_config
 from ..sweep import Param, register_task
-from .targets import DEPTH_S, MODEL_HELP, TARGETS
+from .targets import MODEL_HELP, TARGETS
 
 _DATA: dict = {}
 
@@ -145,25 +143,30 @@ def model_config(target, model, dataset_name, level):
 RNGC_EVALUATOR = "ngc_ref.neumann_partial_sums"
 
 
-def _spec(cfg):
-    """The library's :class:`~ngc_ref.training.ModelSpec` of a record's configuration."""
+def _spec(cfg, model):
+    """The library's :class:`~ngc_ref.training.ModelSpec` of ``model`` with its configuration
+    ``cfg``: a control for ``/control``; H from :func:`ngc_ref.neumann_partial_sums` for the
+    depth figures' models (``@S=``: the grid from one pass) and the RNGC evaluator."""
+    _, _, S, control = parse_model(model)
     if cfg["kind"] == "gcn":
-        return ModelSpec("raw", {}, {k: cfg[k] for k in GCN_KEYS if k in cfg}, trainer="gcn")
-    return ModelSpec(cfg["propagation"], cfg["propagation_params"], cfg["classifier"])
+        return ModelSpec("raw", {}, {k: cfg[k] for k in GCN_KEYS if k in cfg}, trainer="gcn",
+                         control=control)
+    return ModelSpec(cfg["propagation"], cfg["propagation_params"], cfg["classifier"],
+                     control=control,
+                     partial_sums=S is not None or cfg.get("evaluator") == RNGC_EVALUATOR)
 
 
-def _fit(cfg, data, X, labels, init_seed, H=None):
-    """(test accuracy, validation accuracy) of one model on features X (or on its
-    precomputed propagation ``H``): the library's experiment step,
-    :func:`ngc_ref.training.fit_and_score`, on the adjacency in X's dtype."""
-    A = adjacency(data, X.dtype)
-    if H is None and cfg.get("evaluator") == RNGC_EVALUATOR:
-        p = cfg["propagation_params"]
-        H = neumann_partial_sums(A, X, p["lam"], (p["S"],), eps=p["eps"],
-                                 norm=p["norm"])[p["S"]]
-    rec = fit_and_score(_spec(cfg), A, X, labels, data.train_mask, data.val_mask,
-                        data.test_mask, data.num_classes, init_seed, H=H)
-    return rec["test_acc"], rec["val_acc"]
+def _record(cfg, fit):
+    """A model's record in the cell's result: a failed fit (a diverging training or series)
+    keeps its error's first line instead of accuracies."""
+    rec = {"config": cfg}
+    if fit["error"] is None:
+        rec.update(test_acc=float(fit["test_acc"]),
+                   val_acc=None if math.isnan(fit["val_acc"]) else float(fit["val_acc"]))
+    else:
+        rec.update(test_acc=None, val_acc=None, error=fit["error"].splitlines()[0])
+    return rec | {"seconds": round(fit["seconds"], 3),
+                  "cpu_seconds": round(fit["cpu_seconds"], 3)}
 
 
 def _validate(params):
@@ -219,37 +222,12 @@ def _run_cell(params, seeds):
                      normalize=rownorm(target, reading))
     init_seed = seeds.derived("init", name, t.noise, level, run)
     noise_seconds = time.perf_counter() - t0
-    models = {}
-    Z = None
-    depth = {}
-    for m in params["models"].split(","):
-        base, _, S, control = parse_model(m)
-        cfg = model_config(target, m, name, level)
-        t1, c1 = time.perf_counter(), time.process_time()
-        rec = {"config": cfg}
-        try:
-            if control:
-                if Z is None:
-                    Z = signal_free_features(Xn, seed=seeds.derived("control", name, run))
-                X = Z
-            else:
-                X = Xn
-            H = None
-            if S is not None:   # the depth figures: every S of the grid from one pass
-                if base not in depth:
-                    p = cfg["propagation_params"]
-                    depth[base] = neumann_partial_sums(adjacency(data, Xn.dtype), Xn,
-                                                       p["lam"], DEPTH_S, eps=p.get("eps"),
-                                                       norm=p["norm"])
-                H = depth[base][S]
-            test_acc, val_acc = _fit(cfg, data, X, labels, init_seed, H)
-            rec.update(test_acc=float(test_acc),
-                       val_acc=None if math.isnan(val_acc) else float(val_acc))
-        except ValueError as exc:   # a diverging training or series: recorded, not fatal
-            rec.update(test_acc=None, val_acc=None, error=str(exc).splitlines()[0])
-        rec["seconds"] = round(time.perf_counter() - t1, 3)
-        rec["cpu_seconds"] = round(time.process_time() - c1, 3)
-        models[m] = rec
+    configs = {m: model_config(target, m, name, level) for m in params["models"].split(",")}
+    fits = fit_models({m: _spec(cfg, m) for m, cfg in configs.items()},
+                      adjacency(data, Xn.dtype), Xn, labels, data.train_mask, data.val_mask,
+                      data.test_mask, data.num_classes, init_seed,
+                      control_seed=seeds.derived("control", name, run), errors="record")
+    models = {m: _record(cfg, fits[m]) for m, cfg in configs.items()}
     return {"models": models, "split": split, "n": int(labels.shape[0]),
             "features": list(Xn.shape), "dtype": str(Xn.dtype),
             "rownorm": rownorm(target, reading), "noise_seconds": round(noise_seconds, 3),
