@@ -337,27 +337,27 @@ SEE_ALSO = {
         ('ngc_ref.robust_propagate', 'RNGC (``"rngc"``)'),
         ('ngc_ref.gsd_solve', 'The exact GSD solution (``"gsd"``)'),
     ],
-    "ngc_ref.training.runner.ModelSpec": [
+    "ngc_ref.training.experiment.ModelSpec": [
         ('model_spec', 'Builds one'),
     ],
-    "ngc_ref.training.runner.model_spec": [
+    "ngc_ref.training.experiment.model_spec": [
         ('ModelSpec', 'The record returned'),
         ('run_experiment', 'Runs the models'),
     ],
-    "ngc_ref.training.runner.ExperimentResult": [
+    "ngc_ref.training.experiment.ExperimentResult": [
         ('run_experiment', 'Returns it'),
     ],
-    "ngc_ref.training.runner.fit_and_score": [
+    "ngc_ref.training.experiment.fit_and_score": [
         ('fit_models', 'Calls it for every model of a run'),
         ('ngc_ref.neumann_partial_sums', 'Every depth S from one pass, passed as ``H``'),
     ],
-    "ngc_ref.training.runner.fit_models": [
+    "ngc_ref.training.experiment.fit_models": [
         ('fit_and_score', 'One model'),
         ('run_experiment', 'Calls it for every run and level'),
         ('signal_free_features', "The controls' features"),
         ('ngc_ref.neumann_partial_sums', 'The depth grid of ``partial_sums=True``'),
     ],
-    "ngc_ref.training.runner.run_experiment": [
+    "ngc_ref.training.experiment.run_experiment": [
         ('fit_models', 'Every model of one run'),
         ('model_spec', "One model's settings"),
         ('ngc_ref.noise.corrupt', 'The feature corruption of each run'),

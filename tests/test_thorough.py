@@ -11,7 +11,7 @@ import pytest
 from ngc_ref import connectivity_factor
 from ngc_ref.graphs import complete
 from ngc_ref_theory import cli
-from ngc_ref_theory import check as runner
+from ngc_ref_theory import check
 from ngc_ref_theory.kit.claim import Context, registry
 from ngc_ref_theory.sweep.cost import parse_scale, scaled_count, scaled_sizes
 from ngc_ref_theory.sweep import make_cell, read_records, run_sweep
@@ -100,12 +100,12 @@ def test_dry_run_creates_nothing(tmp_path, capsys):
 def test_rerun_runs_nothing_and_gives_the_same_report(tiny, monkeypatch):
     _, out, doc = tiny
     ran = []
-    real = runner.run_sweep
+    real = check.run_sweep
 
     def counting(*a, on_record=None, **kw):
         return real(*a, on_record=lambda rec: ran.append(rec["id"]), **kw)
 
-    monkeypatch.setattr(runner, "run_sweep", counting)
+    monkeypatch.setattr(check, "run_sweep", counting)
     assert _check(out) == 0
     assert ran == []
     again = json.loads((out / "report.json").read_text(encoding="utf-8"))
@@ -117,7 +117,7 @@ def test_interrupted_and_resumed_report_equals_uninterrupted(tiny, tmp_path, mon
     _, tiny_out, doc = tiny
     total = len(read_records(tiny_out / ".thorough" / "store.jsonl"))
     out = tmp_path / "resumed"
-    real = runner.run_sweep
+    real = check.run_sweep
     landed = []
 
     def interrupt_after(k):
@@ -129,7 +129,7 @@ def test_interrupted_and_resumed_report_equals_uninterrupted(tiny, tmp_path, mon
             return real(*a, on_record=hook, **kw)
         return run
 
-    monkeypatch.setattr(runner, "run_sweep", interrupt_after(60))
+    monkeypatch.setattr(check, "run_sweep", interrupt_after(60))
     assert _check(out) == 130
     assert "re-run the same command to resume" in capsys.readouterr().err
     store = out / ".thorough" / "store.jsonl"
@@ -138,7 +138,7 @@ def test_interrupted_and_resumed_report_equals_uninterrupted(tiny, tmp_path, mon
     assert set(landed[:60]) <= set(first) and len(first) < total
     assert not (out / "report.json").exists()
     landed.clear()
-    monkeypatch.setattr(runner, "run_sweep", interrupt_after(10**9))
+    monkeypatch.setattr(check, "run_sweep", interrupt_after(10**9))
     assert _check(out) == 0
     recs = read_records(store)
     ids = [r["id"] for r in recs]
@@ -181,14 +181,14 @@ def test_default_run_on_workers_equals_the_in_process_run(tmp_path, monkeypatch)
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
     assert not (tmp_path / "two" / ".thorough").exists()
     # a worker's crash: the claim's error result, the other claims' results still there
-    real = runner.run_sweep
+    real = check.run_sweep
 
     def crashing(cells, *a, **kw):
         recs = real(cells, *a, **kw)
         return [dict(r, error="RuntimeError: planted", traceback="tb") if i == 0 else r
                 for i, r in enumerate(recs)]
-    monkeypatch.setattr(runner, "run_sweep", crashing)
-    results = runner.run_checks(
+    monkeypatch.setattr(check, "run_sweep", crashing)
+    results = check.run_checks(
         Context(seed=0, parallel=True, n_jobs=2), only=ids, progress=False)
     errors = [r for r in results if r.verdict == "error"]
     assert len(errors) == 1 and "planted" in errors[0].summary
@@ -234,10 +234,10 @@ def test_scale_helpers():
 def test_thorough_plan_counts_are_what_runs():
     ctx = Context(thorough=True, scale=0.01)
     claims = {k: c for k, c in registry().items() if k in CLAIMS}
-    plan = runner.thorough_plan(ctx, claims)
+    plan = check.thorough_plan(ctx, claims)
     assert len(plan["neumann-identity"]["rw"]) == 1
     assert plan["neumann-identity"]["rw"][0].params["thorough"] is False   # default grid < 1
-    lines = runner.dry_run(ctx, claims)
+    lines = check.dry_run(ctx, claims)
     total = sum(len({c.id for cs in v.values() for c in cs}) for v in plan.values())
     assert lines[-1].startswith(f"total: {total} cells")
 
@@ -315,7 +315,7 @@ def test_the_thorough_time_has_one_source_and_the_cost_model_agrees():
     others = {m for m in re.findall(r"(\d+(?:\.\d+)?) min on 2 (?:idle )?cores", readme + doc)}
     assert others <= {f"{M:.0f}", "38"}, others               # 38: reproduce's own time
     ctx = Context(thorough=True, n_jobs=2)
-    total = runner.dry_run(ctx, registry())[-1]
+    total = check.dry_run(ctx, registry())[-1]
     cpu, wall = map(float, re.search(r"~([\d.]+) min of compute; ~([\d.]+) min left on 2 ",
                                      total).groups())
     assert f"estimates {wall:.1f} min ({cpu:.1f} CPU-min) on 2 workers" in doc

@@ -80,8 +80,8 @@ MODULES = {
                               "tests/test_training_norms.py"],
     "training/estimators": ["tests/test_training_estimators.py",
                             "tests/test_training_norms.py"],
-    "training/controls": ["tests/test_training_runner.py", "tests/test_api.py"],
-    "training/runner": ["tests/test_training_runner.py", "tests/test_training_norms.py",
+    "training/controls": ["tests/test_training_experiment.py", "tests/test_api.py"],
+    "training/experiment": ["tests/test_training_experiment.py", "tests/test_training_norms.py",
                         "tests/test_paper_hyperparams.py"],
     # The input checks: their own tests, the memory guard's refusals (check_dense_size's and
     # check_array's messages, tests/test_memory.py), the device branches through the CuPy

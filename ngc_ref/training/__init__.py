@@ -6,7 +6,7 @@ least_squares GD on f(W) = ‖Ã_S X W − Y‖² with the terms of Theorem 1.
 propagations  NGC, RNGC, exact GSD and the linear baselines by name.
 classifier    full-batch softmax / "+MLP" training (Adam or GD) in NumPy.
 estimators    scikit-learn estimators (``SoftmaxClassifier``, ``GraphPropagation``).
-runner        repeated noisy-feature experiments, mean ± std per model.
+experiment    repeated noisy-feature experiments, mean ± std per model.
 gcn           the two-layer GCN (Kipf & Welling, pygcn settings) in NumPy.
 controls      the structure-only control: signal-free features of the same scale.
 """
@@ -17,7 +17,7 @@ from .estimators import GraphPropagation, SoftmaxClassifier, make_node_classifie
 from .gcn import PYGCN_SETTINGS, GCNResult, train_gcn
 from .optim import Adam, GradientDescent
 from .propagations import PROPAGATIONS, Propagation, get_propagation, propagate
-from .runner import (DEFAULT_HYPERPARAMS, PAPER_ROW_NORMALIZE, ExperimentResult, ModelSpec,
+from .experiment import (DEFAULT_HYPERPARAMS, PAPER_ROW_NORMALIZE, ExperimentResult, ModelSpec,
                      fit_and_score, fit_models, model_spec, run_experiment)
 from .least_squares import (LeastSquaresResult, TheoryTrajectory, least_squares,
                             lipschitz_constant, theory_trajectory)

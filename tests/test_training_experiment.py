@@ -1,4 +1,4 @@
-"""Experiment runner on a synthetic SBM with a stand-in noise function."""
+"""The experiments of ngc_ref.training.experiment, on a synthetic SBM with a stand-in noise."""
 
 import re
 import sys
@@ -474,12 +474,12 @@ def test_the_gcn_gets_x_itself_or_its_propagation():
 def test_the_gcn_without_a_propagation_trains_on_the_sparse_x_itself(monkeypatch):
     # fit_and_score's documented shortcut: a sparse X reaches train_gcn as the same object,
     # not as a dense copy made by the "raw" propagation (the same numbers, n x d more memory).
-    from ngc_ref.training import fit_and_score, runner
+    from ngc_ref.training import experiment, fit_and_score
     data = _toy()
     Xs = sp.csr_array(np.where(data.features > 1.0, data.features, 0.0))
     seen = []
-    real = runner.train_gcn
-    monkeypatch.setattr(runner, "train_gcn", lambda A, H, *a, **k: seen.append(H) or
+    real = experiment.train_gcn
+    monkeypatch.setattr(experiment, "train_gcn", lambda A, H, *a, **k: seen.append(H) or
                         real(A, H, *a, **k))
     spec = ModelSpec("raw", {}, dict(epochs=2, hidden=4), trainer="gcn")
     fit_and_score(spec, data.adjacency, Xs, data.labels, data.train_mask, data.val_mask,
@@ -722,12 +722,12 @@ def test_fit_models_is_the_hand_written_loop(data):
 def test_fit_models_draws_the_control_once_and_only_when_needed(data, monkeypatch):
     """One signal-free draw for all the controls, none without one (a Generator's stream does
     not advance); one partial-sums pass per depth group, over the group's S."""
-    from ngc_ref.training import fit_models, runner
+    from ngc_ref.training import experiment, fit_models
     from ._spy import record_calls
     A, X, y = data.adjacency, data.features, data.labels
     args = (A, X, y, data.train_mask, data.val_mask, data.test_mask, data.num_classes, 7)
-    draws = record_calls(monkeypatch, runner, "signal_free_features", "seed")
-    passes = record_calls(monkeypatch, runner, "neumann_partial_sums", "eps", "norm")
+    draws = record_calls(monkeypatch, experiment, "signal_free_features", "seed")
+    passes = record_calls(monkeypatch, experiment, "neumann_partial_sums", "eps", "norm")
     fit_models(_fit_specs(data), *args, control_seed=11)
     assert draws == [(11,)]
     assert sorted(passes, key=str) == sorted(
@@ -784,15 +784,15 @@ def test_fit_models_refuses_bad_input_by_name(data, kwargs, exc, match):
 def test_run_experiment_runs_each_run_through_fit_models(data, monkeypatch):
     """The per-run loop has one home: run_experiment's records are fit_models' scores, one call
     per (level, run), each with its run's own control stream."""
-    from ngc_ref.training import runner
+    from ngc_ref.training import experiment
     calls = []
-    real = runner.fit_models
+    real = experiment.fit_models
 
     def spy(specs, *args, **kwargs):
         calls.append((list(specs), kwargs["control_seed"], real(specs, *args, **kwargs)))
         return calls[-1][2]
 
-    monkeypatch.setattr(runner, "fit_models", spy)
+    monkeypatch.setattr(experiment, "fit_models", spy)
     res = run_experiment(data, levels=(0.5, 1.0), models=("raw", "ngc/control"), runs=2,
                          seed=3, noise_fn=fake_corrupt)
     assert len(calls) == 4 and all(c[0] == ["raw", "ngc/control"] for c in calls)
