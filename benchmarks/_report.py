@@ -11,18 +11,19 @@ def _f(x, fmt="{:.3g}"):
 
 def summary(res):
     """``speed.md``: the run and the memory roofline (:func:`_run_lines`), then one section
-    per part that ran (series, propagation, τ)."""
+    per part that ran (series, propagation, τ, reorder)."""
+    def roofline(part):
+        # The one recorded with the part (an --update run's own triad), else the run's.
+        return res.get(f"{part}_roofline_GBps", res["triad"]["roofline_GBps"])
+
+    sections = {"series": _series_section,
+                "propagation": lambda rows: _propagation_section(rows, roofline("propagation")),
+                "tau": _tau_section,
+                "reorder": lambda rows: _reorder_section(rows, roofline("reorder"))}
     L = _run_lines(res)
-    if "series" in res:
-        L += _series_section(res["series"])
-    if "propagation" in res:
-        L += _propagation_section(res["propagation"], res.get("propagation_roofline_GBps",
-                                                              res["triad"]["roofline_GBps"]))
-    if "tau" in res:
-        L += _tau_section(res["tau"])
-    if "reorder" in res:
-        L += _reorder_section(res["reorder"], res.get("reorder_roofline_GBps",
-                                                      res["triad"]["roofline_GBps"]))
+    for part, section in sections.items():
+        if part in res:
+            L += section(res[part])
     return "\n".join(L) + "\n"
 
 

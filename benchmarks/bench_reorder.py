@@ -35,7 +35,7 @@ from ngc_ref import NeumannFilter, _order, graphs, neumann_propagate
 from ngc_ref._spmm import HornerKernel
 from ngc_ref.normalize import normalized_adjacency
 
-from ._common import load_graph
+from ._common import load_graph, threaded_triad
 from .bench_propagation import product_bytes
 
 LAM = 32.0
@@ -83,15 +83,8 @@ def _triad(n=20_000_000):
     from ngc_ref_theory.output.provenance import cores
     threads = cores()
     b, c, a = np.ones(n), np.ones(n), np.empty(n)
-    cuts = np.linspace(0, n, threads + 1).astype(int)
     pool = ThreadPoolExecutor(threads)
-
-    def part(j):
-        sl = slice(cuts[j], cuts[j + 1])
-        np.multiply(c[sl], 3.0, out=a[sl])
-        np.add(a[sl], b[sl], out=a[sl])
-
-    return (lambda: list(pool.map(part, range(threads)))), 5 * 8 * n, pool
+    return threaded_triad(a, b, c, pool, threads), 5 * 8 * n, pool
 
 
 def _median(fn, k):

@@ -1,6 +1,8 @@
 """Shared helpers of the claim tests (tests/test_claim_*.py): run claims by id and check the
 scopes a statement of the paper's rw-only theory gets."""
 
+import pytest
+
 from ngc_ref_theory import Context, run_checks
 
 
@@ -9,6 +11,18 @@ def run_claims(*ids, seed=0, **context):
     folder, no figures unless ``context`` says otherwise)."""
     return {(r.id, r.norm): r for r in run_checks(Context(seed=seed, **context), only=list(ids),
                                                   progress=False)}
+
+
+def claim_fixture(*ids, **context):
+    """A module-scoped fixture holding :func:`run_claims` ``(*ids, **context)``: one run
+    shared by the tests of a module. Assign it to the fixture's name::
+
+        res = claim_fixture("inner-max")
+    """
+    @pytest.fixture(scope="module")
+    def results():
+        return run_claims(*ids, **context)
+    return results
 
 
 def assert_theory_rw_scopes(results, statement_id, words):

@@ -225,15 +225,7 @@ class ndarray:
             return out
         return np.array(self._a, order=order, copy=True)
 
-    # Attributes.
-    shape = property(lambda self: self._a.shape)
-    ndim = property(lambda self: self._a.ndim)
-    size = property(lambda self: self._a.size)
-    dtype = property(lambda self: self._a.dtype)
-    itemsize = property(lambda self: self._a.itemsize)
-    nbytes = property(lambda self: self._a.nbytes)
-    strides = property(lambda self: self._a.strides)
-    flags = property(lambda self: self._a.flags)
+    # Attributes (shape, ndim, dtype, ... : the buffer's, set below from one table).
     device = property(lambda self: _CUPY.cuda.Device(0))
     T = property(lambda self: _dev(self._a.T))
     real = property(lambda self: _dev(self._a.real))
@@ -293,38 +285,8 @@ class ndarray:
             raise TypeError(f"Unsupported type {type(value)}")
         self._a[_index(key)] = value._a if isinstance(value, ndarray) else value
 
-    def __bool__(self):
-        return bool(self._a)
-
-    def __float__(self):
-        return float(self._a)
-
-    def __int__(self):
-        return int(self._a)
-
-    def __complex__(self):
-        return complex(self._a)
-
-    def __repr__(self):
-        return repr(self._a)
-
-    def __str__(self):
-        return str(self._a)
-
-    def __format__(self, spec):
-        return format(self._a, spec)
-
-    def __neg__(self):
-        return _dev(-self._a)
-
-    def __pos__(self):
-        return _dev(+self._a)
-
-    def __abs__(self):
-        return _dev(abs(self._a))
-
-    def __invert__(self):
-        return _dev(~self._a)
+    # The host conversions (bool, float, int, complex, repr, str, format) and the unary
+    # operators are set below from one table each.
 
 
 _METHODS = frozenset(
@@ -332,6 +294,15 @@ _METHODS = frozenset(
     "nonzero prod ravel repeat reshape round sort squeeze std sum swapaxes take transpose "
     "var view".split())
 
+for _name in ("shape", "ndim", "size", "dtype", "itemsize", "nbytes", "strides", "flags"):
+    setattr(ndarray, _name, property(operator.attrgetter(f"_a.{_name}")))
+# Host conversions: the builtin on the buffer (a 0-d or one-element array, as in CuPy).
+for _name, _fn in [("bool", bool), ("float", float), ("int", int), ("complex", complex),
+                   ("repr", repr), ("str", str), ("format", format)]:
+    setattr(ndarray, f"__{_name}__", lambda self, *args, _fn=_fn: _fn(self._a, *args))
+for _name, _op in [("neg", operator.neg), ("pos", operator.pos), ("abs", operator.abs),
+                   ("invert", operator.invert)]:
+    setattr(ndarray, f"__{_name}__", lambda self, _op=_op: _dev(_op(self._a)))
 for _name, _op in [("add", operator.add), ("sub", operator.sub), ("mul", operator.mul),
                    ("truediv", operator.truediv), ("floordiv", operator.floordiv),
                    ("mod", operator.mod), ("pow", operator.pow), ("matmul", operator.matmul),
@@ -559,15 +530,16 @@ class spmatrix:
     def sum(self, axis=None, dtype=None, out=None):
         return _dev(np.asarray(self._m.sum(axis=axis, dtype=dtype)))
 
-    def max(self, axis=None, out=None):
+    def _reduce_all(self, op, axis):
         if axis is not None:
             raise NotImplementedError("the stand-in reduces sparse matrices over all entries")
-        return _dev(np.asarray(self._m.max()))
+        return _dev(np.asarray(getattr(self._m, op)()))
+
+    def max(self, axis=None, out=None):
+        return self._reduce_all("max", axis)
 
     def min(self, axis=None, out=None):
-        if axis is not None:
-            raise NotImplementedError("the stand-in reduces sparse matrices over all entries")
-        return _dev(np.asarray(self._m.min()))
+        return self._reduce_all("min", axis)
 
     def count_nonzero(self):
         return self._m.count_nonzero()
@@ -643,15 +615,14 @@ class spmatrix:
             return NotImplemented
         return (self.T * other.T).T
 
-    def __matmul__(self, other):
+    def _matmul(self, other, reflected=False):
+        # ``@`` is ``*`` but for scalars, which it refuses (either side).
         if _is_scalar(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
-        return self.__mul__(other)
+        return self.__rmul__(other) if reflected else self.__mul__(other)
 
-    def __rmatmul__(self, other):
-        if _is_scalar(other):
-            raise ValueError("Scalar operands are not allowed, use '*' instead")
-        return self.__rmul__(other)
+    __matmul__ = _matmul
+    __rmatmul__ = functools.partialmethod(_matmul, reflected=True)
 
     def __truediv__(self, other):
         if not _is_scalar(other):
@@ -742,11 +713,9 @@ class coo_matrix(spmatrix):
                                  (row._a.astype(np.int32), col._a.astype(np.int32))),
                                 shape=shape)
 
-    def sum_duplicates(self):
-        self._m.sum_duplicates()
-
-    def eliminate_zeros(self):
-        self._m.eliminate_zeros()
+    # In place on the host matrix, as for the compressed formats (CuPy's dia has neither).
+    sum_duplicates = _compressed.sum_duplicates
+    eliminate_zeros = _compressed.eliminate_zeros
 
 
 class dia_matrix(spmatrix):

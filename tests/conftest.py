@@ -48,6 +48,21 @@ def tex():
 
 
 @pytest.fixture
+def exact_budget(monkeypatch):
+    """``exact_budget(need, call, match)``: ``call()`` runs within a memory budget
+    (NGC_REF_MEMORY_BUDGET) of exactly ``need`` bytes and is refused one byte below it, with a
+    ValueError matching ``match``; returns what ``call()`` returned within the budget."""
+    def check(need, call, match):
+        monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
+        out = call()
+        monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
+        with pytest.raises(ValueError, match=match):
+            call()
+        return out
+    return check
+
+
+@pytest.fixture
 def empty_data_folder(tmp_path, monkeypatch):
     """NGC_REF_DATA naming a folder that exists but holds no data set."""
     empty = tmp_path / "empty-data"

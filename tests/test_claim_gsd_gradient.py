@@ -13,12 +13,10 @@ from ngc_ref_theory.kit.graphs import small_graphs
 from ngc_ref_theory.claims import gsd_closed_form as gcf
 
 from . import _reference as ref
-from ._claims import run_claims
+from ._claims import claim_fixture
 
 
-@pytest.fixture(scope="module")
-def res():
-    return run_claims("gsd-closed-form")
+res = claim_fixture("gsd-closed-form")
 
 
 def test_meant_gradient_holds_for_sym_and_fails_for_rw(res):

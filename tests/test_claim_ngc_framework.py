@@ -10,7 +10,7 @@ import pytest
 from ngc_ref_theory.exact import certificates as ex
 from ngc_ref_theory.claims import ngc_framework as nf
 
-from ._claims import run_claims
+from ._claims import claim_fixture
 from ._reference import neumann, norm_adj
 
 
@@ -19,9 +19,7 @@ def dense_filter(A, lam, S, norm):
     return neumann(A, lam, S, norm), norm_adj(A, norm)
 
 
-@pytest.fixture(scope="module")
-def framework():
-    return run_claims("ngc-framework")
+framework = claim_fixture("ngc-framework")
 
 
 def test_k2_by_hand():

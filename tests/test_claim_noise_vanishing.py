@@ -7,18 +7,13 @@ import pytest
 from ngc_ref_theory import Context
 from ngc_ref_theory.claims import noise_vanishing as nv
 
-from ._claims import assert_theory_rw_scopes, assert_worst_verdict_of_families, run_claims
+from ._claims import (assert_theory_rw_scopes, assert_worst_verdict_of_families, claim_fixture,
+                      run_claims)
 
 FEW = {k: nv.FAMILIES[k] for k in ("ring", "complete", "random_regular_4", "star")}
 
 
-def _run(only="noise-vanishing"):
-    return run_claims(only)
-
-
-@pytest.fixture(scope="module")
-def results():
-    return _run()
+results = claim_fixture("noise-vanishing")
 
 
 def test_verdicts_and_scopes(results):
@@ -49,7 +44,7 @@ def test_complete_graph_closed_form_matches_the_library():
 def test_planted_fixed_lambda_schedule_fails_the_sqrt_n_statement(monkeypatch):
     monkeypatch.setattr(nv, "FAMILIES", FEW)
     monkeypatch.setattr(nv, "grown_lam_S", lambda n: (nv.LAM, nv.S))   # λ no longer grows
-    res = _run("noise-vanishing-corrected:sqrt-n")
+    res = run_claims("noise-vanishing-corrected:sqrt-n")
     r = res["noise-vanishing-corrected:sqrt-n", "rw"]
     assert r.verdict == "fails" and r.counterexample["family"] in ("ring", "complete",
                                                                    "random_regular_4")
@@ -59,7 +54,7 @@ def test_planted_energy_below_the_floor_is_caught(monkeypatch):
     monkeypatch.setattr(nv, "FAMILIES", FEW)
     real = nv.complete_rho
     monkeypatch.setattr(nv, "complete_rho", lambda n, lam, S: 0.1 * real(n, lam, S))
-    res = _run()
+    res = run_claims("noise-vanishing")
     assert res["noise-vanishing", "rw"].verdict == "inconclusive"       # below a proven floor
     assert res["noise-vanishing-corrected:total", "rw"].verdict == "fails"
 

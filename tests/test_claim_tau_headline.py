@@ -9,7 +9,7 @@ import pytest
 from ngc_ref_theory.exact.atlas import NON_DEGENERATE, cells, stacks
 from ngc_ref_theory.claims import tau_headline as th
 
-from ._claims import run_claims
+from ._claims import claim_fixture
 
 
 def exact_rw_filter(n, edges, lam, S):
@@ -36,9 +36,7 @@ def tau_and_energy(n, edges, lam, S):
     return n * max(rho) / m ** 2, sum(rho)
 
 
-@pytest.fixture(scope="module")
-def headline():
-    return run_claims("tau-headline")
+headline = claim_fixture("tau-headline")
 
 
 def test_minimal_pairs_exactly(headline):

@@ -11,12 +11,10 @@ import pytest
 from ngc_ref import graphs, series_mass
 from ngc_ref_theory.claims import tau_linearity as tl
 
-from ._claims import assert_theory_rw_scopes, run_claims
+from ._claims import assert_theory_rw_scopes, claim_fixture, run_claims
 
 
-@pytest.fixture(scope="module")
-def res():
-    return run_claims("tau-linearity")
+res = claim_fixture("tau-linearity")
 
 
 def test_as_stated_bound_is_linear_in_tau(res):

@@ -229,19 +229,14 @@ def test_estimate_memory_guards_at_their_exact_need(monkeypatch):
             connectivity_factor(G, 1.0, 2, **kw)
 
 
-def test_exact_memory_guard_at_its_exact_need(monkeypatch):
+def test_exact_memory_guard_at_its_exact_need(exact_budget):
     # 2 workers x 3 blocks of 300 x 64 float64 = 921600 bytes: that budget goes through, one
     # byte less is refused, naming the method and suggesting the estimate.
-    from ngc_ref import _memory
     G = nx.cycle_graph(300)
-    monkeypatch.setenv(_memory.ENV_VAR, "921600")
-    assert connectivity_factor(G, 1.0, 2, block_size=64, workers=2).n_exact == 300
-    monkeypatch.setenv(_memory.ENV_VAR, "921599")
-    with pytest.raises(ValueError, match=r"^connectivity_factor\(method='exact'\) would need .*"
-                                         r"\(2 worker\(s\) x 3 blocks of 300 x 64 float64\).*; "
-                                         r"pass a smaller block_size \(or fewer workers\), or use "
-                                         r"method='estimate'\. Set"):
-        connectivity_factor(G, 1.0, 2, block_size=64, workers=2)
+    assert exact_budget(921600, lambda: connectivity_factor(G, 1.0, 2, block_size=64, workers=2),
+                        r"^connectivity_factor\(method='exact'\) would need .*\(2 worker\(s\) x "
+                        r"3 blocks of 300 x 64 float64\).*; pass a smaller block_size \(or fewer "
+                        r"workers\), or use method='estimate'\. Set").n_exact == 300
 
 
 # --- connectivity_factor's defaults and pass-through (mutated since fb418bb) -----------------
@@ -289,7 +284,7 @@ def test_estimate_defaults_256_probes_and_at_most_256_exact_rows_and_weight_none
                     ref.tau_i(nx.to_numpy_array(H, weight=None), 2.0, 3, "rw"), rtol=1e-12)
 
 
-def test_exact_result_fields_and_refusals(monkeypatch):
+def test_exact_result_fields_and_refusals(exact_budget):
     # Every field of an exact result against the dense reference M = Ã_S: the rows asked for,
     # their Σ_j M_ij², the mass 1 − r^(S+1), and a degenerate bracket [τ, τ] at confidence 1.
     A = nx.to_numpy_array(nx.connected_watts_strogatz_graph(12, 4, 0.3, seed=2))
@@ -310,13 +305,9 @@ def test_exact_result_fields_and_refusals(monkeypatch):
     with pytest.raises(ValueError, match="^block_size must be >= 1"):
         connectivity_factor(A, 1.0, 2, block_size=0)
     # method="dense" counts 4 dense n x n float64 arrays against the memory budget.
-    need = 4 * 12 * 12 * 8
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
-    assert connectivity_factor(A, 1.0, 2, method="dense").n == 12
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
-    with pytest.raises(ValueError, match=r"^connectivity_factor\(method='dense'\) would need .*"
-                                         r"4 dense 12 x 12"):
-        connectivity_factor(A, 1.0, 2, method="dense")
+    assert exact_budget(4 * 12 * 12 * 8, lambda: connectivity_factor(A, 1.0, 2, method="dense"),
+                        r"^connectivity_factor\(method='dense'\) would need .*4 dense 12 x 12"
+                        ).n == 12
 
 
 def test_workers_and_reorder_reach_the_filter(monkeypatch):

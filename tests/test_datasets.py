@@ -25,6 +25,8 @@ from ngc_ref.datasets import _checksums, _planetoid
 from ngc_ref.datasets._dataset import random_split
 from ngc_ref.datasets._planetoid import restricted_loads
 
+from ._planted import DROP, altered
+
 DATA = os.environ.get("NGC_REF_DATA") or None
 
 # name -> (folder, n, undirected edges w/o self-loops, features, classes, (train, val, test),
@@ -1146,17 +1148,7 @@ def test_planetoid_pieces_refuse_what_is_not_the_format():
     with pytest.raises(ValueError, match=r"^expected a pickled scipy\.sparse csr_matrix, got "
                                          r"csr_array$"):
         _csr_from_pickled(sp.csr_array(np.eye(2)))
-
-    def broken(**state):
-        M = sp.csr_matrix(np.eye(2))
-        for k, v in state.items():
-            if v is None:
-                delattr(M, k)
-            else:
-                setattr(M, k, v)
-        return M
-
-    for state, pattern in ((dict(indptr=None), r"^pickled csr_matrix lacks its CSR pieces "
+    for state, pattern in ((dict(indptr=DROP), r"^pickled csr_matrix lacks its CSR pieces "
                                                  r"\(KeyError\('indptr'\)\)$"),
                            (dict(data=[1.0, 1.0]), r"^pickled csr_matrix pieces must be NumPy "
                                                    r"arrays$"),
@@ -1169,7 +1161,7 @@ def test_planetoid_pieces_refuse_what_is_not_the_format():
                             r"^(indices|column index values) must be < 2$"),
                            (dict(data=np.array([1.0, np.nan])), r"^non-finite feature values$")):
         with pytest.raises(ValueError, match=pattern):
-            _csr_from_pickled(broken(**state))
+            _csr_from_pickled(altered(sp.csr_matrix(np.eye(2)), **state))
     # The pieces are copied: the pickled matrix is not aliased.
     M = sp.csr_matrix(np.eye(2))
     _csr_from_pickled(M).data[:] = 5.0

@@ -460,21 +460,7 @@ def test_lemma_1_exact_probability_against_closed_forms(g, lam, S, d, norm):
 
 # --- the arithmetic helpers -------------------------------------------------------------------
 
-@pytest.mark.parametrize("x", [Fraction(1, 10**6), Fraction(1, 3), 1, Fraction(3, 2), 2, 3,
-                               Fraction(10**9 + 7, 3), 10**30])
-def test_log_bounds_bracket_the_logarithm_tightly(x):
-    lo, hi = ex.log_bounds(x)
-    v = mp.log(mp.mpf(Fraction(x).numerator) / Fraction(x).denominator)
-    assert lo <= hi and mpf(lo) <= v <= mpf(hi)
-    assert mpf(hi - lo) <= mpf(Fraction(1, 2 ** 85)) * (1 + abs(v))   # "width ≲ 2⁻⁹⁰·(1 + |log x|)"
-    assert lo.denominator <= 2 ** 96 and hi.denominator <= 2 ** 96   # rounded to the 2⁻⁹⁶ grid
-
-
-@pytest.mark.parametrize("bad", [0, -1, Fraction(-1, 2)])
-def test_log_bounds_refuses_non_positive(bad):
-    with pytest.raises(ValueError, match="x > 0"):
-        ex.log_bounds(bad)
-
+# (log_bounds: tests/test_exact_helpers.py)
 
 @pytest.mark.parametrize("z", [Fraction(0), Fraction(1, 7), Fraction(1, 3)])
 @pytest.mark.parametrize("terms", [1, 5, 40])

@@ -246,28 +246,36 @@ def test_gram_normalised_against_its_definition_and_its_refusals():
 
 # --- logarithms and decimal strings -------------------------------------------------------------
 
+def _mpf(q):
+    """The rational ``q`` as an mpmath number at the working precision."""
+    q = F(q)
+    return mpmath.mpf(q.numerator) / q.denominator
+
+
 @pytest.mark.parametrize("x", [F(1), F(3, 2), F(2), F(4), F(1, 2), F(1, 3), F(7, 4), F(1023),
-                               F(1024), F(1, 1024), F(3, 10 ** 9), F(10 ** 12 + 1, 7), 2, 0.01])
+                               F(1024), F(1, 1024), F(3, 10 ** 9), F(10 ** 12 + 1, 7), 2, 0.01,
+                               F(1, 10 ** 6), 3, F(10 ** 9 + 7, 3), 10 ** 30])
 def test_log_bounds_bracket_mpmath_tightly(x):
     lo, hi = ex.log_bounds(x)
-    xf = ex.frac(x)
     with mpmath.workdps(60):
-        true = mpmath.log(mpmath.mpf(xf.numerator) / xf.denominator)
-        assert mpmath.mpf(lo.numerator) / lo.denominator <= true
-        assert true <= mpmath.mpf(hi.numerator) / hi.denominator
+        true = mpmath.log(_mpf(ex.frac(x)))
+        assert _mpf(lo) <= true <= _mpf(hi)
+    # "width ≲ 2⁻⁹⁰·(1 + |log x|)", on the 2⁻⁹⁶ grid
     assert hi - lo < F(1, 2 ** 85) * (1 + abs(float(true)))
     assert lo.denominator <= 2 ** 96 and hi.denominator <= 2 ** 96
-    with pytest.raises(ValueError, match="log_bounds needs x > 0, got 0"):
-        ex.log_bounds(0)
+
+
+@pytest.mark.parametrize("bad, text", [(0, "0"), (-1, "-1"), (F(-1, 2), "-1/2")])
+def test_log_bounds_refuses_non_positive(bad, text):
+    with pytest.raises(ValueError, match=f"^log_bounds needs x > 0, got {text}$"):
+        ex.log_bounds(bad)
 
 
 def test_atanh_bounds_bracket_and_their_remainder():
     for z in (F(0), F(1, 7), F(1, 3)):
         s, t = ex._atanh_bounds(z)
         with mpmath.workdps(60):
-            true = mpmath.atanh(mpmath.mpf(z.numerator) / z.denominator)
-            assert mpmath.mpf(s.numerator) / s.denominator <= true
-            assert true <= mpmath.mpf(t.numerator) / t.denominator
+            assert _mpf(s) <= mpmath.atanh(_mpf(z)) <= _mpf(t)
         assert t - s <= z ** 81 / (81 * (1 - z * z)) if z else t == s == 0
 
 

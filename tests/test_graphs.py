@@ -404,17 +404,13 @@ def test_stochastic_bad_input_names_the_argument(call, exc, match):
     # two blocks of 100: 2 * 0.5 * 4950 inside + 0.25 * 100 * 100 between = 7450.
     ("sbm(n=200, k=2)", lambda: sbm(200, 2, 0.5, 0.25, seed=0), 7450),
 ])
-def test_memory_guard_counts_the_expected_edges(monkeypatch, what, build, edges):
+def test_memory_guard_counts_the_expected_edges(exact_budget, what, build, edges):
     """Refused exactly when 96 bytes per expected edge + 8 per node exceed the budget
     (NGC_REF_MEMORY_BUDGET), the message naming the call."""
-    need = 96 * edges + 8 * 200
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
-    build()
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
     detail = f"(about {edges:.3g} edges at 96 bytes each while they are sampled and assembled)"
-    with pytest.raises(ValueError, match=f"^{re.escape(what)} would need .* {re.escape(detail)} "
-                       "but only .*; use a smaller n or smaller edge probabilities\\. Set "):
-        build()
+    exact_budget(96 * edges + 8 * 200, build,
+                 f"^{re.escape(what)} would need .* {re.escape(detail)} but only .*; use a "
+                 "smaller n or smaller edge probabilities\\. Set ")
 
 
 def test_contextual_sbm_defaults_streams_and_fields():

@@ -74,6 +74,14 @@ PUBLIC = [ngc_ref.add_self_loops, ngc_ref.normalized_adjacency, ngc_ref.NeumannF
           training.theory_trajectory, edge_homophily]
 
 
+def assert_raises_exactly(exc, message, call, *args, **kwargs):
+    """``call(*args, **kwargs)`` raises ``exc`` with exactly ``message`` (the whole text, not a
+    pattern)."""
+    with pytest.raises(exc) as info:
+        call(*args, **kwargs)
+    assert str(info.value) == message
+
+
 def _features(n, d=3):
     return np.random.default_rng(0).standard_normal((n, d))
 
@@ -420,9 +428,7 @@ def test_connectivity_estimate_seeds_are_reproducible(seed):
 ])
 def test_check_array_messages_name_the_argument(value, exc, message):
     from ngc_ref.validation import check_array
-    with pytest.raises(exc) as info:
-        check_array(value, name="M", n_rows=3)
-    assert str(info.value) == message
+    assert_raises_exactly(exc, message, check_array, value, name="M", n_rows=3)
 
 
 def test_check_array_keeps_float32_and_the_dimensionality():
@@ -515,9 +521,7 @@ def test_check_scalar_accepts_each_bound_it_includes(x, kw, expected):
     (np.int64(-1), {"min_val": 0, "integer": True}, ValueError, "p must be >= 0, got -1"),
 ])
 def test_check_scalar_messages_name_the_rule_and_the_value(x, kw, exc, message):
-    with pytest.raises(exc) as info:
-        check_scalar(x, "p", **kw)
-    assert str(info.value) == message
+    assert_raises_exactly(exc, message, check_scalar, x, "p", **kw)
 
 
 @pytest.mark.parametrize("call, exc, message", [
@@ -530,9 +534,7 @@ def test_check_scalar_messages_name_the_rule_and_the_value(x, kw, exc, message):
     (lambda: check_eps(None), TypeError, "eps must be a real number, got NoneType None"),
 ])
 def test_order_lam_and_eps_messages(call, exc, message):
-    with pytest.raises(exc) as info:
-        call()
-    assert str(info.value) == message
+    assert_raises_exactly(exc, message, call)
 
 
 def test_order_lam_and_eps_accept_their_smallest_values():
@@ -610,9 +612,7 @@ def test_check_dense_size_above_max_nodes_says_so_before_any_memory_is_asked_for
     (2.0, TypeError, "max_nodes must be an integer, got float 2.0; pass int(2.0)"),
 ])
 def test_check_dense_size_max_nodes_is_a_positive_integer(max_nodes, exc, message):
-    with pytest.raises(exc) as info:
-        check_dense_size(1, max_nodes, "op")
-    assert str(info.value) == message
+    assert_raises_exactly(exc, message, check_dense_size, 1, max_nodes, "op")
 
 
 _I, _F32 = np.ones((100, 10), dtype=np.int64), np.ones((100, 10), dtype=np.float32)
@@ -695,9 +695,7 @@ def test_check_features_passes_its_arguments_on(budgets):
      "d must be a 1-D array with one entry per class (3), got shape=(2,)"),
 ])
 def test_array_messages_name_the_argument_and_the_rule(call, exc, message):
-    with pytest.raises(exc) as info:
-        call()
-    assert str(info.value) == message
+    assert_raises_exactly(exc, message, call)
 
 
 def test_one_dimensional_sparse_input_is_refused_by_name():
@@ -758,9 +756,7 @@ def test_sparse_input_gets_the_documented_dtype_in_a_new_matrix(dtype, expected)
      "not in A: [5]; repeated: [0]"),
 ])
 def test_check_adjacency_messages(A, kw, exc, message):
-    with pytest.raises(exc) as info:
-        check_adjacency(A, **kw)
-    assert str(info.value) == message
+    assert_raises_exactly(exc, message, check_adjacency, A, **kw)
 
 
 @pytest.mark.parametrize("symmetrize, expected", [(True, [[0, 2], [2, 0]]),

@@ -10,7 +10,7 @@ from ngc_ref_theory.kit.evidence import EXACT_RTOL
 from ngc_ref_theory.kit.graphs import small_graphs
 from ngc_ref_theory.claims import inner_max as im
 
-from ._claims import run_claims
+from ._claims import claim_fixture
 
 UP = np.inf
 
@@ -57,9 +57,7 @@ def test_closed_form_and_value_gap_against_cauchy_schwarz():
             assert im.objective(F, L, eps * D / np.linalg.norm(D)) < best
 
 
-@pytest.fixture(scope="module")
-def res():
-    return run_claims("inner-max")
+res = claim_fixture("inner-max")
 
 
 def test_headline_numbers_of_a_run(res):

@@ -395,30 +395,22 @@ def test_float32_warning_text_threshold_and_caller():
             nm.FLOAT32_ERROR_WARN = saved
 
 
-def test_memory_budget_counts_the_two_horner_buffers(monkeypatch):
+def test_memory_budget_counts_the_two_horner_buffers(exact_budget):
     # apply needs X's two n x d work buffers within NGC_REF_MEMORY_BUDGET (X float64: no copy).
     n, d = 40, 5
     filt = NeumannFilter(_random_graph(n, seed=7), 1.0, 2)
     X = np.ones((n, d))
-    need = 2 * n * d * 8
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
-    assert filt.apply(X).shape == (n, d)
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
-    with pytest.raises(ValueError, match=r"^neumann_propagate would need .*2 dense 40 x 5"):
-        filt.apply(X)
+    assert exact_budget(2 * n * d * 8, lambda: filt.apply(X),
+                        r"^neumann_propagate would need .*2 dense 40 x 5").shape == (n, d)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_memory_budget_of_matrix_counts_three_n_by_n_arrays(monkeypatch, dtype):
+def test_memory_budget_of_matrix_counts_three_n_by_n_arrays(exact_budget, dtype):
     n = 30
     A = sp.csr_array(_random_graph(n, seed=8), dtype=dtype)
     filt = NeumannFilter(A, 1.0, 2)
-    need = 3 * n * n * np.dtype(dtype).itemsize
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
-    assert filt.matrix().shape == (n, n)
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
-    with pytest.raises(ValueError, match=r"^NeumannFilter\.matrix would need .*3 dense 30 x 30"):
-        filt.matrix()
+    assert exact_budget(3 * n * n * np.dtype(dtype).itemsize, filt.matrix,
+                        r"^NeumannFilter\.matrix would need .*3 dense 30 x 30").shape == (n, n)
 
 
 # --- the public wrappers, mutated since fb418bb: defaults and pass-through -----------------

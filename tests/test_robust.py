@@ -163,17 +163,13 @@ def test_defaults_sym_full_weights_and_graph_order():
                     ref.rngc(directed + directed.T, np.eye(2), 1.0, 2, 0.1, "sym"), rtol=1e-12)
 
 
-def test_memory_budget_counts_four_work_arrays_and_names_robust_propagate(monkeypatch):
+def test_memory_budget_counts_four_work_arrays_and_names_robust_propagate(exact_budget):
     # "Work arrays besides X: its scaled copy, H, and the two terms of each product": 4 n x d.
     n, d = 40, 5
     A = nx.to_scipy_sparse_array(nx.cycle_graph(n))
     X = np.ones((n, d))
-    need = 4 * n * d * 8
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
-    assert robust_propagate(A, X, 1.0, 2, 0.1).shape == (n, d)
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
-    with pytest.raises(ValueError, match=r"^robust_propagate would need .*4 dense 40 x 5"):
-        robust_propagate(A, X, 1.0, 2, 0.1)
+    assert exact_budget(4 * n * d * 8, lambda: robust_propagate(A, X, 1.0, 2, 0.1),
+                        r"^robust_propagate would need .*4 dense 40 x 5").shape == (n, d)
 
 
 def test_float32_features_are_propagated_in_float32():
@@ -288,53 +284,41 @@ def test_partial_sums_of_zero_features_are_zero():
     assert all(h.dtype == np.float32 and not h.any() for h in H.values())
 
 
-def test_partial_sums_memory_budget_counts_the_depths_and_the_gram_matrix(monkeypatch):
+def test_partial_sums_memory_budget_counts_the_depths_and_the_gram_matrix(exact_budget):
     # X's scaled copy, the running sum, a term, the next, and one array per depth: 4 + 2.
     n, d = 40, 5
     A = nx.to_scipy_sparse_array(nx.cycle_graph(n))
     X = np.ones((n, d))
-    need = (4 + 2) * n * d * 8
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
-    assert len(neumann_partial_sums(A, X, 1.0, (1, 2), eps=0.1)) == 2
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
-    with pytest.raises(ValueError, match=r"^neumann_partial_sums would need .*6 dense 40 x 5"):
-        neumann_partial_sums(A, X, 1.0, (1, 2), eps=0.1)
+    assert len(exact_budget((4 + 2) * n * d * 8,
+                            lambda: neumann_partial_sums(A, X, 1.0, (1, 2), eps=0.1),
+                            r"^neumann_partial_sums would need .*6 dense 40 x 5")) == 2
     # n < d: XXᵀ (n x n) is formed, and counted.
     Xw = np.random.default_rng(0).standard_normal((n, 200))
-    need = (n * n + 5 * n * 200) * 8
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
-    assert len(neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)) == 1
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
-    with pytest.raises(ValueError, match=r"^neumann_partial_sums would need 325 KiB \(XXᵀ \(40 x "
-                                         r"40\) and 5 dense 40 x 200 work arrays\) but only 325 "
-                                         r"KiB is available \(.*\); pass fewer feature columns "
-                                         r"at a time\. Set NGC_REF_MEMORY_BUDGET "):
-        neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)
+    assert len(exact_budget((n * n + 5 * n * 200) * 8,
+                            lambda: neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1),
+                            r"^neumann_partial_sums would need 325 KiB \(XXᵀ \(40 x 40\) and 5 "
+                            r"dense 40 x 200 work arrays\) but only 325 KiB is available \(.*\); "
+                            r"pass fewer feature columns at a time\. Set NGC_REF_MEMORY_BUDGET "
+                            )) == 1
 
 
-def test_partial_sums_memory_budget_counts_the_dense_copy_of_sparse_features(monkeypatch):
+def test_partial_sums_memory_budget_counts_the_dense_copy_of_sparse_features(exact_budget):
     # Sparse X is densified for the series, as robust_propagate's: that copy is counted too,
     # besides the scaled copy, the running sum, a term, the next and one array per depth.
     n, d = 40, 5
     A = nx.to_scipy_sparse_array(nx.cycle_graph(n))
     X = sp.random(n, d, density=0.5, random_state=0, format="csr")
-    need = (1 + 4 + 2) * n * d * 8
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
-    assert len(neumann_partial_sums(A, X, 1.0, (1, 2), eps=0.1)) == 2
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
-    with pytest.raises(ValueError, match=r"^neumann_partial_sums would need .*\(7 dense 40 x 5 "
-                                         r"arrays of 8 bytes per entry: the dense copy of the "
-                                         r"sparse X and neumann_partial_sums's work arrays\)"):
-        neumann_partial_sums(A, X, 1.0, (1, 2), eps=0.1)
+    assert len(exact_budget((1 + 4 + 2) * n * d * 8,
+                            lambda: neumann_partial_sums(A, X, 1.0, (1, 2), eps=0.1),
+                            r"^neumann_partial_sums would need .*\(7 dense 40 x 5 arrays of 8 "
+                            r"bytes per entry: the dense copy of the sparse X and "
+                            r"neumann_partial_sums's work arrays\)")) == 2
     # n < d, dense enough for XXᵀ to be formed (n²·d < 10·2·nnz·d): XXᵀ and 1 + 4 + 1 arrays.
     Xw = sp.random(n, 200, density=0.5, random_state=1, format="csr")
-    need = (n * n + 6 * n * 200) * 8
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need))
-    assert len(neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)) == 1
-    monkeypatch.setenv("NGC_REF_MEMORY_BUDGET", str(need - 1))
-    with pytest.raises(ValueError, match=r"^neumann_partial_sums would need .* \(XXᵀ \(40 x 40\) "
-                                         r"and 6 dense 40 x 200 work arrays\) but only"):
-        neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1)
+    assert len(exact_budget((n * n + 6 * n * 200) * 8,
+                            lambda: neumann_partial_sums(A, Xw, 1.0, (1,), eps=0.1),
+                            r"^neumann_partial_sums would need .* \(XXᵀ \(40 x 40\) and 6 dense "
+                            r"40 x 200 work arrays\) but only")) == 1
 
 
 def test_perturbed_operator_with_the_gram_matrix_formed():

@@ -194,6 +194,16 @@ def test_partial_last_line_is_dropped_and_lock(tmp_path):
         Store(out)
 
 
+def _wait_for_records(proc, out, count, *, seconds, poll=0.1):
+    """Until the store ``out`` holds ``count`` records (lines), ``proc`` has ended, or
+    ``seconds`` have passed (a hang guard: the caller asserts what it needs)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and proc.poll() is None:
+        if out.exists() and out.read_bytes().count(b"\n") >= count:
+            return
+        time.sleep(poll)
+
+
 def test_killed_subprocess_resumes(tmp_path):
     cfg = tmp_path / "t1.toml"
     cfg.write_text('task = "theorem1"\n[params]\nsteps = 2000\n[grid]\nn = [150, 200]\n'
@@ -204,11 +214,7 @@ def test_killed_subprocess_resumes(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and proc.poll() is None:
-        if out.exists() and out.read_bytes().count(b"\n") >= 2:
-            break
-        time.sleep(0.02)
+    _wait_for_records(proc, out, 2, seconds=30, poll=0.02)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     before = len(read_records(out))
@@ -293,11 +299,7 @@ def test_ctrl_c_stops_a_sweep_at_once_and_keeps_the_finished_cells(tmp_path):
                             env=dict(os.environ, PYTHONPATH=str(ROOT)), start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 180          # worker start-up on a loaded machine
-        while time.monotonic() < deadline and proc.poll() is None:
-            if out.exists() and out.read_bytes().count(b"\n") >= 1:
-                break
-            time.sleep(0.1)
+        _wait_for_records(proc, out, 1, seconds=180)   # worker start-up on a loaded machine
         assert out.exists() and out.read_bytes().count(b"\n") == 1
         time.sleep(2.0)                            # both workers are in their long cells
         os.killpg(proc.pid, signal.SIGINT)         # Ctrl-C in a terminal: the whole group

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from ._planted import DROP, altered
 from ._training_synth import fake_corrupt, sbm_dataset
 from ngc_ref.training import (ModelSpec, frobenius_norm, match_frobenius, model_spec,
                               run_experiment, signal_free_features)
@@ -342,16 +343,10 @@ def test_model_spec_refuses_other_names():
 
 
 def _toy(**changes):
-    data = sbm_dataset(n_per_class=6, n_classes=2, d=4, seed=3, n_train_per_class=3)
-    for key, value in changes.items():
-        if value is _DROP:
-            delattr(data, key)
-        else:
-            setattr(data, key, value)
-    return data
+    return altered(sbm_dataset(n_per_class=6, n_classes=2, d=4, seed=3, n_train_per_class=3),
+                   **changes)
 
 
-_DROP = object()
 _RAW = {"raw": ModelSpec("raw", {}, dict(epochs=3))}
 
 
@@ -405,10 +400,10 @@ def test_masks_as_zero_one_integers_and_optional_val_and_num_classes():
                   test_mask=data.test_mask.astype(np.uint8))
     assert _records(as_int) == want
     # No val_mask (absent or None): val_acc is NaN; no num_classes: max(label) + 1.
-    for change in (dict(val_mask=_DROP), dict(val_mask=None)):
+    for change in (dict(val_mask=DROP), dict(val_mask=None)):
         (rec,) = _records(_toy(**change))
         assert np.isnan(rec["val_acc"]) and rec["test_acc"] == want[0]["test_acc"]
-    assert _records(_toy(num_classes=_DROP)) == want
+    assert _records(_toy(num_classes=DROP)) == want
     assert _records(_toy(num_classes=None)) == want
 
 
@@ -539,7 +534,7 @@ def test_string_names_load_with_split_and_root(tmp_path):
 
 
 def test_a_dataset_without_a_name_and_the_settings():
-    data = _toy(name=_DROP)
+    data = _toy(name=DROP)
     res = run_experiment(data, levels=(0.0, 0.5), models=_RAW, runs=2, seed=4, split=0,
                          noise_fn=_identity)
     assert {r["dataset"] for r in res.records} == {"dataset"}

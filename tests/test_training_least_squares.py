@@ -182,11 +182,18 @@ def test_integer_labels_are_one_hot_encoded():
         _targets(np.array([0.5, 1.0]), 2)
 
 
+def _with_singular_values(rng, n, s):
+    """``(Z, U, V)``: Z = U diag(s) Vᵀ, n x len(s), with random orthonormal columns U and a
+    random orthogonal V (from ``rng``)."""
+    U, _ = np.linalg.qr(rng.standard_normal((n, len(s))))
+    V, _ = np.linalg.qr(rng.standard_normal((len(s), len(s))))
+    return U @ np.diag(s) @ V.T, U, V
+
+
 def test_least_squares_drops_directions_below_the_rank_cutoff():
     rng = np.random.default_rng(6)
-    U, _ = np.linalg.qr(rng.standard_normal((20, 3)))
-    V, _ = np.linalg.qr(rng.standard_normal((3, 3)))
-    Z = U @ np.diag([1.0, 0.5, 1e-15]) @ V.T      # below 20·eps, above LAPACK's eps
+    # The last singular value is below 20·eps and above LAPACK's eps.
+    Z, _, _ = _with_singular_values(rng, 20, [1.0, 0.5, 1e-15])
     Y = rng.standard_normal((20, 1))
     res = least_squares(Z, Y)
     assert res.rank == 2
@@ -745,9 +752,7 @@ def test_least_squares_cutoff_with_ridge_rank_of_zero_and_overflowing_residual()
     # last direction from W, with a negligible ridge too (LAPACK's own cutoff, eps, would keep
     # it and add a component of size 1e15). Reference: the truncated SVD solution.
     rng = np.random.default_rng(2)
-    U, _ = np.linalg.qr(rng.standard_normal((60, 3)))
-    V, _ = np.linalg.qr(rng.standard_normal((3, 3)))
-    Z = U @ np.diag([1.0, 0.5, 1e-15]) @ V.T
+    Z, U, V = _with_singular_values(rng, 60, [1.0, 0.5, 1e-15])
     Y = rng.standard_normal((60, 2))
     want = V[:, :2] @ np.diag([1.0, 2.0]) @ U[:, :2].T @ Y
     for l2 in (0.0, 1e-40):

@@ -180,19 +180,19 @@ def test_a_registered_familys_record_metadata_and_degree():
     assert family_info("plain_family") is plain
     assert (plain.required, plain.optional, plain.int_seed) == ((), (), True)
     assert plain.degree(10) is None
+    def shown(family, expected):
+        meta = family.metadata()
+        return {key: meta[key] for key in expected}
+
     expected = {"name": "plain_family", "parameters": [], "vertex_transitive": False,
                 "isolated_nodes": False, "hub": False, "local": False, "exact_n": True,
                 "description": ""}
-    meta = plain.metadata()
-    assert {key: meta[key] for key in expected} == expected
-    every = register_family("flagged_family", _cycle, vertex_transitive=True,
-                            isolated_nodes=True, hub=True, avg_degree=lambda n: n / 2,
-                            local=True, exact_n=False, description="every flag set")
-    expected = {"name": "flagged_family", "parameters": [], "vertex_transitive": True,
-                "isolated_nodes": True, "hub": True, "local": True, "exact_n": False,
-                "description": "every flag set"}
-    meta = every.metadata()
-    assert {key: meta[key] for key in expected} == expected
+    assert shown(plain, expected) == expected
+    flags = dict(vertex_transitive=True, isolated_nodes=True, hub=True, local=True,
+                 exact_n=False, description="every flag set")
+    every = register_family("flagged_family", _cycle, avg_degree=lambda n: n / 2, **flags)
+    expected = {"name": "flagged_family", "parameters": [], **flags}
+    assert shown(every, expected) == expected
     assert every.degree(10) == 5.0 and isinstance(every.degree(10), float)
     # avg_degree 0 (no edges) is a valid declaration; a number gives a float.
     assert register_family("edgeless_family", _cycle, avg_degree=0).degree(7) == 0.0

@@ -28,7 +28,7 @@ from scipy import stats
 
 from ..exact.atlas import NON_DEGENERATE, S_MAX, adjacency, graph, simplicity, stacks
 from ..exact.chisq import DPS, extremal_sf
-from ..kit.evidence import dense_norm_adj
+from ..kit.evidence import dense_norm_adj, dense_series
 from ..exact.certificates import certify_lemma_1_exact
 
 #: Largest n the front's lower end is searched to, and the margin of the float screen.
@@ -79,11 +79,7 @@ def candidates(n):
 
 def _screen(edges, n, lam, S, d, norm):
     """The case's own extremal bound in float64: max_{k ≤ nd} P(χ²_k > k·y), y = bound/E."""
-    An = dense_norm_adj(adjacency(n, edges), norm)
-    r = lam / (lam + 1.0)
-    M = np.eye(n)
-    for _ in range(S):
-        M = np.eye(n) + r * An @ M
+    M = dense_series(lam / (lam + 1.0) * dense_norm_adj(adjacency(n, edges), norm), S)
     rho = (M ** 2).sum(axis=1)
     y = 2 * rho.max() * (4 * math.log(n) + math.log(2 * d)) / (d * rho.sum())
     k = np.arange(1, n * d + 1)

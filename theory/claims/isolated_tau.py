@@ -25,7 +25,7 @@ import scipy.sparse as sp
 
 from ngc_ref import connectivity_factor, series_mass
 
-from ..kit.evidence import counterexample, dense_norm_adj, public
+from ..kit.evidence import counterexample, dense_norm_adj, dense_series, public
 from ..exact.atlas import (Range, atlas_counterexample, atlas_minimal, combine_search, lam_grid,
                            minimal_figure, scan, setting)
 from ..kit.claim import as_stated, claim, extension
@@ -81,13 +81,8 @@ def edge_plus_isolated():
 def dense_tau_i(A, lam, S, norm):
     """τ_i of every node from the dense Ã_S (the obviously-correct reference, small graphs)."""
     An = dense_norm_adj(A, norm)
-    n = An.shape[0]
-    r = lam / (lam + 1.0)
-    M = np.eye(n)
-    for _ in range(S):
-        M = np.eye(n) + r * An @ M
-    M /= lam + 1.0
-    return n * (M ** 2).sum(axis=1) / series_mass(lam, S) ** 2
+    M = dense_series(lam / (lam + 1.0) * An, S) / (lam + 1.0)
+    return An.shape[0] * (M ** 2).sum(axis=1) / series_mass(lam, S) ** 2
 
 
 def only_if_test(c):

@@ -35,7 +35,7 @@ from ngc_ref import connectivity_factor, normalized_adjacency, robust_propagate,
 from ngc_ref.graphs.stochastic import sbm_degrees
 from ngc_ref.robust import edge_gram, gram_frobenius_norm
 
-from ..kit.evidence import counterexample, dense_norm_adj, public
+from ..kit.evidence import counterexample, dense_norm_adj, dense_series, public
 from ..kit.claim import Violation, as_stated, claim
 from ..paper.words import SYNTHETIC, generic
 from ..kit.stats import CONFIDENCE, class_bag_of_words, pyg_row_normalize, seed_of
@@ -158,11 +158,7 @@ def dense_rngc(A, X, lam, S, eps, norm):
     Xd = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=float)
     G = Xd @ Xd.T
     T = (lam / (lam + 1.0)) * (dense_norm_adj(A, norm) - eps * G / np.linalg.norm(G))
-    n = T.shape[0]
-    M = np.eye(n)
-    for _ in range(S):
-        M = np.eye(n) + T @ M
-    return M / (lam + 1.0)
+    return dense_series(T, S) / (lam + 1.0)
 
 
 def compare(name, kind, A, X, lam, S, eps, table, norm, check_reference=False):

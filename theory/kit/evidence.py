@@ -32,6 +32,25 @@ def dense_laplacian(A, norm):
     return np.eye(An.shape[0]) - An
 
 
+def dense_series(T, S):
+    """Σ_{s=0}^S T^s of a dense square ``T`` by Horner (M ← I + T M, S times): the
+    obviously-correct reference of a truncated series, for small graphs. With T = rÃ it is
+    (λ + 1)·Ã_S (Eq. 4); with T = r(Ã − εXXᵀ/‖XXᵀ‖_F), (λ + 1)·R_S (Eq. 17).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> dense_series(np.array([[0.0, 0.5], [0.5, 0.0]]), 2)
+    array([[1.25, 0.5 ],
+           [0.5 , 1.25]])
+    """
+    n = T.shape[0]
+    M = np.eye(n)
+    for _ in range(S):
+        M = np.eye(n) + T @ M
+    return M
+
+
 #: Edge lists up to this length are stored in counterexamples; longer graphs are identified by
 #: their generator (family, n, seed in the name: the ``rerun`` command rebuilds them) and a hash.
 MAX_RECORDED_EDGES = 300
