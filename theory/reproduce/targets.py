@@ -1,12 +1,13 @@
 """What ``ngc-ref reproduce`` runs: the paper's experiments, one :class:`Target` per table or
-figure, and the plan of cells they expand to.
+figure, each a claim of the claim kit (its sentences are statements with scopes), and the plan
+of cells they expand to.
 
 A *cell* is one run of one noise setting: (target, data set, noise level, reading, run). It
 draws the noisy features once and trains every model of the target on them (the paper's
-protocol, ``QUOTES["protocol"]``), so the sweep store resumes at run granularity. A *reading*
-is one answer to a choice the paper leaves open, run side by side (row normalisation after
-flipping or not); the Ã normalisation (sym, the paper's footnote, against rw) is a pair of
-extra models (``ngc-rw``, ``rngc-rw``) inside the heterophily cells, where it is cheap.
+protocol, ``METHOD_QUOTES["protocol"]``), so the sweep store resumes at run granularity. A
+*reading* is one answer to a choice the paper leaves open, run side by side (row normalisation
+after flipping or not); the Ã normalisation (sym, the paper's footnote, against rw) is a pair
+of extra models (``ngc-rw``, ``rngc-rw``) inside the heterophily cells, where it is cheap.
 
 Run counts: ``paper_runs`` is the paper's (its captions and appendix tables), used by
 ``--full``; ``default_runs`` is what the default run affords on a 2-core machine within
@@ -16,10 +17,12 @@ both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import zip_longest
 
-from ..kit.claim import match_id
+from ..kit.claim import Claim, as_stated, extension, match_id
+from ..paper.experiments import METHOD_QUOTES, QUOTES, SAID_OF
+from ..paper.words import EXPERIMENTS_SYM
 
 #: Models: our key -> what it is (the report's legend).
 MODEL_HELP = {
@@ -49,40 +52,73 @@ def depth_models():
     return tuple(f"{m}@S={s}" for m in ("ngc", "rngc") for s in DEPTH_S)
 
 
-@dataclass(frozen=True)
-class Target:
-    """One experiment of the paper.
+def sentence_scope(key, target):
+    """The scope of sentence ``key`` of :data:`~ngc_ref_theory.paper.experiments.QUOTES` judged
+    on ``target``: ``as-stated`` on an experiment the paper says it of
+    (:data:`~ngc_ref_theory.paper.experiments.SAID_OF`, whose words it quotes), our
+    ``extension`` on any other.
+
+    Examples
+    --------
+    >>> sentence_scope("bold", "tab:coauthor").name, sentence_scope("bold", "tab:flip").name
+    ('as-stated', 'extension')
+    """
+    targets, words = SAID_OF[key]
+    said = f"the paper says it of {' and '.join(targets)}: " + "; ".join(f"'{w}'" for w in words)
+    if target in targets:
+        return as_stated(said)
+    return extension(f"{said}; not of {target}, on whose runs it is judged too (our reading)")
+
+
+class Target(Claim):
+    """One experiment of the paper: a claim of the kit, not registered (``ngc-ref check``,
+    the sentence map and the claim table do not see it).
+
+    Its id is the target's key and its own statement the experiment as printed (the paper's
+    numbers, judged cell by cell against ours by :mod:`.judge`, not as a statement). Its parts
+    are the sentences it judges (``quotes``, keys of
+    :data:`~ngc_ref_theory.paper.experiments.QUOTES`), id ``"<key>:<sentence>"``, each with
+    its scope (:func:`sentence_scope`). Its one norm is the experiments' Ã_sym (its kind under
+    the normalisation rule: ``"experiments"``).
 
     ``levels`` maps each data set to its noise levels (ξ, or p for flipping; 0 = clean);
     ``readings`` maps a reading key to its description; ``options`` holds per-target settings
     (``rownorm`` per reading, RNGC ``mode`` per data set, ``splits``).
     """
 
-    key: str
-    title: str
-    kind: str                       # "table" or "figure"
-    paper_label: str | None         # label of the paper table with numbers (None: a figure)
-    noise: str
-    levels: dict
-    models: tuple
-    readings: dict
-    paper_runs: int | None
-    default_runs: dict
-    quotes: tuple = ()
-    options: dict = field(default_factory=dict)
-    notes: tuple = ()
+    def __init__(self, key, title, kind, paper_label, noise, levels, models, readings,
+                 paper_runs, default_runs, *, quotes=(), options=None, notes=()):
+        super().__init__(key, title.split(":")[0], title, norms=("sym",), scope=EXPERIMENTS_SYM,
+                         data_sets=tuple(levels), rule="experiments", doc=title)
+        self.key, self.title, self.kind = key, title, kind     # kind: "table" or "figure"
+        # the paper's table with numbers (None: a figure)
+        self.paper_label, self.noise = paper_label, noise
+        self.levels, self.models, self.readings = dict(levels), tuple(models), dict(readings)
+        self.paper_runs, self.default_runs = paper_runs, dict(default_runs)
+        self.quotes, self.options, self.notes = tuple(quotes), dict(options or {}), tuple(notes)
+        for q in self.quotes:
+            self.part(q, QUOTES[q], scope=sentence_scope(q, key))
 
     @property
     def datasets(self):
         return tuple(self.levels)
+
+    def sentence(self, key):
+        """The statement of sentence ``key`` as this target judges it (``ValueError`` for a
+        sentence it does not judge)."""
+        st = self.statements.get(f"{self.id}:{key}")
+        if st is None:
+            raise ValueError(f"{self.id} does not judge the sentence {key!r}; it judges "
+                             f"{', '.join(self.quotes)}")
+        return st
 
 
 CITATION = ("cora", "citeseer", "pubmed")
 _PUBMED_NOTE = ("Pubmed: ind.pubmed.allx is not in the data folder, so only the 60 training "
                 "and 1000 test nodes have features (the other 18,657 rows are zero): Pubmed "
                 "numbers are not comparable with the paper's.")
-_GAUSSIAN_RN = {"paper": "row-normalised after the Gaussian noise (Sec. 5: 'By default, we "
-                         "apply row normalization for data after adding the Gaussian noise')"}
+_GAUSSIAN_RN = {"paper": "row-normalised after the Gaussian noise (Sec. 5: "
+                         f"'{METHOD_QUOTES['row-norm-default']}')"}
 
 TARGETS = {t.key: t for t in (
     Target("fig:noise", "Fig. 2: accuracy vs Gaussian noise level (semi-supervised, citation "
@@ -98,7 +134,8 @@ TARGETS = {t.key: t for t in (
            {d: (0.01, 1.0) for d in ("cornell", "texas", "wisconsin", "actor")},
            ("ngc", "rngc", "mlp", "gcn", "s2gc", "ngc-rw", "rngc-rw"), _GAUSSIAN_RN, 10,
            {"cornell": 10, "texas": 10, "wisconsin": 10, "actor": 10},
-           quotes=("bold", "heterophily-rngc", "heterophily-mlp", "rngc-over-ngc"),
+           quotes=("bold", "heterophily-rngc", "heterophily-mlp", "rngc-over-ngc",
+                   "ngc-beats-mlp"),
            options={"splits": "geom-gcn"},
            notes=("Run k uses Geom-GCN split k (k = 0..9); NGC/RNGC are the appendix's '+MLP' "
                   "variant (hidden 16, dropout 0.5).",)),
@@ -107,7 +144,7 @@ TARGETS = {t.key: t for t in (
            {"coauthor-cs": (0.1, 1.0), "coauthor-physics": (0.1, 1.0)},
            ("ngc", "rngc", "mlp", "gcn", "s2gc"), _GAUSSIAN_RN, 10,
            {"coauthor-cs": 1, "coauthor-physics": 1},
-           quotes=("bold", "coauthor-mlp", "coauthor-gcn", "rngc-over-ngc"),
+           quotes=("bold", "coauthor-mlp", "coauthor-gcn", "rngc-over-ngc", "ngc-beats-mlp"),
            options={"splits": "random", "rngc_mode": "edges"},
            notes=("Run k uses the random 60/20/20 split drawn from seed k "
                   "(ngc_ref.datasets.load_dataset(split=k)).",
@@ -131,7 +168,7 @@ TARGETS = {t.key: t for t in (
            {"raw": "flipped 0/1 features, not row-normalised (PAPER_ROW_NORMALIZE['flip'])",
             "rn": "row-normalised after flipping (the Gaussian experiments' default)"}, 100,
            {"cora": 3, "citeseer": 3, "pubmed": 3},
-           quotes=("bold", "flip-rngc", "rngc-over-ngc"),
+           quotes=("bold", "flip-rngc", "rngc-over-ngc", "ngc-beats-mlp"),
            options={"rownorm": {"raw": False, "rn": True}},
            notes=("The paper does not say whether the flipped features are row-normalised: "
                   "both readings are run on the same flips.",
@@ -292,4 +329,5 @@ def plan(selection, *, runs=None, full=False):
 
 
 __all__ = ["ALIASES", "CITATION", "COST", "CellPlan", "DEPTH_S", "LARGE", "MODEL_HELP", "NOT_RUN",
-           "TARGETS", "Target", "depth_models", "parse_only", "plan", "resolve", "run_counts"]
+           "TARGETS", "Target", "depth_models", "parse_only", "plan", "resolve", "run_counts",
+           "sentence_scope"]
