@@ -1,6 +1,6 @@
 """What ``ngc-ref reproduce`` runs: the paper's experiments, one :class:`Target` per table or
-figure, each a claim of the claim kit (its sentences are statements with scopes), and the plan
-of cells they expand to.
+figure, each a claim of the claim kit (its sentences are statements with scopes, its cells a
+plan as a claim's ``--thorough`` cells are), and the plan of cells they expand to.
 
 A *cell* is one run of one noise setting: (target, data set, noise level, reading, run). It
 draws the noisy features once and trains every model of the target on them (the paper's
@@ -17,10 +17,10 @@ both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import zip_longest
 
-from ..kit.claim import Claim, as_stated, extension, match_id
+from ..kit.claim import Claim, Context, as_stated, extension, match_id
 from ..paper.experiments import METHOD_QUOTES, QUOTES, SAID_OF
 from ..paper.words import EXPERIMENTS_SYM
 
@@ -78,8 +78,9 @@ class Target(Claim):
     numbers, judged cell by cell against ours by :mod:`.judge`, not as a statement). Its parts
     are the sentences it judges (``quotes``, keys of
     :data:`~ngc_ref_theory.paper.experiments.QUOTES`), id ``"<key>:<sentence>"``, each with
-    its scope (:func:`sentence_scope`). Its one norm is the experiments' Ã_sym (its kind under
-    the normalisation rule: ``"experiments"``).
+    its scope (:func:`sentence_scope`); its planned cells (:meth:`Claim.plan`) are one run of
+    one noise setting each, as ``("reproduce", params)`` (:meth:`planned_cells`). Its one norm
+    is the experiments' Ã_sym (its kind under the normalisation rule: ``"experiments"``).
 
     ``levels`` maps each data set to its noise levels (ξ, or p for flipping; 0 = clean);
     ``readings`` maps a reading key to its description; ``options`` holds per-target settings
@@ -98,6 +99,7 @@ class Target(Claim):
         self.quotes, self.options, self.notes = tuple(quotes), dict(options or {}), tuple(notes)
         for q in self.quotes:
             self.part(q, QUOTES[q], scope=sentence_scope(q, key))
+        self.plan(self.planned_cells)
 
     @property
     def datasets(self):
@@ -111,6 +113,33 @@ class Target(Claim):
             raise ValueError(f"{self.id} does not judge the sentence {key!r}; it judges "
                              f"{', '.join(self.quotes)}")
         return st
+
+    def planned_cells(self, ctx, norm):
+        """The target's cells in a run of ``ctx`` (a :class:`RunContext`): every level and
+        reading of the data sets ``ctx.chosen`` keeps, ``run_counts`` runs each, every model
+        plus the structure-only control in each cell. ``norm`` is the claim's one norm (each
+        model states its own Ã)."""
+        chosen = ctx.chosen.get(self.key)
+        counts = run_counts(self.key, runs=ctx.runs, full=ctx.full)
+        models = ",".join((*self.models, CONTROL))
+        return [("reproduce", {"target": self.key, "dataset": ds, "level": float(lv),
+                               "reading": reading, "run": r, "models": models})
+                for ds in self.datasets if chosen is None or ds in chosen
+                for lv in self.levels[ds] for reading in self.readings
+                for r in range(counts[ds])]
+
+
+@dataclass
+class RunContext(Context):
+    """The run context of ``ngc-ref reproduce``: the kit's :class:`Context` (the seed, the
+    store ``OUT/reproduce.jsonl``, the workers or the scheduler) with what ``--runs``,
+    ``--full`` and ``--only`` chose (``chosen``: ``{target: data sets or None (all)}``).
+    Always thorough: a target's planned cells are its whole work."""
+
+    thorough: bool = True
+    runs: int | None = None
+    full: bool = False
+    chosen: dict = field(default_factory=dict)
 
 
 CITATION = ("cora", "citeseer", "pubmed")
@@ -270,24 +299,6 @@ def parse_only(items):
     return out
 
 
-@dataclass(frozen=True)
-class CellPlan:
-    """One cell to run (before it becomes a sweep cell)."""
-
-    target: str
-    dataset: str
-    level: float
-    reading: str
-    run: int
-    cost: float
-
-    def params(self):
-        t = TARGETS[self.target]
-        return {"target": self.target, "dataset": self.dataset, "level": self.level,
-                "reading": self.reading, "run": self.run,
-                "models": ",".join((*t.models, CONTROL))}
-
-
 def run_counts(target, *, runs=None, full=False):
     """``{dataset: runs}`` for one target: ``runs`` if given, the paper's with ``full``, else
     the default."""
@@ -304,30 +315,24 @@ def run_counts(target, *, runs=None, full=False):
 LARGE = ("coauthor-physics", "coauthor-cs")
 
 
-def plan(selection, *, runs=None, full=False):
-    """The cells of the selected targets (``{key: datasets or None}``), longest first, the
-    :data:`LARGE` data sets' cells alternating."""
-    cells = []
-    for key, chosen in selection.items():
-        if key not in TARGETS:
-            continue
-        t = TARGETS[key]
-        counts = run_counts(key, runs=runs, full=full)
-        for ds in t.datasets:
-            if chosen is not None and ds not in chosen:
-                continue
-            for lv in t.levels[ds]:
-                for reading in t.readings:
-                    for r in range(counts[ds]):
-                        cells.append(CellPlan(key, ds, float(lv), reading, r,
-                                              COST.get((key, ds), 10.0)))
-    cells.sort(key=lambda c: -c.cost)
-    large = [c for c in cells if c.dataset in LARGE]
-    by_ds = [[c for c in large if c.dataset == d] for d in LARGE]
+def cell_cost(params):
+    """The measured CPU seconds of a cell (:data:`COST`; 10 where unmeasured)."""
+    return COST.get((params["target"], params["dataset"]), 10.0)
+
+
+def plan(ctx):
+    """The planned cells (:meth:`Target.planned_cells`) of the targets ``ctx.chosen`` selects,
+    as ``(task, params)``, longest first (:func:`cell_cost`), the :data:`LARGE` data sets'
+    cells alternating."""
+    cells = [cell for key in ctx.chosen if key in TARGETS
+             for cell in TARGETS[key].cells(ctx, "sym")]
+    cells.sort(key=lambda c: -cell_cost(c[1]))
+    large = [c for c in cells if c[1]["dataset"] in LARGE]
+    by_ds = [[c for c in large if c[1]["dataset"] == d] for d in LARGE]
     mixed = [c for group in zip_longest(*by_ds) for c in group if c is not None]
-    return mixed + [c for c in cells if c.dataset not in LARGE]
+    return mixed + [c for c in cells if c[1]["dataset"] not in LARGE]
 
 
-__all__ = ["ALIASES", "CITATION", "COST", "CellPlan", "DEPTH_S", "LARGE", "MODEL_HELP", "NOT_RUN",
-           "TARGETS", "Target", "depth_models", "parse_only", "plan", "resolve", "run_counts",
-           "sentence_scope"]
+__all__ = ["ALIASES", "CITATION", "COST", "DEPTH_S", "LARGE", "MODEL_HELP", "NOT_RUN", "RunContext",
+           "TARGETS", "Target", "cell_cost", "depth_models", "parse_only", "plan", "resolve",
+           "run_counts", "sentence_scope"]
