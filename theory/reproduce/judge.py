@@ -40,10 +40,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.stats import t as t_dist
 
 from ..kit.claim import VERDICTS
-from ..kit.stats import CONFIDENCE, mean_ci, paired_comparison
+from ..kit.stats import CONFIDENCE, mean_ci, paired_comparison, t_quantile
 
 #: A cell's reading against the paper's number (not a claim's verdict: the paper's sentences
 #: take the kit's :data:`~ngc_ref_theory.kit.claim.VERDICTS`).
@@ -63,10 +62,6 @@ CONTROL_READINGS = ("above", "indistinguishable", "below", "one run")
 BARELY = 3.0
 #: ... and "changes greatly" = at least this.
 GREATLY = 6.0
-
-
-def _t(df, conf=CONFIDENCE):
-    return float(t_dist.ppf(0.5 + conf / 2, df))
 
 
 def summarize(values):
@@ -101,13 +96,13 @@ def judge_cell(values, paper_mean=None, paper_std=None, paper_runs=None):
     out["gap"] = mean - paper_mean
     widen = 0.0
     if paper_std is not None and paper_runs and paper_runs > 1:
-        widen = _t(paper_runs - 1) * paper_std / math.sqrt(paper_runs)
+        widen = t_quantile(paper_runs - 1) * paper_std / math.sqrt(paper_runs)
         out["paper_half_width"] = widen
     if s["ci"] is not None:
         lo, hi = s["ci"][0] - widen, s["ci"][1] + widen
     elif paper_std is not None:
         df = (paper_runs - 1) if paper_runs and paper_runs > 1 else math.inf
-        half = (_t(df) if math.isfinite(df) else 1.959963984540054) * paper_std * math.sqrt(
+        half = (t_quantile(df) if math.isfinite(df) else 1.959963984540054) * paper_std * math.sqrt(
             1.0 + (1.0 / paper_runs if paper_runs else 0.0))
         lo, hi = mean - half, mean + half
     else:

@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from ..kit.claim import worst_verdict
+from ..kit.stats import interval_verdict
 from .judge import (BARELY, CHANCE_MARGIN, GREATLY, MATCH_MARGIN, beats_all, compare, describe,
                     interval_text, paired, sentence_record, summarize, top_two, worst)
 from ..paper.experiments import ROW_NORMALIZATION, lookup
@@ -100,8 +101,8 @@ def _chance(acc, columns, n_classes):
         s = summarize(acc[c]["mlp"])
         chance = 100.0 / n_classes(c[0])
         lo, hi = s["ci"] if s["ci"] else (s["mean"], s["mean"])
-        reading = ("holds" if hi <= chance + CHANCE_MARGIN else
-                   "fails" if lo > chance + CHANCE_MARGIN else "inconclusive")
+        reading = interval_verdict((lo, hi), holds_at_most=chance + CHANCE_MARGIN,
+                                   fails_above=chance + CHANCE_MARGIN)
         rows.append({"column": list(c), "mlp_mean": s["mean"], "ci": [lo, hi],
                      "chance": chance, "reading": reading})
     summary = "; ".join(f"{r['column'][0]} ξ={r['column'][1]:g}: MLP {r['mlp_mean']:.1f} "
