@@ -15,10 +15,11 @@ from ngc_ref_theory.reproduce import run as run_mod
 from ngc_ref_theory.reproduce.judge import (WEAK_HALF_WIDTH, compare, control_mark, judge_cell,
                                             mark, top_two, versus_control)
 from ngc_ref_theory.reproduce.tables import build, markdown, terminal_lines
-from ngc_ref_theory.reproduce.run import STORE, cells_for
-from ngc_ref_theory.reproduce.targets import TARGETS, parse_only, plan, resolve
+from ngc_ref_theory.reproduce.run import STORE
+from ngc_ref_theory.reproduce.targets import (TARGETS, RunContext, cell_cost, parse_only, plan,
+                                              resolve)
 from ngc_ref_theory.reproduce.verdicts import rngc_over_ngc
-from ngc_ref_theory.sweep import get_task, read_records
+from ngc_ref_theory.sweep import as_cells, get_task, make_cell, read_records
 
 DATA = os.environ.get("NGC_REF_DATA")
 needs_data = pytest.mark.skipif(not DATA, reason="NGC_REF_DATA is not set")
@@ -68,9 +69,9 @@ def test_paired_comparisons_and_claims():
     assert compare(base - 2.0 - base, 1)["reading"] == "fails"
     acc = {("cora", 0.1, "paper"): {"ngc": list(base), "rngc": list(base + 0.5)},
            ("cora", 0.2, "paper"): {"ngc": list(base), "rngc": list(base + 0.4)}}
-    assert rngc_over_ngc(acc, list(acc))["verdict"] == "holds"
+    assert rngc_over_ngc(acc, list(acc), "fig:noise")["verdict"] == "holds"
     acc2 = {c: {"ngc": v["rngc"], "rngc": v["ngc"]} for c, v in acc.items()}
-    assert rngc_over_ngc(acc2, list(acc2))["verdict"] == "fails"
+    assert rngc_over_ngc(acc2, list(acc2), "fig:noise")["verdict"] == "fails"
 
 
 # ------------------------------------------------------------------ against the control
@@ -235,25 +236,45 @@ def test_targets_and_only():
         parse_only(["tab:ogb:cora"])
 
 
+def _plan(chosen, **kw):
+    return plan(RunContext(chosen=chosen, **kw))
+
+
 def test_plan_counts_and_order():
-    cells = plan({"tab:flip": {"cora"}}, runs=2)
+    cells = _plan({"tab:flip": {"cora"}}, runs=2)
     # 3 levels x 2 readings x 2 runs, every model plus the control in each cell
-    assert len(cells) == 12
-    assert all(c.params()["models"].endswith("ngc/control") for c in cells)
-    full = plan({"tab:heterophily": {"texas"}}, full=True)
+    assert len(cells) == 12 and {task for task, _ in cells} == {"reproduce"}
+    assert all(p["models"].endswith("ngc/control") for _, p in cells)
+    full = _plan({"tab:heterophily": {"texas"}}, full=True)
     assert len(full) == 2 * 10
-    everything = plan({k: None for k in TARGETS})
+    everything = _plan({k: None for k in TARGETS})
     # the Coauthor cells first, one Physics and one CS cell side by side; then longest first
-    assert [c.dataset for c in everything[:4]] == ["coauthor-physics", "coauthor-cs"] * 2
-    rest = [c.cost for c in everything[4:]]
-    assert rest == sorted(rest, reverse=True) and max(rest) < min(c.cost for c in
+    assert [p["dataset"] for _, p in everything[:4]] == ["coauthor-physics", "coauthor-cs"] * 2
+    rest = [cell_cost(p) for _, p in everything[4:]]
+    assert rest == sorted(rest, reverse=True) and max(rest) < min(cell_cost(p) for _, p in
                                                                  everything[:4])
 
 
-def test_cell_ids_do_not_depend_on_the_run_count():
-    a = {cell.id for _, cell in cells_for({"tab:flip": {"cora"}}, runs=2)}
-    b = {cell.id for _, cell in cells_for({"tab:flip": {"cora"}}, runs=3)}
+def test_a_targets_cells_are_its_claim_plan():
+    """The cells are each target's plan (Claim.plan), consulted as a claim's --thorough cells
+    are: not outside a thorough context."""
+    ctx = RunContext(chosen={"tab:row normalization": {"cora"}}, runs=1)
+    t = TARGETS["tab:row normalization"]
+    assert t.planned and t.cells(ctx, "sym") == _plan(ctx.chosen, runs=1)
+    assert t.cells(RunContext(chosen=ctx.chosen, runs=1, thorough=False), "sym") == []
+
+
+def test_cell_ids_do_not_depend_on_the_run_count_and_an_old_store_resumes():
+    a = {cell.id for cell in as_cells(_plan({"tab:flip": {"cora"}}, runs=2), seed=3)}
+    b = {cell.id for cell in as_cells(_plan({"tab:flip": {"cora"}}, runs=3), seed=3)}
     assert a < b and len(b) == 18
+    # the ids the store of an earlier version holds: the task "reproduce" and these parameters
+    # (the reference written out), so OUT/reproduce.jsonl written before still resumes
+    models = "ngc,rngc,mlp,gcn,s2gc,ngc/control"
+    old = {make_cell("reproduce", {"target": "tab:flip", "dataset": "cora", "level": lv,
+                                   "reading": rd, "run": r, "models": models}, 3).id
+           for lv in (0.1, 0.2, 0.4) for rd in ("raw", "rn") for r in range(3)}
+    assert old == b
 
 
 # ------------------------------------------------------------------------------ the command

@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 from scipy.stats import t as t_dist
 
-from ngc_ref_theory.reproduce.judge import (beats_all, claim_record, compare, control_mark,
+from ngc_ref_theory.kit.claim import Statement, extension
+from ngc_ref_theory.reproduce.judge import (beats_all, compare, control_mark,
                                             describe, half_width, interval_text, judge_cell,
-                                            mark, paired, summarize, top_two, versus_control,
-                                            worst)
+                                            mark, paired, sentence_record, summarize, top_two,
+                                            versus_control, worst)
 
 
 def _t_interval(v, conf=0.95):
@@ -99,10 +100,28 @@ def test_paired_drops_a_run_missing_on_either_side():
     assert paired([], []).size == 0 and paired([1.0], [None]).dtype == float
 
 
-def test_a_claim_record_carries_its_words_rule_and_evidence():
-    rec = claim_record("k", "the paper's words", "holds", [{"reading": "holds"}], "s", "r")
+def test_a_sentence_record_carries_its_statement_rule_and_evidence():
+    """The record is made by the sentence's statement: key, words, target, id and scope are
+    the statement's; the JSON shape is these ten fields."""
+    why = "the paper says it of tab:y: 'words'; not of tab:x (our reading)"
+    st = Statement("tab:x:k", "the paper's words", "tab:x", "Table 9", scope=extension(why))
+    rec = sentence_record(st, "holds", [{"reading": "holds"}], "s", "r")
     assert rec == {"claim": "k", "quote": "the paper's words", "verdict": "holds", "rule": "r",
-                   "summary": "s", "evidence": [{"reading": "holds"}]}
+                   "summary": "s", "evidence": [{"reading": "holds"}], "target": "tab:x",
+                   "id": "tab:x:k", "scope": "extension", "scope_reason": why}
+
+
+@pytest.mark.parametrize("verdict", ["reproduced", "below", "Holds", "", None])
+def test_a_sentence_record_refuses_a_verdict_outside_the_kits(verdict):
+    st = Statement("tab:x:k", "w", "tab:x", "Table 9")
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        sentence_record(st, verdict, [], "s", "r")
+
+
+def test_a_sentence_record_refuses_a_statement_that_is_not_a_part_of_its_target():
+    for sid in ("other:k", "tab:x", "tab:x:"):
+        with pytest.raises(ValueError, match="not a part of its claim"):
+            sentence_record(Statement(sid, "w", "tab:x", "Table 9"), "holds", [], "s", "r")
 
 
 def test_compare_rows_carry_both_intervals_and_the_run_count():

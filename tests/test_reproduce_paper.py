@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from ngc_ref_theory.paper.experiments import QUOTES, TABLES, lookup
-from ngc_ref_theory.reproduce.targets import TARGETS
+from ngc_ref_theory.paper.experiments import METHOD_QUOTES, QUOTES, SAID_OF, TABLES, lookup
+from ngc_ref_theory.reproduce.targets import ALIASES, TARGETS
 
 #: The LaTeX column headers' data-set names -> the registry's.
 NAMES = {"Cornell": "cornell", "Texas": "texas", "Wisconsin": "wisconsin", "Actor": "actor",
@@ -105,9 +105,21 @@ def _normalised(text):
     return re.sub(r"\s+", " ", text)
 
 
-@pytest.mark.parametrize("key", sorted(QUOTES))
+@pytest.mark.parametrize("key", sorted(QUOTES) + sorted(METHOD_QUOTES))
 def test_every_quote_is_in_the_paper(tex, key):
-    assert re.sub(r"\s+", " ", QUOTES[key]) in _normalised(tex)
+    assert re.sub(r"\s+", " ", {**QUOTES, **METHOD_QUOTES}[key]) in _normalised(tex)
+
+
+def test_the_words_that_say_which_experiment_a_sentence_is_about_are_the_papers(tex):
+    """SAID_OF's words (its scope's reason) are verbatim, and each experiment it names is one
+    they refer to (\\ref of the target's label or an alias of it)."""
+    assert set(SAID_OF) == set(QUOTES)
+    for key, (targets, words) in SAID_OF.items():
+        for w in words:
+            assert re.sub(r"\s+", " ", w) in _normalised(tex), (key, w)
+        for t in targets:
+            labels = {t, *(a for a, k in ALIASES.items() if k == t)}
+            assert any(f"\\ref{{{lb}}}" in w for w in words for lb in labels), (key, t)
 
 
 def test_targets_point_at_tables_and_quotes_that_exist():

@@ -10,6 +10,7 @@ import pytest
 
 from ngc_ref_theory.reproduce import verdicts as V
 from ngc_ref_theory.reproduce.judge import BARELY, CHANCE_MARGIN, GREATLY, MATCH_MARGIN, compare
+from ngc_ref_theory.kit.claim import Statement
 from ngc_ref_theory.paper.experiments import QUOTES
 
 #: Per-run offsets with mean 0 and a small spread (the models of a run share them).
@@ -52,20 +53,22 @@ def _acc(columns, **means):
 
 
 CORA = [("cora", 0.1, "paper"), ("cora", 0.5, "paper")]
+#: A sentence "q" of a target "t" (the records are made by the statement they judge).
+ST = Statement("t:k", "q", "t", "Table 0")
 TWO = [("cora", 0.5, "paper"), ("citeseer", 0.5, "paper")]
 
 
 def test_mlp_weak_reads_only_the_highest_level_of_each_data_set():
     """NGC − MLP > 0 at the highest ξ of each data set; lower levels are not its business."""
     acc = _acc(CORA, ngc=(60.0, 70.0), mlp=(65.0, 50.0))      # NGC behind at ξ = 0.1 only
-    rec = V.mlp_weak(acc, CORA)
+    rec = V.mlp_weak(acc, CORA, "tab:heterophily")
     assert rec["verdict"] == "holds" and len(rec["evidence"]) == 1
     assert rec["evidence"][0]["column"] == ["cora", 0.5, "paper"]
     assert rec["summary"].startswith("1 paired comparisons; weakest: ngc − mlp on cora 0.5 "
                                      "paper: +20.0")
     assert rec["quote"] == "This implies the weak denoising effect of MLP"
     acc = _acc(CORA, ngc=(70.0, 50.0), mlp=(50.0, 65.0))
-    rec = V.mlp_weak(acc, CORA)
+    rec = V.mlp_weak(acc, CORA, "tab:heterophily")
     assert rec["verdict"] == "fails"
     assert rec["summary"].startswith("1 of 1 paired comparisons on the other side "
                                      "(Bonferroni); most: ngc − mlp on cora 0.5 paper: -15.0")
@@ -76,19 +79,19 @@ def test_mlp_weak_reads_only_the_highest_level_of_each_data_set():
 def test_beats_names_the_comparison_furthest_on_the_other_side():
     cols = [("cornell", 1.0, "paper"), ("texas", 1.0, "paper"), ("actor", 1.0, "paper")]
     acc = _acc(cols, rngc=(50.0, 50.0, 50.0), gcn=(60.0, 70.0, 40.0))
-    rec = V._beats("k", "q", acc, cols, ("rngc",), ("gcn",), "rule")
+    rec = V._beats(ST, acc, cols, ("rngc",), ("gcn",), "rule")
     assert rec["verdict"] == "fails" and rec["rule"] == "rule" and rec["quote"] == "q"
     assert "2 of 3 paired comparisons" in rec["summary"]
     assert "most: rngc − gcn on texas 1 paper: -20.0" in rec["summary"]   # lowest upper end
     acc = _acc(cols, rngc=(50.0, 50.0, 50.0), gcn=(49.0, 45.0, 40.0))
-    rec = V._beats("k", "q", acc, cols, ("rngc",), ("gcn",), "rule")
+    rec = V._beats(ST, acc, cols, ("rngc",), ("gcn",), "rule")
     assert rec["verdict"] == "holds"
     assert rec["summary"].startswith("3 paired comparisons; weakest: rngc − gcn on cornell 1 "
                                      "paper: +1.0")
     # "better or matches" at −MATCH_MARGIN: RNGC one point behind still holds there
     acc = _acc(cols, rngc=(50.0, 50.0, 50.0), gcn=(51.0, 51.0, 51.0))
-    assert V._beats("k", "q", acc, cols, ("rngc",), ("gcn",), "r")["verdict"] == "fails"
-    assert V._beats("k", "q", acc, cols, ("rngc",), ("gcn",), "r",
+    assert V._beats(ST, acc, cols, ("rngc",), ("gcn",), "r")["verdict"] == "fails"
+    assert V._beats(ST, acc, cols, ("rngc",), ("gcn",), "r",
                     threshold=-MATCH_MARGIN)["verdict"] == "holds"
 
 
@@ -102,7 +105,7 @@ def test_a_claim_of_several_comparisons_is_their_worst_reading():
            cols[2]: {"rngc": runs(40.0), "gcn": runs(50.0)}}
 
     def verdict(*k):
-        rec = V._beats("k", "q", acc, [cols[i] for i in k], ("rngc",), ("gcn",), "r")
+        rec = V._beats(ST, acc, [cols[i] for i in k], ("rngc",), ("gcn",), "r")
         return rec["verdict"], [r["reading"] for r in rec["evidence"]]
     assert verdict(0, 1, 2) == ("fails", ["holds", "inconclusive", "fails"])
     assert verdict(2, 1) == ("fails", ["fails", "inconclusive"])
@@ -119,7 +122,7 @@ def test_rngc_over_ngc_pools_every_run_of_every_column():
            cols[1]: {"ngc": runs(70.0), "rngc": runs(71.0)},
            cols[2]: {"ngc": runs(60.0), "rngc": runs(59.5)},
            ("x", 0.0, "paper"): {"ngc": runs(1.0)}}
-    rec = V.rngc_over_ngc(acc, list(acc))
+    rec = V.rngc_over_ngc(acc, list(acc), "fig:noise")
     pooled = compare(np.array([2.0] * 5 + [1.0] * 5 + [-0.5] * 5), 1)
     assert rec["verdict"] == pooled["reading"] == "holds"
     assert [r["column"] for r in rec["evidence"]] == [list(c) for c in cols]
@@ -127,25 +130,26 @@ def test_rngc_over_ngc_pools_every_run_of_every_column():
     assert rec["quote"] == QUOTES["rngc-over-ngc"] and rec["claim"] == "rngc-over-ngc"
     acc[cols[0]]["rngc"] = runs(66.0)
     acc[cols[1]]["rngc"] = runs(66.0)
-    assert V.rngc_over_ngc(acc, list(acc), key="mine")["verdict"] == "fails"
-    assert V.rngc_over_ngc(acc, list(acc), key="mine")["claim"] == "mine"
+    rec = V.rngc_over_ngc(acc, list(acc), "tab:flip")
+    assert rec["verdict"] == "fails"
+    assert rec["claim"] == "rngc-over-ngc" and rec["target"] == "tab:flip"
 
 
 def test_bold_first_or_second_by_means_and_its_summary():
     col = ("texas", 1.0, "paper")
     acc = _acc([col], ngc=70.0, rngc=69.0, mlp=71.0, gcn=72.0, s2gc=60.0)
-    rec = V.bold(acc, [col], ("mlp", "gcn", "s2gc"))
+    rec = V.bold(acc, [col], ("mlp", "gcn", "s2gc"), "tab:heterophily")
     assert rec["verdict"] == "fails"          # both ahead in every run (paired, no spread)
     assert rec["summary"] == ("best of NGC/RNGC first or second (by means) in 0 of 1 columns: "
                               "not in texas 1 (rank 3, behind gcn, mlp)")
     acc = _acc([col], ngc=70.0, rngc=69.0, mlp=71.0, gcn=60.0, s2gc=60.0)
-    rec = V.bold(acc, [col], ("mlp", "gcn", "s2gc"))
+    rec = V.bold(acc, [col], ("mlp", "gcn", "s2gc"), "tab:heterophily")
     assert rec["verdict"] == "holds"
     assert rec["summary"] == "best of NGC/RNGC first or second (by means) in 1 of 1 columns"
     assert "(ngc, rngc, mlp, gcn, s2gc)" in rec["rule"]
     two = [col, ("cornell", 1.0, "paper")]                  # two columns off: "; " between
     acc = _acc(two, ngc=70.0, rngc=69.0, mlp=71.0, gcn=72.0, s2gc=60.0)
-    assert V.bold(acc, two, ("mlp", "gcn", "s2gc"))["summary"].endswith(
+    assert V.bold(acc, two, ("mlp", "gcn", "s2gc"), "tab:heterophily")["summary"].endswith(
         "not in texas 1 (rank 3, behind gcn, mlp); cornell 1 (rank 3, behind gcn, mlp)")
 
 
@@ -376,9 +380,9 @@ def test_ours_are_both_ngc_and_rngc_where_the_claim_names_both():
     col = ("texas", 1.0, "paper")
     # NGC the best of ours and first; RNGC far behind: bold holds only by NGC
     acc = _acc([col], ngc=80.0, rngc=50.0, mlp=70.0, gcn=72.0, s2gc=60.0)
-    assert V.bold(acc, [col], ("mlp", "gcn", "s2gc"))["verdict"] == "holds"
+    assert V.bold(acc, [col], ("mlp", "gcn", "s2gc"), "tab:heterophily")["verdict"] == "holds"
     acc = _acc([col], ngc=50.0, rngc=80.0, mlp=70.0, gcn=72.0, s2gc=60.0)
-    assert V.bold(acc, [col], ("mlp", "gcn", "s2gc"))["verdict"] == "holds"
+    assert V.bold(acc, [col], ("mlp", "gcn", "s2gc"), "tab:heterophily")["verdict"] == "holds"
     fig = V.judge_target("fig:noise", _table_acc([("cora", 0.5, "paper")],
                                                  ("ngc", "rngc", "mlp", "gcn")), lambda d: 7)
     best = _by_claim(fig)["ngc-best-fig"]["evidence"]
@@ -450,7 +454,7 @@ def test_one_comparison_claims_fail_on_the_95_interval_itself():
     assert V._gcn_pubmed(only_ngc, cols) is None
     # rngc-over-ngc: each column's row and the pooled mean are one comparison each (m = 1)
     acc = {cols[0]: {"rngc": list(60.0 - d), "ngc": [60.0] * 5}}
-    rec = V.rngc_over_ngc(acc, cols)
+    rec = V.rngc_over_ngc(acc, cols, "fig:noise")
     assert rec["evidence"][0]["reading"] == "fails" and rec["verdict"] == "fails"
 
 

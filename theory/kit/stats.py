@@ -87,14 +87,25 @@ def pyg_row_normalize(X):
     return row_normalize(X, "pyg")
 
 
+def t_quantile(df, conf=CONFIDENCE):
+    """The two-sided ``conf`` quantile of Student's t with ``df`` degrees of freedom, the
+    factor of every t-interval here (``mean ± t_quantile(n − 1)·s/√n``); NaN for df ≤ 0.
+
+    Examples
+    --------
+    >>> round(t_quantile(2), 3), round(t_quantile(9), 3)
+    (4.303, 2.262)
+    """
+    return float(t_dist.ppf(0.5 + conf / 2, df))
+
+
 def mean_ci(x, conf=CONFIDENCE):
     """Mean of x and the two-sided t-interval of the mean; (nan, nan) for fewer than 2 values."""
     x = np.asarray(x, dtype=float)
     mu = float(np.mean(x))
     if x.size < 2:
         return mu, (float("nan"), float("nan"))
-    half = float(t_dist.ppf(0.5 + conf / 2, x.size - 1)) * float(np.std(x, ddof=1)) / math.sqrt(
-        x.size)
+    half = t_quantile(x.size - 1, conf) * float(np.std(x, ddof=1)) / math.sqrt(x.size)
     return mu, (mu - half, mu + half)
 
 
@@ -189,7 +200,7 @@ def paired_comparison(delta, m=1, *, threshold=0.0, tolerance=0.0, above=True,
 def slope_ci(x, y, conf=CONFIDENCE):
     """OLS slope of y on x with its two-sided t-interval (df = len − 2)."""
     fit = linregress(x, y)
-    half = t_dist.ppf(0.5 + conf / 2, len(x) - 2) * fit.stderr
+    half = t_quantile(len(x) - 2, conf) * fit.stderr
     return float(fit.slope), (float(fit.slope - half), float(fit.slope + half))
 
 
@@ -209,7 +220,7 @@ def loglog_slope_ci(x, y, conf=CONFIDENCE):
         return float(fit.slope), (float("nan"), float("nan"))
     if not math.isfinite(fit.stderr) and np.ptp(ly) == 0:   # constant: an exact fit
         return float(fit.slope), (float(fit.slope), float(fit.slope))
-    half = t_dist.ppf(0.5 + conf / 2, lx.size - 2) * fit.stderr
+    half = t_quantile(lx.size - 2, conf) * fit.stderr
     return float(fit.slope), (float(fit.slope - half), float(fit.slope + half))
 
 
@@ -333,7 +344,7 @@ def sizes_to_decide(ns, values, threshold, conf=CONFIDENCE, max_n=DECIDE_MAX_N):
     K = k
     while ns[0] * math.exp(step * (K - 1)) <= max_n * (1 + 1e-9):
         sxx = step ** 2 * K * (K * K - 1) / 12.0
-        if float(t_dist.ppf(0.5 + conf / 2, K - 2)) * s / math.sqrt(sxx) < gap:
+        if t_quantile(K - 2, conf) * s / math.sqrt(sxx) < gap:
             return int(round(ns[0] * math.exp(step * (K - 1)))), K
         K += 1
     return None

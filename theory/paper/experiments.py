@@ -193,7 +193,9 @@ def lookup(label, model, dataset, level):
 
 
 #: The sentences of the paper that its experiments are claimed to support, verbatim from the
-#: LaTeX except that \name / R\name are written NGC / RNGC and math is in plain text.
+#: LaTeX except that \name / R\name are written NGC / RNGC and math is in plain text: each is
+#: a statement of the targets that judge it (``reproduce.targets``; :data:`SAID_OF` says which
+#: experiments the paper says it of).
 QUOTES = {
     "mlp-random-guess": "we can observe that the test accuracy of MLP is close to randomly "
                         "guessing (RG) when the noise level is relatively large",
@@ -210,6 +212,7 @@ QUOTES = {
                         "performance compared with other baseline methods",
     "coauthor-mlp": "the test accuracy of MLP is far lower than GCN and RNGC",
     "coauthor-gcn": "The test accuracy of GCN is slightly smaller than RNGC on these datasets",
+    "ngc-beats-mlp": "This implies the weak denoising effect of MLP",
     "flip-rngc": "the denoising performance of RNGC is much better than baselines when the flip "
                  "probability is 0.4",
     "row-norm": "we can observe that the denoising performance of w/ row normalization is "
@@ -219,6 +222,64 @@ QUOTES = {
                    "trained on the clean feature on Citeseer",
     "depth-noisy": "the denoising performance of shallow RNGC is not good as deeper RNGC "
                    "models, especially on the large graph like Pubmed",
+}
+
+#: Which experiments the paper says each sentence of :data:`QUOTES` of, and its words that
+#: say so (verbatim, written as :data:`QUOTES` is; a figure or table named, or the paragraph's
+#: opening): ``{key: (targets, words)}``. Judged on one of those targets a sentence is
+#: ``as-stated``; judged on another it is our ``extension`` of it (its scope in
+#: ``reproduce.targets``).
+SAID_OF = {
+    "mlp-random-guess": (("fig:noise",), (
+        "From Figure \\ref{fig:noise}, we can observe that the test accuracy of MLP is close to "
+        "randomly guessing",)),
+    "ngc-best-fig": (("fig:noise",), (
+        "Figure \\ref{fig:noise} illustrates the comparison of classification accuracy",
+        "Lastly, our NGC and RNGC model with 16 layers (S=16) achieve significantly better")),
+    "rngc-over-ngc": (("fig:noise",), (
+        "Figure \\ref{fig:noise} illustrates the comparison of classification accuracy",
+        "In most cases, NGC and RNGC achieve very similar denoising performance")),
+    "gcn-pubmed": (("fig:noise",), (
+        "Figure \\ref{fig:noise} illustrates the comparison of classification accuracy",
+        "their denoising performance is limited especially on Pubmed")),
+    "bold": (("tab:heterophily", "tab:coauthor"), (
+        "Table \\ref{tab:heterophily} reports the comparison of classification accuracy",
+        "Table \\ref{tab:coauthor} and \\ref{tab:ogb} report the comparison of classification "
+        "accuracy")),
+    "heterophily-mlp": (("tab:heterophily",), (
+        "From Table \\ref{tab:heterophily}, we can observe that MLP is better than most GNN "
+        "models",)),
+    "heterophily-rngc": (("tab:heterophily",), (
+        "From Table \\ref{tab:heterophily}, we can observe that MLP is better than most GNN "
+        "models in most cases due to the heterophily properties of these graphs. However, our "
+        "proposed RNGC achieves significantly better or matches",)),
+    "coauthor-mlp": (("tab:coauthor",), (
+        "From Table \\ref{tab:coauthor} and \\ref{tab:ogb}, we can observe that the test "
+        "accuracy of MLP is far lower than GCN and RNGC",)),
+    "coauthor-gcn": (("tab:coauthor",), (
+        "From Table \\ref{tab:coauthor} and \\ref{tab:ogb}, we can observe that",
+        "The test accuracy of GCN is slightly smaller than RNGC on these datasets")),
+    "ngc-beats-mlp": (("tab:coauthor",), (
+        "From Table \\ref{tab:coauthor} and \\ref{tab:ogb}, we can observe that the test "
+        "accuracy of MLP is far lower than GCN and RNGC. This implies the weak denoising effect "
+        "of MLP.",)),
+    "flip-rngc": (("tab:flip",), (
+        "From Table \\ref{tab:flip}, we can observe that the denoising performance of RNGC is "
+        "much better than baselines",)),
+    "row-norm": (("tab:row normalization",), (
+        "From Table \\ref{tab:row normalization}, we can observe that the denoising "
+        "performance of w/ row normalization is better",)),
+    "depth-clean": (("fig:depth",), (
+        "From Figure \\ref{fig:depth_ngc} and \\ref{fig:depth_rngc}, we can observe that the "
+        "test accuracy barely changes with depth",)),
+    "depth-noisy": (("fig:depth",), (
+        "From Figure \\ref{fig:depth_ngc} and \\ref{fig:depth_rngc}, we can observe that",
+        "However, the denoising performance of shallow RNGC is not good as deeper RNGC models")),
+}
+
+#: The paper's words on how its experiments were run, which ``reproduce``'s cells follow (not
+#: sentences its results support, so not judged), written as :data:`QUOTES` is.
+METHOD_QUOTES = {
     "protocol": "Note that in each repeated run, we add different Gaussian noises. While for "
                 "the same run, we apply the same noisy feature matrix for training all the "
                 "models.",
@@ -230,5 +291,6 @@ QUOTES = {
                         "use the acceleration method mentioned in Sec.",
 }
 
-__all__ = ["ATTACK", "COAUTHOR", "Entry", "FLIP", "HETEROPHILY", "NOT_RUN_MODELS", "OGB",
-           "PAPER_ROW", "PaperTable", "QUOTES", "ROW_NORMALIZATION", "TABLES", "lookup"]
+__all__ = ["ATTACK", "COAUTHOR", "Entry", "FLIP", "HETEROPHILY", "METHOD_QUOTES", "NOT_RUN_MODELS",
+           "OGB", "PAPER_ROW", "PaperTable", "QUOTES", "ROW_NORMALIZATION", "SAID_OF", "TABLES",
+           "lookup"]

@@ -40,11 +40,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.stats import t as t_dist
 
-from ..kit.stats import CONFIDENCE, mean_ci, paired_comparison
+from ..kit.claim import VERDICTS
+from ..kit.stats import CONFIDENCE, mean_ci, paired_comparison, t_quantile
 
-VERDICTS = ("reproduced", "below", "above", "inconclusive")
+#: A cell's reading against the paper's number (not a claim's verdict: the paper's sentences
+#: take the kit's :data:`~ngc_ref_theory.kit.claim.VERDICTS`).
+CELL_VERDICTS = ("reproduced", "below", "above", "inconclusive")
 
 #: Margin (points) within which "matches" / "better or matches" counts as matching.
 MATCH_MARGIN = 2.0
@@ -60,10 +62,6 @@ CONTROL_READINGS = ("above", "indistinguishable", "below", "one run")
 BARELY = 3.0
 #: ... and "changes greatly" = at least this.
 GREATLY = 6.0
-
-
-def _t(df, conf=CONFIDENCE):
-    return float(t_dist.ppf(0.5 + conf / 2, df))
 
 
 def summarize(values):
@@ -98,13 +96,13 @@ def judge_cell(values, paper_mean=None, paper_std=None, paper_runs=None):
     out["gap"] = mean - paper_mean
     widen = 0.0
     if paper_std is not None and paper_runs and paper_runs > 1:
-        widen = _t(paper_runs - 1) * paper_std / math.sqrt(paper_runs)
+        widen = t_quantile(paper_runs - 1) * paper_std / math.sqrt(paper_runs)
         out["paper_half_width"] = widen
     if s["ci"] is not None:
         lo, hi = s["ci"][0] - widen, s["ci"][1] + widen
     elif paper_std is not None:
         df = (paper_runs - 1) if paper_runs and paper_runs > 1 else math.inf
-        half = (_t(df) if math.isfinite(df) else 1.959963984540054) * paper_std * math.sqrt(
+        half = (t_quantile(df) if math.isfinite(df) else 1.959963984540054) * paper_std * math.sqrt(
             1.0 + (1.0 / paper_runs if paper_runs else 0.0))
         lo, hi = mean - half, mean + half
     else:
@@ -196,10 +194,40 @@ def compare(delta, m, threshold=0.0, conf=CONFIDENCE):
             "runs": c.runs, "reading": c.verdict}
 
 
-def claim_record(key, quote, verdict, evidence, summary, rule):
-    """The record of one of the paper's claims as ``reproduce`` reports it."""
-    return {"claim": key, "quote": quote, "verdict": verdict, "rule": rule,
-            "summary": summary, "evidence": evidence}
+def sentence_record(statement, verdict, evidence, summary, rule):
+    """The record of one of the paper's sentences judged on one target, as ``reproduce.json``
+    holds it, made from the sentence's :class:`~ngc_ref_theory.kit.claim.Statement` (a part of
+    its target's claim, :class:`.targets.Target`), so its key, words, target and scope cannot
+    disagree.
+
+    Returns ``{claim, quote, verdict, rule, summary, evidence, target, id, scope,
+    scope_reason}``: ``claim`` the sentence's key (the statement id after ``"<target>:"``),
+    ``quote`` its words, ``rule`` how its words were turned into numbers. ``ValueError`` for a
+    verdict outside the kit's :data:`~ngc_ref_theory.kit.claim.VERDICTS` or a statement that
+    is not a part of its claim.
+
+    Examples
+    --------
+    >>> from ngc_ref_theory.kit.claim import Statement
+    >>> st = Statement("tab:x:bold", "the words", "tab:x", "Table 9")
+    >>> rec = sentence_record(st, "holds", [], "s", "r")
+    >>> rec["claim"], rec["target"], rec["scope"]
+    ('bold', 'tab:x', 'as-stated')
+    >>> sentence_record(st, "reproduced", [], "s", "r")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: tab:x:bold: verdict must be one of ('holds', 'fails', ...), got 'reproduced'
+    """
+    if verdict not in VERDICTS:
+        raise ValueError(f"{statement.id}: verdict must be one of {VERDICTS}, got {verdict!r}")
+    prefix = f"{statement.claim}:"
+    if not statement.id.startswith(prefix) or statement.id == prefix:
+        raise ValueError(f"statement {statement.id!r} is not a part of its claim "
+                         f"{statement.claim!r} (a sentence's id is '<target>:<key>')")
+    return {"claim": statement.id[len(prefix):], "quote": statement.text, "verdict": verdict,
+            "rule": rule, "summary": summary, "evidence": evidence, "target": statement.claim,
+            "id": statement.id, "scope": statement.scope.name,
+            "scope_reason": statement.scope.why}
 
 
 def interval_text(row, digits=1):
@@ -265,7 +293,7 @@ def top_two(acc, columns, ours, others):
     return rows
 
 
-__all__ = ["BARELY", "CHANCE_MARGIN", "CONTROL_READINGS", "GREATLY",
-           "MATCH_MARGIN", "VERDICTS", "WEAK_HALF_WIDTH", "beats_all", "claim_record",
-           "compare", "control_mark", "describe", "half_width", "interval_text", "judge_cell",
-           "mark", "paired", "summarize", "top_two", "versus_control", "worst"]
+__all__ = ["BARELY", "CELL_VERDICTS", "CHANCE_MARGIN", "CONTROL_READINGS", "GREATLY",
+           "MATCH_MARGIN", "WEAK_HALF_WIDTH", "beats_all", "compare", "control_mark", "describe",
+           "half_width", "interval_text", "judge_cell", "mark", "paired", "sentence_record",
+           "summarize", "top_two", "versus_control", "worst"]

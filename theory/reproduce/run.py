@@ -1,8 +1,11 @@
 """The run of ``ngc-ref reproduce``: plan the cells, run them through the sweep store, judge,
 write ``reproduce.json`` and ``reproduce.md``.
 
-The store is ``OUT/reproduce.jsonl`` (the crash-safe JSON-lines store of :mod:`..sweep`): an
-interrupted run keeps its finished cells and the same command resumes without repeating them.
+Each target is a claim whose cells are its plan (:meth:`.targets.Target.planned_cells`): the
+run collects the selected targets' cells (:func:`.targets.plan`) and runs them as a claim's
+``--thorough`` cells run, through :func:`..sweep.run_planned` into the run's store,
+``OUT/reproduce.jsonl`` (the crash-safe JSON-lines store of :mod:`..sweep`): an interrupted
+run keeps its finished cells and the same command resumes without repeating them.
 The cells run on ``jobs`` joblib workers (or a Dask cluster), longest first (see
 :func:`.targets.plan`): the Coauthor cells (dense noisy 18,333 x 6,805 and 34,493 x 8,415
 float32 features, a few GB each while they run) start first, one of each data set side by
@@ -23,12 +26,12 @@ from pathlib import Path
 
 from ..output.files import atomic_write_text, data_origin_line, data_root, staged_output
 from ..output.provenance import machine, source, versions
-from ..sweep import make_cell, run_sweep
+from ..sweep import run_planned
 from ..sweep.store import encode
 from .cells import dataset
 from .tables import build, figures, markdown, shown_reading, terminal_lines
 from .scale import run_scale
-from .targets import NOT_RUN, TARGETS, parse_only, plan, run_counts
+from .targets import NOT_RUN, TARGETS, RunContext, parse_only, plan, run_counts
 
 STORE = "reproduce.jsonl"
 SCALE = "scale.json"
@@ -39,11 +42,6 @@ def select(only):
     if not only:
         return {k: None for k in TARGETS}
     return parse_only(only)
-
-
-def cells_for(selection, *, runs=None, full=False, seed=0):
-    return [(c, make_cell("reproduce", c.params(), seed, f"{c.target} {c.dataset}"))
-            for c in plan(selection, runs=runs, full=full)]
 
 
 def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs=-1,
@@ -60,16 +58,17 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
     root = data_root("ngc-ref reproduce" if runnable else None)
     if data_origin_line(root):
         print(data_origin_line(root), file=sys.stderr)
-    pairs = cells_for(runnable, runs=runs, full=full, seed=seed)
-    _check_data(sorted({c.dataset for c, _ in pairs}), root)
     out = Path(out)
+    ctx = RunContext(seed=seed, data_root=root, store=out / STORE, n_jobs=jobs,
+                     scheduler=scheduler, runs=runs, full=full, chosen=runnable)
+    cells = plan(ctx)
+    _check_data(sorted({params["dataset"] for _, params in cells}), root)
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     with staged_output(out) as staged:
         records = []
-        if pairs:
-            records = run_sweep([cell for _, cell in pairs], out / STORE, n_jobs=jobs,
-                                scheduler=scheduler, progress=progress, raise_errors=False)
+        if cells:
+            records = run_planned(ctx, cells, progress=progress, raise_errors=False)
         scale_result = _scale(out, echo) if scale else None
         done = [r for r in records if r is not None and "error" not in r]
         report = build(done)
@@ -182,4 +181,4 @@ def _scale(out, echo):
     return result
 
 
-__all__ = ["STORE", "cells_for", "reproduce", "select"]
+__all__ = ["STORE", "reproduce", "select"]

@@ -94,9 +94,7 @@ def build(records):
                 cells.append(_cell_record(key, col, model, models[model], control_runs))
                 if cells[-1]["mean"] is not None:   # failed in every run: nothing to judge
                     numbers[col][model] = cells[-1]["runs"]
-        for c in judge_target(key, numbers, _n_classes):
-            c["target"] = key
-            claims.append(c)
+        claims.extend(judge_target(key, numbers, _n_classes))   # each names its target
         readings.extend(compare_readings(key, [c for c in cells if c["target"] == key]))
     return {"cells": cells, "not_run_rows": _not_run_rows(acc), "claims": claims,
             "readings": readings, "strength": strength(cells),

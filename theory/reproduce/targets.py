@@ -1,12 +1,13 @@
 """What ``ngc-ref reproduce`` runs: the paper's experiments, one :class:`Target` per table or
-figure, and the plan of cells they expand to.
+figure, each a claim of the claim kit (its sentences are statements with scopes, its cells a
+plan as a claim's ``--thorough`` cells are), and the plan of cells they expand to.
 
 A *cell* is one run of one noise setting: (target, data set, noise level, reading, run). It
 draws the noisy features once and trains every model of the target on them (the paper's
-protocol, ``QUOTES["protocol"]``), so the sweep store resumes at run granularity. A *reading*
-is one answer to a choice the paper leaves open, run side by side (row normalisation after
-flipping or not); the Ã normalisation (sym, the paper's footnote, against rw) is a pair of
-extra models (``ngc-rw``, ``rngc-rw``) inside the heterophily cells, where it is cheap.
+protocol, ``METHOD_QUOTES["protocol"]``), so the sweep store resumes at run granularity. A
+*reading* is one answer to a choice the paper leaves open, run side by side (row normalisation
+after flipping or not); the Ã normalisation (sym, the paper's footnote, against rw) is a pair
+of extra models (``ngc-rw``, ``rngc-rw``) inside the heterophily cells, where it is cheap.
 
 Run counts: ``paper_runs`` is the paper's (its captions and appendix tables), used by
 ``--full``; ``default_runs`` is what the default run affords on a 2-core machine within
@@ -19,7 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import zip_longest
 
-from ..kit.claim import match_id
+from ..kit.claim import Claim, Context, as_stated, extension, match_id
+from ..paper.experiments import METHOD_QUOTES, QUOTES, SAID_OF
+from ..paper.words import EXPERIMENTS_SYM
 
 #: Models: our key -> what it is (the report's legend).
 MODEL_HELP = {
@@ -49,40 +52,102 @@ def depth_models():
     return tuple(f"{m}@S={s}" for m in ("ngc", "rngc") for s in DEPTH_S)
 
 
-@dataclass(frozen=True)
-class Target:
-    """One experiment of the paper.
+def sentence_scope(key, target):
+    """The scope of sentence ``key`` of :data:`~ngc_ref_theory.paper.experiments.QUOTES` judged
+    on ``target``: ``as-stated`` on an experiment the paper says it of
+    (:data:`~ngc_ref_theory.paper.experiments.SAID_OF`, whose words it quotes), our
+    ``extension`` on any other.
+
+    Examples
+    --------
+    >>> sentence_scope("bold", "tab:coauthor").name, sentence_scope("bold", "tab:flip").name
+    ('as-stated', 'extension')
+    """
+    targets, words = SAID_OF[key]
+    said = f"the paper says it of {' and '.join(targets)}: " + "; ".join(f"'{w}'" for w in words)
+    if target in targets:
+        return as_stated(said)
+    return extension(f"{said}; not of {target}, on whose runs it is judged too (our reading)")
+
+
+class Target(Claim):
+    """One experiment of the paper: a claim of the kit, not registered (``ngc-ref check``,
+    the sentence map and the claim table do not see it).
+
+    Its id is the target's key and its own statement the experiment as printed (the paper's
+    numbers, judged cell by cell against ours by :mod:`.judge`, not as a statement). Its parts
+    are the sentences it judges (``quotes``, keys of
+    :data:`~ngc_ref_theory.paper.experiments.QUOTES`), id ``"<key>:<sentence>"``, each with
+    its scope (:func:`sentence_scope`); its planned cells (:meth:`Claim.plan`) are one run of
+    one noise setting each, as ``("reproduce", params)`` (:meth:`planned_cells`). Its one norm
+    is the experiments' Ã_sym (its kind under the normalisation rule: ``"experiments"``).
 
     ``levels`` maps each data set to its noise levels (ξ, or p for flipping; 0 = clean);
     ``readings`` maps a reading key to its description; ``options`` holds per-target settings
     (``rownorm`` per reading, RNGC ``mode`` per data set, ``splits``).
     """
 
-    key: str
-    title: str
-    kind: str                       # "table" or "figure"
-    paper_label: str | None         # label of the paper table with numbers (None: a figure)
-    noise: str
-    levels: dict
-    models: tuple
-    readings: dict
-    paper_runs: int | None
-    default_runs: dict
-    quotes: tuple = ()
-    options: dict = field(default_factory=dict)
-    notes: tuple = ()
+    def __init__(self, key, title, kind, paper_label, noise, levels, models, readings,
+                 paper_runs, default_runs, *, quotes=(), options=None, notes=()):
+        super().__init__(key, title.split(":")[0], title, norms=("sym",), scope=EXPERIMENTS_SYM,
+                         data_sets=tuple(levels), rule="experiments", doc=title)
+        self.key, self.title, self.kind = key, title, kind     # kind: "table" or "figure"
+        # the paper's table with numbers (None: a figure)
+        self.paper_label, self.noise = paper_label, noise
+        self.levels, self.models, self.readings = dict(levels), tuple(models), dict(readings)
+        self.paper_runs, self.default_runs = paper_runs, dict(default_runs)
+        self.quotes, self.options, self.notes = tuple(quotes), dict(options or {}), tuple(notes)
+        for q in self.quotes:
+            self.part(q, QUOTES[q], scope=sentence_scope(q, key))
+        self.plan(self.planned_cells)
 
     @property
     def datasets(self):
         return tuple(self.levels)
+
+    def sentence(self, key):
+        """The statement of sentence ``key`` as this target judges it (``ValueError`` for a
+        sentence it does not judge)."""
+        st = self.statements.get(f"{self.id}:{key}")
+        if st is None:
+            raise ValueError(f"{self.id} does not judge the sentence {key!r}; it judges "
+                             f"{', '.join(self.quotes)}")
+        return st
+
+    def planned_cells(self, ctx, norm):
+        """The target's cells in a run of ``ctx`` (a :class:`RunContext`): every level and
+        reading of the data sets ``ctx.chosen`` keeps, ``run_counts`` runs each, every model
+        plus the structure-only control in each cell. ``norm`` is the claim's one norm (each
+        model states its own Ã)."""
+        chosen = ctx.chosen.get(self.key)
+        counts = run_counts(self.key, runs=ctx.runs, full=ctx.full)
+        models = ",".join((*self.models, CONTROL))
+        return [("reproduce", {"target": self.key, "dataset": ds, "level": float(lv),
+                               "reading": reading, "run": r, "models": models})
+                for ds in self.datasets if chosen is None or ds in chosen
+                for lv in self.levels[ds] for reading in self.readings
+                for r in range(counts[ds])]
+
+
+@dataclass
+class RunContext(Context):
+    """The run context of ``ngc-ref reproduce``: the kit's :class:`Context` (the seed, the
+    store ``OUT/reproduce.jsonl``, the workers or the scheduler) with what ``--runs``,
+    ``--full`` and ``--only`` chose (``chosen``: ``{target: data sets or None (all)}``).
+    Always thorough: a target's planned cells are its whole work."""
+
+    thorough: bool = True
+    runs: int | None = None
+    full: bool = False
+    chosen: dict = field(default_factory=dict)
 
 
 CITATION = ("cora", "citeseer", "pubmed")
 _PUBMED_NOTE = ("Pubmed: ind.pubmed.allx is not in the data folder, so only the 60 training "
                 "and 1000 test nodes have features (the other 18,657 rows are zero): Pubmed "
                 "numbers are not comparable with the paper's.")
-_GAUSSIAN_RN = {"paper": "row-normalised after the Gaussian noise (Sec. 5: 'By default, we "
-                         "apply row normalization for data after adding the Gaussian noise')"}
+_GAUSSIAN_RN = {"paper": "row-normalised after the Gaussian noise (Sec. 5: "
+                         f"'{METHOD_QUOTES['row-norm-default']}')"}
 
 TARGETS = {t.key: t for t in (
     Target("fig:noise", "Fig. 2: accuracy vs Gaussian noise level (semi-supervised, citation "
@@ -98,7 +163,8 @@ TARGETS = {t.key: t for t in (
            {d: (0.01, 1.0) for d in ("cornell", "texas", "wisconsin", "actor")},
            ("ngc", "rngc", "mlp", "gcn", "s2gc", "ngc-rw", "rngc-rw"), _GAUSSIAN_RN, 10,
            {"cornell": 10, "texas": 10, "wisconsin": 10, "actor": 10},
-           quotes=("bold", "heterophily-rngc", "heterophily-mlp", "rngc-over-ngc"),
+           quotes=("bold", "heterophily-rngc", "heterophily-mlp", "rngc-over-ngc",
+                   "ngc-beats-mlp"),
            options={"splits": "geom-gcn"},
            notes=("Run k uses Geom-GCN split k (k = 0..9); NGC/RNGC are the appendix's '+MLP' "
                   "variant (hidden 16, dropout 0.5).",)),
@@ -107,7 +173,7 @@ TARGETS = {t.key: t for t in (
            {"coauthor-cs": (0.1, 1.0), "coauthor-physics": (0.1, 1.0)},
            ("ngc", "rngc", "mlp", "gcn", "s2gc"), _GAUSSIAN_RN, 10,
            {"coauthor-cs": 1, "coauthor-physics": 1},
-           quotes=("bold", "coauthor-mlp", "coauthor-gcn", "rngc-over-ngc"),
+           quotes=("bold", "coauthor-mlp", "coauthor-gcn", "rngc-over-ngc", "ngc-beats-mlp"),
            options={"splits": "random", "rngc_mode": "edges"},
            notes=("Run k uses the random 60/20/20 split drawn from seed k "
                   "(ngc_ref.datasets.load_dataset(split=k)).",
@@ -131,7 +197,7 @@ TARGETS = {t.key: t for t in (
            {"raw": "flipped 0/1 features, not row-normalised (PAPER_ROW_NORMALIZE['flip'])",
             "rn": "row-normalised after flipping (the Gaussian experiments' default)"}, 100,
            {"cora": 3, "citeseer": 3, "pubmed": 3},
-           quotes=("bold", "flip-rngc", "rngc-over-ngc"),
+           quotes=("bold", "flip-rngc", "rngc-over-ngc", "ngc-beats-mlp"),
            options={"rownorm": {"raw": False, "rn": True}},
            notes=("The paper does not say whether the flipped features are row-normalised: "
                   "both readings are run on the same flips.",
@@ -233,24 +299,6 @@ def parse_only(items):
     return out
 
 
-@dataclass(frozen=True)
-class CellPlan:
-    """One cell to run (before it becomes a sweep cell)."""
-
-    target: str
-    dataset: str
-    level: float
-    reading: str
-    run: int
-    cost: float
-
-    def params(self):
-        t = TARGETS[self.target]
-        return {"target": self.target, "dataset": self.dataset, "level": self.level,
-                "reading": self.reading, "run": self.run,
-                "models": ",".join((*t.models, CONTROL))}
-
-
 def run_counts(target, *, runs=None, full=False):
     """``{dataset: runs}`` for one target: ``runs`` if given, the paper's with ``full``, else
     the default."""
@@ -267,29 +315,24 @@ def run_counts(target, *, runs=None, full=False):
 LARGE = ("coauthor-physics", "coauthor-cs")
 
 
-def plan(selection, *, runs=None, full=False):
-    """The cells of the selected targets (``{key: datasets or None}``), longest first, the
-    :data:`LARGE` data sets' cells alternating."""
-    cells = []
-    for key, chosen in selection.items():
-        if key not in TARGETS:
-            continue
-        t = TARGETS[key]
-        counts = run_counts(key, runs=runs, full=full)
-        for ds in t.datasets:
-            if chosen is not None and ds not in chosen:
-                continue
-            for lv in t.levels[ds]:
-                for reading in t.readings:
-                    for r in range(counts[ds]):
-                        cells.append(CellPlan(key, ds, float(lv), reading, r,
-                                              COST.get((key, ds), 10.0)))
-    cells.sort(key=lambda c: -c.cost)
-    large = [c for c in cells if c.dataset in LARGE]
-    by_ds = [[c for c in large if c.dataset == d] for d in LARGE]
+def cell_cost(params):
+    """The measured CPU seconds of a cell (:data:`COST`; 10 where unmeasured)."""
+    return COST.get((params["target"], params["dataset"]), 10.0)
+
+
+def plan(ctx):
+    """The planned cells (:meth:`Target.planned_cells`) of the targets ``ctx.chosen`` selects,
+    as ``(task, params)``, longest first (:func:`cell_cost`), the :data:`LARGE` data sets'
+    cells alternating."""
+    cells = [cell for key in ctx.chosen if key in TARGETS
+             for cell in TARGETS[key].cells(ctx, "sym")]
+    cells.sort(key=lambda c: -cell_cost(c[1]))
+    large = [c for c in cells if c[1]["dataset"] in LARGE]
+    by_ds = [[c for c in large if c[1]["dataset"] == d] for d in LARGE]
     mixed = [c for group in zip_longest(*by_ds) for c in group if c is not None]
-    return mixed + [c for c in cells if c.dataset not in LARGE]
+    return mixed + [c for c in cells if c[1]["dataset"] not in LARGE]
 
 
-__all__ = ["ALIASES", "CITATION", "COST", "CellPlan", "DEPTH_S", "LARGE", "MODEL_HELP", "NOT_RUN",
-           "TARGETS", "Target", "depth_models", "parse_only", "plan", "resolve", "run_counts"]
+__all__ = ["ALIASES", "CITATION", "COST", "DEPTH_S", "LARGE", "MODEL_HELP", "NOT_RUN", "RunContext",
+           "TARGETS", "Target", "cell_cost", "depth_models", "parse_only", "plan", "resolve",
+           "run_counts", "sentence_scope"]

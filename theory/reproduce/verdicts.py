@@ -3,7 +3,10 @@
 :func:`judge_target` takes ``acc[(dataset, level, reading)][model]`` — per-run test accuracies
 in points, aligned by run (None for a failed run) — and returns one record per claim and
 reading: the quoted sentence, the verdict, the rule that turned the words into numbers, a
-one-line summary and the comparisons behind it.
+one-line summary and the comparisons behind it. Each record is made by the sentence's
+statement on its target (``TARGETS[target].sentence(key)``, :func:`.judge.sentence_record`),
+so a sentence judged on several targets (``bold``, ``rngc-over-ngc``, ``ngc-beats-mlp``) is
+told which.
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ import math
 import numpy as np
 
 from ..kit.claim import worst_verdict
-from .judge import (BARELY, CHANCE_MARGIN, GREATLY, MATCH_MARGIN, beats_all, claim_record,
-                    compare, describe, interval_text, paired, summarize, top_two, worst)
-from ..paper.experiments import QUOTES, ROW_NORMALIZATION, lookup
+from ..kit.stats import interval_verdict
+from .judge import (BARELY, CHANCE_MARGIN, GREATLY, MATCH_MARGIN, beats_all, compare, describe,
+                    interval_text, paired, sentence_record, summarize, top_two, worst)
+from ..paper.experiments import ROW_NORMALIZATION, lookup
 from .targets import DEPTH_S, TARGETS
 
 BASELINES = ("mlp", "gcn", "sgc", "s2gc", "appnp")
@@ -34,7 +38,7 @@ def _highest(columns):
     return list(best.values())
 
 
-def _beats(key, quote, acc, columns, ours, baselines, rule_words, threshold=0.0):
+def _beats(statement, acc, columns, ours, baselines, rule_words, threshold=0.0):
     rows = beats_all(acc, columns, ours, baselines, threshold=threshold)
     verdict = worst_verdict(r["reading"] for r in rows)
     failing = [r for r in rows if r["reading"] == "fails"]
@@ -44,12 +48,12 @@ def _beats(key, quote, acc, columns, ours, baselines, rule_words, threshold=0.0)
                 f"(Bonferroni); most: {describe(w)}")
     else:
         text = f"{len(rows)} paired comparisons; weakest: {describe(worst(rows))}"
-    return claim_record(key, quote, verdict, rows, text, rule_words)
+    return sentence_record(statement, verdict, rows, text, rule_words)
 
 
-def rngc_over_ngc(acc, columns, key="rngc-over-ngc"):
+def rngc_over_ngc(acc, columns, target):
     """"in general, RNGC still slightly outperforms NGC": the pooled paired mean of RNGC − NGC
-    over every run of every column (the paper's 'in general')."""
+    over every run of every column (the paper's 'in general'), judged on ``target``."""
     deltas, rows = [], []
     for c in columns:
         if "rngc" in acc[c] and "ngc" in acc[c]:
@@ -59,15 +63,15 @@ def rngc_over_ngc(acc, columns, key="rngc-over-ngc"):
             row.update(column=list(c))
             rows.append(row)
     pooled = compare(np.asarray(deltas), 1)
-    return claim_record(
-        key, QUOTES["rngc-over-ngc"], pooled["reading"], rows,
+    return sentence_record(
+        TARGETS[target].sentence("rngc-over-ngc"), pooled["reading"], rows,
         f"RNGC − NGC pooled over {len(rows)} columns ({pooled['runs']} paired runs): "
         f"{interval_text(pooled, 2)} points",
         "holds when the 95 % interval of the pooled paired mean RNGC − NGC lies above "
         "0, fails when it lies below 0")
 
 
-def bold(acc, columns, others):
+def bold(acc, columns, others, target):
     rows = top_two(acc, columns, ("ngc", "rngc"), others)
     verdict = worst_verdict(r["reading"] for r in rows)
     off = [r for r in rows if r["reading"] != "holds"]
@@ -75,16 +79,16 @@ def bold(acc, columns, others):
                f"{len(rows)} columns" + (": not in " + "; ".join(
                    f"{r['column'][0]} {r['column'][1]:g} (rank {r['rank_of_best_ours']}, behind "
                    f"{', '.join(r['ahead'])})" for r in off) if off else ""))
-    return claim_record(
-        "bold", QUOTES["bold"], verdict, rows, summary,
+    return sentence_record(
+        TARGETS[target].sentence("bold"), verdict, rows, summary,
         "the paper's bold: NGC or RNGC first or second in each column, by means, "
         f"among the models run here ({', '.join(('ngc', 'rngc', *others))}); a column "
         "fails when two models each beat both NGC and RNGC (paired, Bonferroni)")
 
 
-def mlp_weak(acc, columns):
-    return _beats("ngc-beats-mlp", "This implies the weak denoising effect of MLP", acc,
-                  _highest(columns), ("ngc",), ("mlp",),
+def mlp_weak(acc, columns, target):
+    return _beats(TARGETS[target].sentence("ngc-beats-mlp"), acc, _highest(columns), ("ngc",),
+                  ("mlp",),
                   "at the highest noise level of each data set, NGC − MLP > 0 (paired 95 % "
                   "interval; fails on a Bonferroni interval below 0)")
 
@@ -97,15 +101,15 @@ def _chance(acc, columns, n_classes):
         s = summarize(acc[c]["mlp"])
         chance = 100.0 / n_classes(c[0])
         lo, hi = s["ci"] if s["ci"] else (s["mean"], s["mean"])
-        reading = ("holds" if hi <= chance + CHANCE_MARGIN else
-                   "fails" if lo > chance + CHANCE_MARGIN else "inconclusive")
+        reading = interval_verdict((lo, hi), holds_at_most=chance + CHANCE_MARGIN,
+                                   fails_above=chance + CHANCE_MARGIN)
         rows.append({"column": list(c), "mlp_mean": s["mean"], "ci": [lo, hi],
                      "chance": chance, "reading": reading})
     summary = "; ".join(f"{r['column'][0]} ξ={r['column'][1]:g}: MLP {r['mlp_mean']:.1f} "
                         f"(chance {r['chance']:.1f})" for r in rows)
     verdict = worst_verdict(r["reading"] for r in rows)
-    return claim_record(
-        "mlp-random-guess", QUOTES["mlp-random-guess"], verdict, rows, summary,
+    return sentence_record(
+        TARGETS["fig:noise"].sentence("mlp-random-guess"), verdict, rows, summary,
         f"at the highest level of each data set MLP's 95 % interval lies within "
         f"{CHANCE_MARGIN:g} points of chance (100/C); fails when it lies above")
 
@@ -126,8 +130,8 @@ def _gcn_pubmed(acc, columns):
         verdict = "fails"
     summary = "NGC − GCN at the highest level: " + "; ".join(
         f"{r['column'][0]} {interval_text(r)}" for r in rows)
-    return claim_record(
-        "gcn-pubmed", QUOTES["gcn-pubmed"], verdict, rows, summary,
+    return sentence_record(
+        TARGETS["fig:noise"].sentence("gcn-pubmed"), verdict, rows, summary,
         "NGC − GCN > 0 on Pubmed at its highest level (paired 95 % interval) and the "
         "gap largest on Pubmed among the data sets ('especially'), by means")
 
@@ -146,8 +150,8 @@ def _heterophily_mlp(acc, columns):
     most = sum(r["reading"] == "holds" for r in rows)
     # no column with MLP's number (it failed in every run): nothing to judge
     verdict = "inconclusive" if not rows else "holds" if most > len(rows) / 2 else "fails"
-    return claim_record(
-        "heterophily-mlp", QUOTES["heterophily-mlp"], verdict, rows,
+    return sentence_record(
+        TARGETS["tab:heterophily"].sentence("heterophily-mlp"), verdict, rows,
         f"MLP beats most GNNs (by means) in {most} of {len(rows)} columns",
         "by means: MLP above more than half of GCN, S²GC, NGC, RNGC in more than half "
         "of the columns")
@@ -182,8 +186,8 @@ def _depth(acc, columns):
                          "reading": reading})
     if rows:
         verdict = worst_verdict(r["reading"] for r in rows)
-        out.append(claim_record(
-            "depth-clean", QUOTES["depth-clean"], verdict, rows,
+        out.append(sentence_record(
+            TARGETS["fig:depth"].sentence("depth-clean"), verdict, rows,
             "; ".join(f"{r['model']} {r['column'][0]}: range {r['range']:.1f} "
                       + (f"({r['range_from_S4']:.1f} from S = 4 on; "
                          if r["range_from_S4"] is not None else "(")
@@ -204,8 +208,8 @@ def _depth(acc, columns):
         pub = [r for r in rows if r["column"][0] == "pubmed"]
         if pub and verdict == "holds" and max(rows, key=lambda r: r["mean"]) is not pub[0]:
             verdict = "fails"
-        out.append(claim_record(
-            "depth-noisy", QUOTES["depth-noisy"], verdict, rows,
+        out.append(sentence_record(
+            TARGETS["fig:depth"].sentence("depth-noisy"), verdict, rows,
             "RNGC S=16 − S=1 at ξ = 1: " + "; ".join(
                 f"{r['column'][0]} {interval_text(r)}" for r in rows),
             "noisy features (ξ = 1): RNGC at S = 16 beats S = 1 on every data set "
@@ -232,8 +236,8 @@ def _row_norm(acc, columns):
         if w is not None and wo is not None:
             paper.append(f"{d} ξ={lv:g} {w.mean - wo.mean:+.1f}")
     verdict = worst_verdict(r["reading"] for r in rows)
-    return claim_record(
-        "row-norm", QUOTES["row-norm"], verdict, rows,
+    return sentence_record(
+        TARGETS["tab:row normalization"].sentence("row-norm"), verdict, rows,
         "NGC with − without RN, ours: " + "; ".join(
             f"{r['column'][0]} ξ={r['column'][1]:g} {interval_text(r)}" for r in rows)
         + ". The paper's own table: " + "; ".join(paper),
@@ -258,8 +262,7 @@ def judge_target(key, acc, n_classes):
         others = tuple(m for m in t.models if m in BASELINES)
         if key == "fig:noise":
             found.append(_chance(acc, cols, n_classes))
-            found.append(_beats("ngc-best-fig", QUOTES["ngc-best-fig"], acc, cols,
-                                ("ngc", "rngc"), others,
+            found.append(_beats(t.sentence("ngc-best-fig"), acc, cols, ("ngc", "rngc"), others,
                                 "NGC − b > 0 and RNGC − b > 0 for every baseline b and column "
                                 "(paired 95 % intervals; fails on a Bonferroni interval below "
                                 "0)"))
@@ -267,32 +270,30 @@ def judge_target(key, acc, n_classes):
             if g is not None:
                 found.append(g)
         else:
-            found.append(bold(acc, cols, others))
+            found.append(bold(acc, cols, others, key))
         if key == "tab:heterophily":
-            found.append(_beats("heterophily-rngc", QUOTES["heterophily-rngc"], acc, cols,
-                                ("rngc",), others,
+            found.append(_beats(t.sentence("heterophily-rngc"), acc, cols, ("rngc",), others,
                                 f"'better or matches': RNGC − b > −{MATCH_MARGIN:g} points for "
                                 f"every baseline b and column (paired 95 %); fails when a "
                                 f"Bonferroni interval lies below −{MATCH_MARGIN:g}",
                                 threshold=-MATCH_MARGIN))
             found.append(_heterophily_mlp(acc, cols))
         if key == "tab:coauthor":
-            found.append(_beats("coauthor-mlp", QUOTES["coauthor-mlp"], acc, cols,
-                                ("gcn", "rngc"), ("mlp",),
+            found.append(_beats(t.sentence("coauthor-mlp"), acc, cols, ("gcn", "rngc"),
+                                ("mlp",),
                                 "GCN − MLP > 0 and RNGC − MLP > 0 in every column (paired 95 "
                                 "%; fails on a Bonferroni interval below 0)"))
-            found.append(_beats("coauthor-gcn", QUOTES["coauthor-gcn"], acc, cols, ("rngc",),
-                                ("gcn",), "RNGC − GCN > 0 in every column (paired 95 %; fails "
-                                          "on a Bonferroni interval below 0)"))
+            found.append(_beats(t.sentence("coauthor-gcn"), acc, cols, ("rngc",), ("gcn",),
+                                "RNGC − GCN > 0 in every column (paired 95 %; fails on a "
+                                "Bonferroni interval below 0)"))
         if key == "tab:flip":
             high = [c for c in cols if math.isclose(c[1], 0.4)]
-            found.append(_beats("flip-rngc", QUOTES["flip-rngc"], acc, high, ("rngc",),
-                                others, "at p = 0.4, RNGC − b > 0 for every baseline b and data "
-                                        "set (paired 95 %; fails on a Bonferroni interval "
-                                        "below 0)"))
-        found.append(rngc_over_ngc(acc, cols))
+            found.append(_beats(t.sentence("flip-rngc"), acc, high, ("rngc",), others,
+                                "at p = 0.4, RNGC − b > 0 for every baseline b and data set "
+                                "(paired 95 %; fails on a Bonferroni interval below 0)"))
+        found.append(rngc_over_ngc(acc, cols, key))
         if key != "fig:noise":
-            found.append(mlp_weak(acc, cols))
+            found.append(mlp_weak(acc, cols, key))
         for rec in found:
             rec["reading"] = reading
         out.extend(found)

@@ -136,15 +136,18 @@ def run_sweep(spec, out=None, *, n_jobs=-1, scheduler=None, progress=False, seed
     return [done.get(c.id) or failures[c.id] for c in cells]
 
 
-def run_planned(ctx, cells):
+def run_planned(ctx, cells, **options):
     """The records of a claim's planned cells (:meth:`ngc_ref_theory.Claim.plan`), in order.
 
     In a thorough run the runner has already run them into ``ctx.store``, so they are read
     back; cells not there (a check run on its own, a cell that failed earlier) run now, on
-    the run's workers or cluster (``ctx.n_jobs``, ``ctx.scheduler``), into the same store.
+    the run's workers or cluster (``ctx.n_jobs``, ``ctx.scheduler``), into the same store, in
+    the order given. ``options`` are :func:`run_sweep`'s (``progress``, ``desc``,
+    ``raise_errors``, ``on_record``): ``ngc-ref reproduce`` runs its targets' cells this way,
+    with a bar and its failed cells returned as error records.
     """
     return run_sweep(cells, ctx.store, n_jobs=ctx.n_jobs, scheduler=ctx.scheduler,
-                     seed=ctx.seed)
+                     seed=ctx.seed, **options)
 
 
 def _ends_with_newline(path):
