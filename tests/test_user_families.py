@@ -258,9 +258,47 @@ def test_family_table_lists_the_families_as_rst():
 
 
 def test_log_degree_is_factor_times_log_n():
+    from ngc_ref_theory.kit.graphs import _log_degree
     for n in (2, 3, 1000):
-        assert _registry.log_degree(2.5)(n) == pytest.approx(2.5 * math.log(n), rel=1e-15)
+        assert _log_degree(2.5)(n) == pytest.approx(2.5 * math.log(n), rel=1e-15)
     assert family_info("er_avgdeg_2logn").degree(3) == pytest.approx(2 * math.log(3))
+
+
+#: The checker's own n-scaled families (issue 36: they live with the checker, which registers
+#: them in the library's registry on import), in registration order, with their declarations.
+CHECKER_OWN = {
+    "grid_2d": dict(deterministic=True, local=True, exact_n=False, order=30),
+    "torus": dict(vertex_transitive=True, deterministic=True, local=True, exact_n=False,
+                  order=None),
+    "er_avgdeg_3": dict(isolated_nodes=True, order=60),
+    "er_avgdeg_2logn": dict(order=70),
+    "random_regular_4": dict(exact_n=False, order=80),
+    "barabasi_albert_3": dict(order=90),
+    "sbm_4_blocks_deg8": dict(exact_n=False, order=100),
+}
+
+
+def test_the_checker_registers_its_own_families_and_the_library_holds_none_of_them():
+    """In a registry holding only the library's built-ins (as in a process that never imports
+    the checker), the checker's registration adds exactly its own families, in order, with
+    their declarations, none of them built in; run twice, it changes nothing."""
+    from ngc_ref_theory.kit.graphs import register_checker_families
+    assert not set(CHECKER_OWN) & _registry.BUILTIN
+    library = {k: v for k, v in _registry._FAMILIES.items() if k in _registry.BUILTIN}
+    _registry._FAMILIES.clear()
+    _registry._FAMILIES.update(library)
+    assert not set(CHECKER_OWN) & set(graphs.graph_families())
+    register_checker_families()
+    register_checker_families()
+    assert graphs.graph_families() == (*library, *CHECKER_OWN)
+    for name, want in CHECKER_OWN.items():
+        info = family_info(name)
+        assert info.tag("checker_order") == want.get("order"), name
+        for flag in ("vertex_transitive", "deterministic", "isolated_nodes", "local"):
+            assert getattr(info, flag) == want.get(flag, False), (name, flag)
+        assert info.exact_n == want.get("exact_n", True), name
+        assert not info.hub and info.required == () and info.optional == (), name
+    assert default_families() == CHECKER_DEFAULTS
 
 
 class _OneArg:

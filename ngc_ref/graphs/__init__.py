@@ -6,10 +6,10 @@ Every adjacency returned here is a symmetric ``scipy.sparse.csr_array`` of dtype
 ``seed=None | int | numpy.random.Generator``; the same seed gives the identical graph.
 
 :func:`make_graph` builds any registered family by name (:func:`graph_families`: the basic
-``GRAPH_FAMILIES``, the theory checker's n-scaled families, and your own, registered with
-:func:`register_family` or named ``"package.module:function"``), so that the theory checker and
-the sweeps can sweep families and sizes; :func:`family_info` gives what a family declares
-(vertex-transitive, isolated nodes, hub, degree growth).
+``GRAPH_FAMILIES``, and your own, registered with :func:`register_family` or named
+``"package.module:function"``, as the theory checker registers its n-scaled families), so that
+the theory checker and the sweeps can sweep families and sizes; :func:`family_info` gives what a
+family declares (vertex-transitive, isolated nodes, hub, degree growth).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .._docs import fill_doc
 from .._validation import check_option
 from ._build import check_n
 from ._registry import (_FAMILIES, BUILTIN, GraphFamily, _add, as_tags, build, family_info,
-                        family_params, family_table, graph_families, log_degree,
+                        family_params, family_table, graph_families,
                         register_family, resolve_family)
 from .deterministic import (FIGURE1_NAMES, complete, cycle, figure1, figure1_graphs, grid,
                             isolated, path, ring, star, torus)
@@ -37,17 +37,6 @@ def _grid_n(n, rng, cols=None):
     if n % cols:
         raise ValueError(f"grid needs n divisible by cols, got n={n}, cols={cols}")
     return grid(n // cols, cols)
-
-
-def _square_side(n):
-    return round(math.sqrt(n))
-
-
-def _sbm_deg8(n, rng):
-    # 4 equal blocks of n // 4 nodes: expected degree 6 inside the block, 2 outside.
-    k = 4
-    size = n // k
-    return sbm(size * k, k, min(1.0, 6.0 / size), 2.0 / (3 * size), seed=rng)[0]
 
 
 #: The tag the theory checker picks its default families by (``ngc_ref_theory.kit.graphs``
@@ -85,35 +74,9 @@ _builtin("barabasi_albert", lambda n, rng, m: barabasi_albert(n, m, seed=rng), (
 _builtin("random_regular", lambda n, rng, d: random_regular(n, d, seed=rng), ("d",),
          description="networkx, n <~ 1e5")
 #: Family names of the library's basic families: exactly n nodes (the parametrised building
-#: blocks). :func:`graph_families` lists every registered family.
+#: blocks). :func:`graph_families` lists every registered family (the theory checker's
+#: n-scaled families among them once ``ngc_ref_theory`` is imported: it registers them).
 GRAPH_FAMILIES = tuple(_FAMILIES)
-
-# ... and the n-scaled families of the theory checker's asymptotic claims (no parameters; some
-# round n). The degree growth, hubs and build cost are declared for the checks and the cost
-# model; the tag _CHECKER_ORDER places a family among the checker's defaults.
-_builtin("grid_2d", lambda n, rng: grid(_square_side(n), _square_side(n)), deterministic=True,
-         avg_degree=4.0, local=True, exact_n=False, description="round(√n)² nodes, 2-D lattice",
-         tags={_CHECKER_ORDER: 30})
-_builtin("torus", lambda n, rng: torus(_square_side(n)), vertex_transitive=True,
-         deterministic=True, avg_degree=4.0, local=True, exact_n=False,
-         description="round(√n)² nodes, 2-D lattice with wrap-around")
-_builtin("er_avgdeg_3", lambda n, rng: erdos_renyi(n, 3.0 / (n - 1), seed=rng),
-         isolated_nodes=True, avg_degree=3.0, description="G(n, 3/(n-1)): isolated nodes",
-         tags={_CHECKER_ORDER: 60})
-_builtin("er_avgdeg_2logn",
-         lambda n, rng: erdos_renyi(n, min(1.0, 2.0 * math.log(n) / (n - 1)), seed=rng),
-         avg_degree=log_degree(2.0), description="G(n, 2 log n/(n-1)), connected w.h.p.",
-         tags={_CHECKER_ORDER: 70})
-_builtin("random_regular_4", lambda n, rng: random_regular(n + (n % 2), 4, seed=rng),
-         avg_degree=4.0, exact_n=False, build_seconds_per_node=8e-5,
-         description="4-regular, n rounded up to even", tags={_CHECKER_ORDER: 80})
-_builtin("barabasi_albert_3", lambda n, rng: barabasi_albert(n, 3, seed=rng),
-         avg_degree=6.0, build_seconds_per_node=1e-4,
-         description="preferential attachment, m = 3", tags={_CHECKER_ORDER: 90})
-_builtin("sbm_4_blocks_deg8", _sbm_deg8, avg_degree=8.0, exact_n=False,
-         description="4 blocks of n // 4, expected degree 6 inside, 2 outside",
-         tags={_CHECKER_ORDER: 100})
-
 
 def make_graph(family, n, seed=None, **params):
     """Build a graph of a registered family with (about) ``n`` nodes.

@@ -7,22 +7,27 @@ checks read from a family's declaration (:func:`declared`, :func:`is_transitive`
 contextual SBM) are in :mod:`ngc_ref_theory.sweep.theorem1`.
 
 Every family lives in one registry, :mod:`ngc_ref.graphs` (:func:`ngc_ref.graphs.make_graph`,
-:func:`ngc_ref.graphs.register_family`): the checker's families are registered there by name
-with what the checks need (vertex-transitive, deterministic, isolated nodes, hub, degree
-growth, build cost), and so is a user's own (``"package.module:function"``). The checker
-decides from those declarations, never from lists of names. A family sized by n alone takes no
-parameters; a parametrised one takes its ``graph_params``.
+:func:`ngc_ref.graphs.register_family`): the checker's own n-scaled families are registered
+there by this module, when the checker is imported (:data:`CHECKER_FAMILY_DECLARATIONS`; the
+library holds only its basic families), by name with what the checks need (vertex-transitive,
+deterministic, isolated nodes, hub, degree growth, build cost), and so is a user's own
+(``"package.module:function"``). The checker decides from those declarations, never from lists
+of names. A family sized by n alone takes no parameters; a parametrised one takes its
+``graph_params``.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import networkx as nx
 import scipy.sparse as sp
 
 from ngc_ref import series_ratio
-from ngc_ref.graphs import family_info, graph_families, make_graph, resolve_family
+from ngc_ref.graphs import (barabasi_albert, erdos_renyi, family_info, graph_families, grid,
+                            make_graph, random_regular, register_family, resolve_family, sbm,
+                            torus)
 
 
 def _adj(G):
@@ -61,6 +66,72 @@ def small_graphs(ctx):
 #: its value (a number) places the family in their report order. The library gives it no
 #: meaning: ``register_family(..., tags={"checker_order": 55})`` adds a family of one's own.
 CHECKER_ORDER = "checker_order"
+
+
+def _square_side(n):
+    return round(math.sqrt(n))
+
+
+def _sbm_deg8(n, seed):
+    # 4 equal blocks of n // 4 nodes: expected degree 6 inside the block, 2 outside.
+    k = 4
+    size = n // k
+    return sbm(size * k, k, min(1.0, 6.0 / size), 2.0 / (3 * size), seed=seed)[0]
+
+
+def _log_degree(factor):
+    return lambda n: factor * math.log(max(n, 2))
+
+
+#: The checker's own n-scaled families (no parameters; some round n), registered in the
+#: library's registry when the checker is imported: name -> (builder(n, seed), declarations).
+#: The degree growth, hubs and build cost are declared for the checks and the cost model; the
+#: tag :data:`CHECKER_ORDER` places a family among the checker's defaults (the library's
+#: ``ring``, ``path``, ``complete`` and ``star`` carry it too).
+CHECKER_FAMILY_DECLARATIONS = {
+    "grid_2d": (lambda n, seed: grid(_square_side(n), _square_side(n)), dict(
+        deterministic=True, avg_degree=4.0, local=True, exact_n=False,
+        description="round(√n)² nodes, 2-D lattice", tags={CHECKER_ORDER: 30})),
+    "torus": (lambda n, seed: torus(_square_side(n)), dict(
+        vertex_transitive=True, deterministic=True, avg_degree=4.0, local=True, exact_n=False,
+        description="round(√n)² nodes, 2-D lattice with wrap-around")),
+    "er_avgdeg_3": (lambda n, seed: erdos_renyi(n, 3.0 / (n - 1), seed=seed), dict(
+        isolated_nodes=True, avg_degree=3.0, description="G(n, 3/(n-1)): isolated nodes",
+        tags={CHECKER_ORDER: 60})),
+    "er_avgdeg_2logn": (
+        lambda n, seed: erdos_renyi(n, min(1.0, 2.0 * math.log(n) / (n - 1)), seed=seed), dict(
+            avg_degree=_log_degree(2.0), description="G(n, 2 log n/(n-1)), connected w.h.p.",
+            tags={CHECKER_ORDER: 70})),
+    "random_regular_4": (lambda n, seed: random_regular(n + (n % 2), 4, seed=seed), dict(
+        avg_degree=4.0, exact_n=False, build_seconds_per_node=8e-5,
+        description="4-regular, n rounded up to even", tags={CHECKER_ORDER: 80})),
+    "barabasi_albert_3": (lambda n, seed: barabasi_albert(n, 3, seed=seed), dict(
+        avg_degree=6.0, build_seconds_per_node=1e-4,
+        description="preferential attachment, m = 3", tags={CHECKER_ORDER: 90})),
+    "sbm_4_blocks_deg8": (_sbm_deg8, dict(
+        avg_degree=8.0, exact_n=False,
+        description="4 blocks of n // 4, expected degree 6 inside, 2 outside",
+        tags={CHECKER_ORDER: 100})),
+}
+
+
+def register_checker_families():
+    """Register :data:`CHECKER_FAMILY_DECLARATIONS` in the library's registry (done once, on
+    import; again after a test emptied the registry). A family already there is left as it is.
+
+    Examples
+    --------
+    >>> from ngc_ref.graphs import family_info, make_graph
+    >>> register_checker_families()
+    >>> family_info("torus").vertex_transitive, make_graph("torus", 10).shape
+    (True, (9, 9))
+    """
+    for name, (builder, declarations) in CHECKER_FAMILY_DECLARATIONS.items():
+        if name not in graph_families():
+            register_family(name, builder, **declarations)
+
+
+register_checker_families()
 
 
 def declared(family):
