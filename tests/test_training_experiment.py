@@ -732,7 +732,8 @@ def test_fit_models_draws_the_control_once_and_only_when_needed(data, monkeypatc
     no_control = {k: s for k, s in _fit_specs(data).items() if not s.control}
     fit_models(no_control, *args, control_seed=rng)
     assert len(draws) == 1 and rng.bit_generator.state == state
-    with pytest.raises(ValueError, match="control_seed must be given"):
+    with pytest.raises(ValueError, match=r"^control_seed must be given when a spec is a control "
+                       r"\(control=True\): its signal-free features are drawn from it; got None$"):
         fit_models(_fit_specs(data), *args)
 
 
@@ -754,17 +755,21 @@ def test_fit_models_records_a_diverging_model_and_goes_on(data):
 
 
 @pytest.mark.parametrize("kwargs,exc,match", [
-    (dict(specs=[ModelSpec("raw")]), TypeError, r"^specs must be a dict"),
+    (dict(specs=[ModelSpec("raw")]), TypeError,
+     r"^specs must be a dict \{label: ModelSpec\}, got list \[ModelSpec\("),
     (dict(specs={"m": "raw"}), TypeError, r"^specs\['m'\] must be a ModelSpec"),
     (dict(specs={"m": ModelSpec("sgc", partial_sums=True)}), ValueError,
      r"^specs\['m'\].partial_sums needs the propagation 'ngc' or 'rngc'"),
     (dict(specs={"m": ModelSpec("rngc", dict(mode="edges"), partial_sums=True)}), ValueError,
      r"^specs\['m'\].partial_sums sums RNGC's exact series"),
     (dict(specs={"m": ModelSpec("ngc", dict(K=2), partial_sums=True)}), TypeError,
-     r"^specs\['m'\].propagation_params has unexpected parameter\(s\) \['K'\]"),
+     r"^specs\['m'\].propagation_params has unexpected parameter\(s\) \['K'\]; 'ngc' "
+     r"takes \['S', 'lam', 'norm'\]$"),
+    (dict(specs={"m": ModelSpec("ngc", dict(S=-1), partial_sums=True)}), ValueError,
+     r"^specs\['m'\]\.propagation_params\['S'\] must be >= 0, got -1$"),
     (dict(specs={"m": ModelSpec("ngc", partial_sums=1)}), TypeError,
      r"^specs\['m'\].partial_sums must be True or False"),
-    (dict(errors="ignore"), ValueError, r"errors"),
+    (dict(errors="ignore"), ValueError, r"^errors must be one of 'raise', 'record'; got 'ignore'$"),
     (dict(seed=-1), ValueError, r"^seed must be >= 0"),
 ])
 def test_fit_models_refuses_bad_input_by_name(data, kwargs, exc, match):
@@ -796,3 +801,27 @@ def test_run_experiment_runs_each_run_through_fit_models(data, monkeypatch):
               for _, _, fits in calls for f in fits.values()]
     assert [{k: r[k] for k in ("test_acc", "val_acc", "final_loss")}
             for r in res.records] == scores
+
+
+def test_fit_models_times_each_model_inside_the_call(data):
+    """Each record's seconds and cpu_seconds are the model's own: non-negative and within the
+    wall and CPU time of the whole call (measured around it here; no speed is asserted)."""
+    import time
+    from ngc_ref.training import fit_models
+    specs = {"raw": ModelSpec("raw", {}, dict(epochs=5)), "ngc": ModelSpec("ngc", dict(S=2))}
+    t0, c0 = time.perf_counter(), time.process_time()
+    fits = fit_models(specs, data.adjacency, data.features, data.labels, data.train_mask,
+                      data.val_mask, data.test_mask, data.num_classes, 0)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    assert [sorted(f) for f in fits.values()] == [sorted(
+        ["test_acc", "val_acc", "final_loss", "error", "seconds", "cpu_seconds"])] * 2
+    assert 0.0 <= sum(f["seconds"] for f in fits.values()) <= wall
+    assert 0.0 <= sum(f["cpu_seconds"] for f in fits.values()) <= cpu + 1e-6
+
+
+def test_run_experiment_without_levels_warns_at_the_callers_line(data):
+    with pytest.warns(UserWarning, match="^no levels given: nothing was run$") as rec:
+        run_experiment(data, levels=(), models=("raw",), runs=1, noise_fn=fake_corrupt)
+    # At the caller's line (under mutmut a trampoline frame sits in between: the plain run checks).
+    assert len(rec) == 1
+    assert rec[0].filename == __file__ or "mutmut.mutation.trampoline" in sys.modules
