@@ -69,9 +69,9 @@ def test_paired_comparisons_and_claims():
     assert compare(base - 2.0 - base, 1)["reading"] == "fails"
     acc = {("cora", 0.1, "paper"): {"ngc": list(base), "rngc": list(base + 0.5)},
            ("cora", 0.2, "paper"): {"ngc": list(base), "rngc": list(base + 0.4)}}
-    assert rngc_over_ngc(acc, list(acc), "fig:noise")["verdict"] == "holds"
+    assert rngc_over_ngc(acc, list(acc), "fig:noise").verdict == "holds"
     acc2 = {c: {"ngc": v["rngc"], "rngc": v["ngc"]} for c, v in acc.items()}
-    assert rngc_over_ngc(acc2, list(acc2), "fig:noise")["verdict"] == "fails"
+    assert rngc_over_ngc(acc2, list(acc2), "fig:noise").verdict == "fails"
 
 
 # ------------------------------------------------------------------ against the control

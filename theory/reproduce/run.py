@@ -71,7 +71,7 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
             records = run_planned(ctx, cells, progress=progress, raise_errors=False)
         scale_result = _scale(out, echo) if scale else None
         done = [r for r in records if r is not None and "error" not in r]
-        report = build(done)
+        report = build(done, ctx)
         meta = {"command": command, "started": started,
                 "seconds": round(time.perf_counter() - t0, 1), "seed": seed,
                 "only": only, "runs": runs, "full": full, "source": source(), **versions(),

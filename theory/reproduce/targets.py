@@ -141,6 +141,27 @@ class RunContext(Context):
     full: bool = False
     chosen: dict = field(default_factory=dict)
 
+    def rerun_words(self, statement_id):
+        """``reproduce --only TARGET [--runs N | --full] --seed S`` (``TARGET:DATASET`` for each
+        data set where this run chose some): the sentence's target on the same cells, so the
+        rerun judges it on the same runs (:func:`~ngc_ref_theory.kit.claim.rerun_command`).
+
+        Examples
+        --------
+        >>> RunContext(seed=2, runs=1, chosen={"tab:flip": {"cora"}}).rerun_words("tab:flip:bold")
+        ['reproduce', '--only', 'tab:flip:cora', '--runs', '1', '--seed', '2']
+        """
+        key = statement_id.rpartition(":")[0]
+        chosen = self.chosen.get(key)
+        only = [key] if chosen is None else [f"{key}:{d}" for d in sorted(chosen)]
+        counts = ["--runs", str(self.runs)] if self.runs is not None else (
+            ["--full"] if self.full else [])
+        return ["reproduce", "--only", *only, *counts, "--seed", str(self.seed)]
+
+    def claim_of(self, statement_id):
+        """The target whose sentence ``statement_id`` is (None: none)."""
+        return TARGETS.get(statement_id.rpartition(":")[0])
+
 
 CITATION = ("cora", "citeseer", "pubmed")
 _PUBMED_NOTE = ("Pubmed: ind.pubmed.allx is not in the data folder, so only the 60 training "
