@@ -16,8 +16,8 @@ from ngc_ref_theory.reproduce.judge import (WEAK_HALF_WIDTH, compare, control_ma
                                             mark, top_two, versus_control)
 from ngc_ref_theory.reproduce.tables import build, markdown, terminal_lines
 from ngc_ref_theory.reproduce.run import STORE
-from ngc_ref_theory.reproduce.targets import (TARGETS, RunContext, cell_cost, parse_only, plan,
-                                              resolve)
+from ngc_ref_theory.reproduce.targets import (TARGETS, RunContext, cell_cost, parse_only,
+                                              parse_sentences, plan, resolve)
 from ngc_ref_theory.reproduce.verdicts import rngc_over_ngc
 from ngc_ref_theory.sweep import as_cells, get_task, make_cell, read_records
 
@@ -234,6 +234,40 @@ def test_targets_and_only():
         parse_only(["tab:heterophily:cora"])
     with pytest.raises(ValueError, match="not run"):
         parse_only(["tab:ogb:cora"])
+
+
+def test_only_accepts_a_sentences_statement_id():
+    """``TARGET:SENTENCE`` (a statement id, as check's --only takes) runs the target, on the
+    data sets its ``TARGET:DATASET`` items name (all where none does), and reports only the
+    sentences named; a bare target reports all of them."""
+    assert parse_only(["tab:heterophily:bold"]) == {"tab:heterophily": None}
+    assert parse_sentences(["tab:heterophily:bold"]) == {"tab:heterophily": {"bold"}}
+    both = ["TAB:Flip:Bold", "tab:flip:cora", "tab:flip:flip-rngc"]
+    assert parse_only(both) == {"tab:flip": {"cora"}}
+    assert parse_sentences(both) == {"tab:flip": {"bold", "flip-rngc"}}
+    assert parse_sentences(["tab:flip:bold", "flip"]) == {}            # the whole target
+    assert parse_sentences(["tab:flip:cora"]) == {}                    # data sets only
+    assert parse_only(["tab:row normalization:row-norm"]) == {"tab:row normalization": None}
+    with pytest.raises(ValueError, match="judges the sentences bold, flip-rngc"):
+        parse_only(["tab:flip:heterophily-mlp"])
+    ctx = RunContext(sentences=parse_sentences(["tab:heterophily:bold"]))
+    assert {c["id"] for c in build(_records(3), ctx)["claims"]} == {"tab:heterophily:bold"}
+    assert len({c["id"] for c in build(_records(3))["claims"]}) == 5
+
+
+def test_every_sentence_id_is_accepted_and_none_is_a_data_set():
+    """Each statement id of each target selects its sentence; no sentence key is a data set
+    name or alias (so ``TARGET:DATASET`` and ``TARGET:SENTENCE`` never collide), and every
+    data set item still selects its data set."""
+    from ngc_ref.datasets import canonical_name
+    for key, t in TARGETS.items():
+        for q in t.quotes:
+            assert parse_sentences([f"{key}:{q}"]) == {key: {q}}
+            with pytest.raises(ValueError):
+                canonical_name(q)
+        for ds in t.datasets:
+            assert (parse_only([f"{key}:{ds}"]), parse_sentences([f"{key}:{ds}"])) == (
+                {key: {ds}}, {})
 
 
 def _plan(chosen, **kw):

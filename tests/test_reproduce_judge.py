@@ -127,6 +127,7 @@ def test_a_failing_sentence_is_a_kit_result_whose_rerun_runs_as_printed():
     the command line parses back into the same selection, runs and seed."""
     from ngc_ref_theory.cli import build_parser
     from ngc_ref_theory.reproduce.run import select
+    from ngc_ref_theory.reproduce.targets import parse_sentences
     import shlex
     st = TARGETS["tab:flip"].sentence("bold")
     rows = [{"column": ["citeseer", 0.4, "raw"], "reading": "fails"},
@@ -137,15 +138,17 @@ def test_a_failing_sentence_is_a_kit_result_whose_rerun_runs_as_printed():
     assert res.verdict == "fails" and res.id == "tab:flip:bold" and res.claim == "tab:flip"
     assert res.counterexample["dataset"] == "citeseer"     # the failing comparison's
     rerun = sentence_json(res)["rerun"]
-    assert rerun == ("NGC_REF_DATA='/data dir' ngc-ref reproduce --only tab:flip:citeseer "
-                     "tab:flip:cora --runs 1 --seed 2 --out ngc_ref_rerun/tab_flip_bold")
+    assert rerun == ("NGC_REF_DATA='/data dir' ngc-ref reproduce --only tab:flip:bold "
+                     "tab:flip:citeseer tab:flip:cora --runs 1 --seed 2 --out "
+                     "ngc_ref_rerun/tab_flip_bold")
     env, *words = shlex.split(rerun)
     assert env == "NGC_REF_DATA=/data dir" and words[0] == "ngc-ref"
     args = build_parser().parse_args(words[1:])
     assert (select(args.only), args.runs, args.seed) == (ctx.chosen, 1, 2)
+    assert parse_sentences(args.only) == {"tab:flip": {"bold"}}      # it reports that one
     whole = sentence_json(sentence_result(Sentence(st, "fails", rows[1:], "s", "r"),
                                           RunContext(full=True), "raw"))
-    assert whole["rerun"].startswith("ngc-ref reproduce --only tab:flip --full --seed 0 ")
+    assert whole["rerun"].startswith("ngc-ref reproduce --only tab:flip:bold --full --seed 0 ")
     assert "rerun" not in sentence_record(st, "inconclusive", rows, "s", "r")
 
 

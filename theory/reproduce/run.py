@@ -31,7 +31,8 @@ from ..sweep.store import encode
 from .cells import dataset
 from .tables import build, figures, markdown, shown_reading, terminal_lines
 from .scale import run_scale
-from .targets import NOT_RUN, TARGETS, RunContext, parse_only, plan, run_counts
+from .targets import (NOT_RUN, TARGETS, RunContext, parse_only, parse_sentences, plan,
+                      run_counts)
 
 STORE = "reproduce.jsonl"
 SCALE = "scale.json"
@@ -60,7 +61,8 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
         print(data_origin_line(root), file=sys.stderr)
     out = Path(out)
     ctx = RunContext(seed=seed, data_root=root, store=out / STORE, n_jobs=jobs,
-                     scheduler=scheduler, runs=runs, full=full, chosen=runnable)
+                     scheduler=scheduler, runs=runs, full=full, chosen=runnable,
+                     sentences=parse_sentences(only) if only else {})
     cells = plan(ctx)
     _check_data(sorted({params["dataset"] for _, params in cells}), root)
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")

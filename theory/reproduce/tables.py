@@ -82,7 +82,8 @@ def build(records, ctx=None):
     """The report's content (a dict; ``reproduce.json`` minus ``meta``), in the order of
     :data:`TARGETS`, then data set, level and reading. The paper's sentences are judged as
     the run of ``ctx`` (a :class:`.targets.RunContext`; default: a default run) ran them,
-    which their ``rerun`` commands repeat (:func:`.judge.sentence_json`)."""
+    which their ``rerun`` commands repeat (:func:`.judge.sentence_json`), and kept where it
+    reports them (``--only TARGET:SENTENCE``: :meth:`.targets.RunContext.reports`)."""
     acc, meta = collect(records)
     cells, claims, readings = [], [], []
     for key in [k for k in TARGETS if k in acc]:
@@ -97,7 +98,8 @@ def build(records, ctx=None):
                 if cells[-1]["mean"] is not None:   # failed in every run: nothing to judge
                     numbers[col][model] = cells[-1]["runs"]
         claims.extend(sentence_json(r)                           # each names its target
-                      for r in judge_target(key, numbers, _n_classes, ctx))
+                      for r in judge_target(key, numbers, _n_classes, ctx)
+                      if ctx is None or ctx.reports(r.id))
         readings.extend(compare_readings(key, [c for c in cells if c["target"] == key]))
     return {"cells": cells, "not_run_rows": _not_run_rows(acc), "claims": claims,
             "readings": readings, "strength": strength(cells),

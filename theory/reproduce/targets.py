@@ -140,20 +140,28 @@ class RunContext(Context):
     runs: int | None = None
     full: bool = False
     chosen: dict = field(default_factory=dict)
+    #: ``{target: sentence keys}``: the targets of which ``--only`` named sentences
+    #: (:func:`parse_sentences`); the report keeps only those of their sentences.
+    sentences: dict = field(default_factory=dict)
+
+    def reports(self, statement_id):
+        """Whether the report keeps the sentence ``statement_id`` (``TARGET:KEY``)."""
+        key, _, sentence = statement_id.rpartition(":")
+        return key not in self.sentences or sentence in self.sentences[key]
 
     def rerun_words(self, statement_id):
-        """``reproduce --only TARGET [--runs N | --full] --seed S`` (``TARGET:DATASET`` for each
-        data set where this run chose some): the sentence's target on the same cells, so the
-        rerun judges it on the same runs (:func:`~ngc_ref_theory.kit.claim.rerun_command`).
+        """``reproduce --only TARGET:SENTENCE [TARGET:DATASET ...] [--runs N | --full] --seed
+        S``: the sentence on its target's cells of this run (its data sets where this run chose
+        some), so the rerun judges it on the same runs
+        (:func:`~ngc_ref_theory.kit.claim.rerun_command`).
 
         Examples
         --------
         >>> RunContext(seed=2, runs=1, chosen={"tab:flip": {"cora"}}).rerun_words("tab:flip:bold")
-        ['reproduce', '--only', 'tab:flip:cora', '--runs', '1', '--seed', '2']
+        ['reproduce', '--only', 'tab:flip:bold', 'tab:flip:cora', '--runs', '1', '--seed', '2']
         """
         key = statement_id.rpartition(":")[0]
-        chosen = self.chosen.get(key)
-        only = [key] if chosen is None else [f"{key}:{d}" for d in sorted(chosen)]
+        only = [statement_id, *(f"{key}:{d}" for d in sorted(self.chosen.get(key) or ()))]
         counts = ["--runs", str(self.runs)] if self.runs is not None else (
             ["--full"] if self.full else [])
         return ["reproduce", "--only", *only, *counts, "--seed", str(self.seed)]
@@ -286,38 +294,68 @@ def resolve(name):
     return ALIASES.get(key, key)
 
 
+def _parse_item(item):
+    """``(target key, data set or None, sentence key or None)`` of one ``--only`` item: a
+    target, ``TARGET:DATASET`` or ``TARGET:SENTENCE`` (a statement id; no sentence key is a
+    data set's name, ``tests/test_reproduce.py``)."""
+    from ngc_ref.datasets import canonical_name
+    try:
+        return resolve(item), None, None
+    except ValueError as exc:
+        head, sep, tail = item.rpartition(":")
+        if not sep or not head:
+            raise
+        try:
+            key = resolve(head)
+        except ValueError:
+            if ":" not in head:     # 'tab:nope': the whole item is the unknown target
+                raise exc from None
+            raise
+    if key not in TARGETS:
+        raise ValueError(f"{item!r}: {key!r} is not run, so it has no data sets or sentences "
+                         "to choose from") from None
+    t = TARGETS[key]
+    sentences = {q.lower(): q for q in t.quotes}
+    if tail.lower() in sentences:
+        return key, None, sentences[tail.lower()]
+    try:
+        ds = canonical_name(tail)
+    except ValueError:
+        ds = tail
+    if ds not in t.levels:
+        raise ValueError(f"{item!r}: {key} runs on {', '.join(t.datasets)}, not {ds!r}, and "
+                         f"judges the sentences {', '.join(t.quotes)}") from None
+    return key, ds, None
+
+
 def parse_only(items):
     """``{target key: set of data sets or None (all)}`` from ``--only`` arguments.
 
-    Each item is a target (key, LaTeX label or alias) or ``TARGET:DATASET``.
+    Each item is a target (key, LaTeX label or alias), ``TARGET:DATASET`` or a sentence's
+    statement id ``TARGET:SENTENCE`` (:func:`parse_sentences`), which runs the target on the
+    data sets its ``TARGET:DATASET`` items name (all where none does).
     """
-    from ngc_ref.datasets import canonical_name
-    out = {}
-    for item in items:
-        try:
-            key, ds = resolve(item), None
-        except ValueError as exc:
-            head, sep, tail = item.rpartition(":")
-            if not sep or not head:
-                raise
-            try:
-                key = resolve(head)
-            except ValueError:
-                if ":" not in head:     # 'tab:nope': the whole item is the unknown target
-                    raise exc from None
-                raise
-            if key not in TARGETS:
-                raise ValueError(f"{item!r}: {key!r} is not run, so it has no data sets to "
-                                 "choose from") from None
-            ds = canonical_name(tail)
-            if ds not in TARGETS[key].levels:
-                raise ValueError(f"{item!r}: {key} runs on {', '.join(TARGETS[key].datasets)}, "
-                                 f"not {ds!r}") from None
-        if ds is None:
-            out[key] = None
-        elif out.get(key, set()) is not None:
-            out.setdefault(key, set()).add(ds)
-    return out
+    out, whole = {}, set()
+    for key, ds, sentence in map(_parse_item, items):
+        out.setdefault(key, set())
+        if ds is None and sentence is None:
+            whole.add(key)
+        elif ds is not None:
+            out[key].add(ds)
+    return {k: None if k in whole or not v else v for k, v in out.items()}
+
+
+def parse_sentences(items):
+    """``{target key: set of sentence keys}`` of the targets whose ``--only`` items name
+    sentences (``TARGET:SENTENCE``) and not the whole target: the report keeps only those of
+    their sentences (:meth:`RunContext.reports`)."""
+    out, whole = {}, set()
+    for key, ds, sentence in map(_parse_item, items):
+        if sentence is not None:
+            out.setdefault(key, set()).add(sentence)
+        elif ds is None:
+            whole.add(key)
+    return {k: v for k, v in out.items() if k not in whole}
 
 
 def run_counts(target, *, runs=None, full=False):
@@ -355,5 +393,5 @@ def plan(ctx):
 
 
 __all__ = ["ALIASES", "CITATION", "COST", "DEPTH_S", "LARGE", "MODEL_HELP", "NOT_RUN", "RunContext",
-           "TARGETS", "Target", "cell_cost", "depth_models", "parse_only", "plan", "resolve",
-           "run_counts", "sentence_scope"]
+           "TARGETS", "Target", "cell_cost", "depth_models", "parse_only", "parse_sentences",
+           "plan", "resolve", "run_counts", "sentence_scope"]
