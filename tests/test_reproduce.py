@@ -16,10 +16,11 @@ from ngc_ref_theory.reproduce.judge import (WEAK_HALF_WIDTH, compare, control_ma
                                             mark, top_two, versus_control)
 from ngc_ref_theory.reproduce.tables import build, markdown, terminal_lines
 from ngc_ref_theory.reproduce.run import STORE
-from ngc_ref_theory.reproduce.targets import (TARGETS, RunContext, cell_cost, parse_only,
-                                              parse_sentences, plan, resolve)
+from ngc_ref_theory.reproduce.cells import plan
+from ngc_ref_theory.reproduce.targets import (TARGETS, RunContext, parse_only, parse_sentences,
+                                              resolve)
 from ngc_ref_theory.reproduce.verdicts import rngc_over_ngc
-from ngc_ref_theory.sweep import as_cells, get_task, make_cell, read_records
+from ngc_ref_theory.sweep import as_cells, cell_seconds, get_task, make_cell, read_records
 
 DATA = os.environ.get("NGC_REF_DATA")
 needs_data = pytest.mark.skipif(not DATA, reason="NGC_REF_DATA is not set")
@@ -284,9 +285,22 @@ def test_plan_counts_and_order():
     everything = _plan({k: None for k in TARGETS})
     # the Coauthor cells first, one Physics and one CS cell side by side; then longest first
     assert [p["dataset"] for _, p in everything[:4]] == ["coauthor-physics", "coauthor-cs"] * 2
-    rest = [cell_cost(p) for _, p in everything[4:]]
-    assert rest == sorted(rest, reverse=True) and max(rest) < min(cell_cost(p) for _, p in
+    rest = [cell_seconds(*c) for c in everything[4:]]
+    assert rest == sorted(rest, reverse=True) and max(rest) < min(cell_seconds(*c) for c in
                                                                  everything[:4])
+
+
+def test_the_reproduce_task_declares_its_cost_model():
+    """As every sweep task does (register_task(cost=)), read through sweep.cell_seconds: a
+    cell costs the measured CPU seconds of its (target, data set), every one measured, and
+    the unmeasured default elsewhere."""
+    from ngc_ref_theory.reproduce.cells import COST, UNMEASURED_SECONDS
+    pairs = {(k, ds) for k, t in TARGETS.items() for ds in t.datasets}
+    assert set(COST) == pairs
+    for _, p in _plan({k: None for k in TARGETS}, runs=1):
+        assert cell_seconds("reproduce", p) == COST[p["target"], p["dataset"]]
+    assert cell_seconds("reproduce", {"target": "tab:flip", "dataset": "karate"}) == (
+        UNMEASURED_SECONDS)
 
 
 def test_a_targets_cells_are_its_claim_plan():

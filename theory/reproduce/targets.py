@@ -11,14 +11,14 @@ of extra models (``ngc-rw``, ``rngc-rw``) inside the heterophily cells, where it
 
 Run counts: ``paper_runs`` is the paper's (its captions and appendix tables), used by
 ``--full``; ``default_runs`` is what the default run affords on a 2-core machine within
-45 minutes (measured per-run costs in :data:`COST`; see the README); ``--runs N`` overrides
+45 minutes (measured per-run costs: the ``reproduce`` task's cost model,
+:data:`.cells.COST`; see the README); ``--runs N`` overrides
 both.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import zip_longest
 
 from ..kit.claim import Claim, Context, as_stated, extension, match_id
 from ..paper.experiments import METHOD_QUOTES, QUOTES, SAID_OF
@@ -265,22 +265,6 @@ NOT_RUN = {
                   "available offline (and RobustGCN, GCN-Jaccard, GCN-SVD are not implemented)",
 }
 
-#: Measured CPU seconds of one cell (one run of one level and reading) per (target, data set):
-#: the mean over the cells of one default run on the idle 2-core development machine (each
-#: cell on one core, one BLAS thread). The plan orders cells by it (longest first) and the
-#: default run counts come from it.
-COST = {
-    ("fig:noise", "cora"): 5.1, ("fig:noise", "citeseer"): 18.6, ("fig:noise", "pubmed"): 9.6,
-    ("tab:heterophily", "cornell"): 0.9, ("tab:heterophily", "texas"): 0.9,
-    ("tab:heterophily", "wisconsin"): 3.0, ("tab:heterophily", "actor"): 52.3,
-    ("tab:coauthor", "coauthor-cs"): 500.0, ("tab:coauthor", "coauthor-physics"): 478.0,
-    ("tab:flip", "cora"): 6.2, ("tab:flip", "citeseer"): 18.5, ("tab:flip", "pubmed"): 9.1,
-    ("tab:row normalization", "cora"): 0.3, ("tab:row normalization", "citeseer"): 1.0,
-    ("tab:row normalization", "pubmed"): 1.0,
-    ("fig:depth", "cora"): 4.7, ("fig:depth", "citeseer"): 19.0, ("fig:depth", "pubmed"): 6.3,
-}
-
-
 def resolve(name):
     """The target key for a key, a LaTeX label or an alias, in any letter case; ValueError
     suggests the closest ones."""
@@ -369,29 +353,6 @@ def run_counts(target, *, runs=None, full=False):
     return dict(t.default_runs)
 
 
-#: Data sets whose cells hold several GB while they run: the plan alternates them, so that
-#: two workers starting on the longest cells hold one of each, not two of the largest.
-LARGE = ("coauthor-physics", "coauthor-cs")
-
-
-def cell_cost(params):
-    """The measured CPU seconds of a cell (:data:`COST`; 10 where unmeasured)."""
-    return COST.get((params["target"], params["dataset"]), 10.0)
-
-
-def plan(ctx):
-    """The planned cells (:meth:`Target.planned_cells`) of the targets ``ctx.chosen`` selects,
-    as ``(task, params)``, longest first (:func:`cell_cost`), the :data:`LARGE` data sets'
-    cells alternating."""
-    cells = [cell for key in ctx.chosen if key in TARGETS
-             for cell in TARGETS[key].cells(ctx, "sym")]
-    cells.sort(key=lambda c: -cell_cost(c[1]))
-    large = [c for c in cells if c[1]["dataset"] in LARGE]
-    by_ds = [[c for c in large if c[1]["dataset"] == d] for d in LARGE]
-    mixed = [c for group in zip_longest(*by_ds) for c in group if c is not None]
-    return mixed + [c for c in cells if c[1]["dataset"] not in LARGE]
-
-
-__all__ = ["ALIASES", "CITATION", "COST", "DEPTH_S", "LARGE", "MODEL_HELP", "NOT_RUN", "RunContext",
-           "TARGETS", "Target", "cell_cost", "depth_models", "parse_only", "parse_sentences",
-           "plan", "resolve", "run_counts", "sentence_scope"]
+__all__ = ["ALIASES", "CITATION", "DEPTH_S", "MODEL_HELP", "NOT_RUN", "RunContext", "TARGETS",
+           "Target", "depth_models", "parse_only", "parse_sentences", "resolve", "run_counts",
+           "sentence_scope"]
