@@ -201,6 +201,27 @@ def test_gcn_pubmed_needs_the_largest_gap_on_pubmed():
     assert _rec(V._gcn_pubmed(_acc(cols[:1], ngc=70.0, gcn=60.0), cols[:1])) is None
 
 
+def test_especially_on_pubmed_has_one_reading_for_both_sentences():
+    """"especially on Pubmed": a holding verdict stands where Pubmed's mean gain is the largest
+    of the rows (the first of equal means counting as the largest), else fails; any other
+    verdict, or rows without Pubmed, are left as they are. gcn-pubmed and depth-noisy both
+    read it so: the same gains give each the same verdict."""
+    def rows(**gain):
+        return [{"column": [d, 1.0], "mean": g} for d, g in gain.items()]
+    assert V.especially_pubmed("holds", rows(cora=2.0, pubmed=5.0)) == "holds"
+    assert V.especially_pubmed("holds", rows(cora=5.0, pubmed=2.0)) == "fails"
+    assert V.especially_pubmed("holds", rows(pubmed=5.0, cora=5.0)) == "holds"
+    assert V.especially_pubmed("holds", rows(cora=5.0, pubmed=5.0)) == "fails"
+    assert V.especially_pubmed("inconclusive", rows(cora=5.0, pubmed=2.0)) == "inconclusive"
+    assert V.especially_pubmed("holds", rows(cora=1.0, citeseer=3.0)) == "holds"
+    cols = [("cora", 1.0, "paper"), ("pubmed", 1.0, "paper")]
+    for gains, verdict in (((3.0, 8.0), "holds"), ((8.0, 3.0), "fails")):
+        acc = {c: {"ngc": runs(60.0 + g), "gcn": runs(60.0), "rngc@S=16": runs(60.0 + g),
+                   "rngc@S=1": runs(60.0)} for c, g in zip(cols, gains)}
+        noisy = _by_claim(_rec(V._depth(acc, cols)))["depth-noisy"]
+        assert _rec(V._gcn_pubmed(acc, cols))["verdict"] == noisy["verdict"] == verdict
+
+
 def test_heterophily_mlp_most_gnns_in_most_columns():
     """A column holds when MLP's mean is above more than half of the GNNs present; the claim
     holds in more than half of the columns. Exactly half is not 'most'."""
