@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..kit.claim import VERDICTS, Statement
+from ..kit.claim import Statement
 from ..kit.evidence import Judgement, judged
 from ..kit.stats import CONFIDENCE, mean_ci, paired_comparison, t_quantile
 
@@ -220,7 +220,8 @@ def sentence_result(sentence, ctx, reading=None):
     The evidence holds the ``rule``, the ``reading`` (where the target runs several) and the
     comparisons (``rows``); :func:`sentence_json` writes it as ``reproduce.json`` holds it.
     ``ValueError`` for a verdict outside the kit's
-    :data:`~ngc_ref_theory.kit.claim.VERDICTS` or a statement that is not a part of its claim.
+    :data:`~ngc_ref_theory.kit.claim.VERDICTS` (the kit's Result refuses it) or a statement
+    that is not a part of its claim.
 
     Examples
     --------
@@ -230,15 +231,16 @@ def sentence_result(sentence, ctx, reading=None):
     >>> res = sentence_result(Sentence(st, "holds", [], "s", "r"), RunContext())
     >>> res.id, res.claim, res.scope, res.summary
     ('tab:x:bold', 'tab:x', 'as-stated', 'as-stated: s')
+    >>> rec = sentence_json(res)
+    >>> rec["claim"], rec["target"], rec["scope"], rec["summary"], rec["rule"]
+    ('bold', 'tab:x', 'as-stated', 's', 'r')
     >>> sentence_result(Sentence(st, "reproduced", [], "s", "r"), RunContext())
     ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: tab:x:bold: verdict must be one of ('holds', 'fails', ...), got 'reproduced'
+    ValueError: verdict must be one of ('holds', 'fails', ...), got 'reproduced'
     """
     st, verdict, rows, summary, rule = sentence
-    if verdict not in VERDICTS:
-        raise ValueError(f"{st.id}: verdict must be one of {VERDICTS}, got {verdict!r}")
     prefix = f"{st.claim}:"
     if not st.id.startswith(prefix) or st.id == prefix:
         raise ValueError(f"statement {st.id!r} is not a part of its claim {st.claim!r} (a "
@@ -258,16 +260,7 @@ def sentence_json(result):
     command that re-runs it, as printed) where it fails. ``claim`` is the sentence's key (the
     statement id after ``"<target>:"``), ``quote`` its words, ``evidence`` its comparisons;
     the summary without the scope the result's summary starts with (the record has its own
-    ``scope`` field, and reproduce.md does not print it).
-
-    Examples
-    --------
-    >>> from ngc_ref_theory.kit.claim import Statement
-    >>> from ngc_ref_theory.reproduce.targets import RunContext
-    >>> st = Statement("tab:x:bold", "the words", "tab:x", "Table 9")
-    >>> rec = sentence_json(sentence_result(Sentence(st, "holds", [], "s", "r"), RunContext()))
-    >>> rec["claim"], rec["target"], rec["scope"], rec["summary"], rec["rule"]
-    ('bold', 'tab:x', 'as-stated', 's', 'r')
+    ``scope`` field, and reproduce.md does not print it). Example: :func:`sentence_result`.
     """
     ev = result.evidence
     out = {"claim": result.id[len(result.claim) + 1:], "quote": result.statement,
