@@ -16,10 +16,11 @@ from ngc_ref_theory.reproduce.judge import (WEAK_HALF_WIDTH, compare, control_ma
                                             mark, top_two, versus_control)
 from ngc_ref_theory.reproduce.tables import build, markdown, terminal_lines
 from ngc_ref_theory.reproduce.run import STORE
-from ngc_ref_theory.reproduce.targets import (TARGETS, RunContext, cell_cost, parse_only, plan,
+from ngc_ref_theory.reproduce.cells import plan
+from ngc_ref_theory.reproduce.targets import (TARGETS, RunContext, parse_only, parse_sentences,
                                               resolve)
 from ngc_ref_theory.reproduce.verdicts import rngc_over_ngc
-from ngc_ref_theory.sweep import as_cells, get_task, make_cell, read_records
+from ngc_ref_theory.sweep import as_cells, cell_seconds, get_task, make_cell, read_records
 
 DATA = os.environ.get("NGC_REF_DATA")
 needs_data = pytest.mark.skipif(not DATA, reason="NGC_REF_DATA is not set")
@@ -69,9 +70,9 @@ def test_paired_comparisons_and_claims():
     assert compare(base - 2.0 - base, 1)["reading"] == "fails"
     acc = {("cora", 0.1, "paper"): {"ngc": list(base), "rngc": list(base + 0.5)},
            ("cora", 0.2, "paper"): {"ngc": list(base), "rngc": list(base + 0.4)}}
-    assert rngc_over_ngc(acc, list(acc), "fig:noise")["verdict"] == "holds"
+    assert rngc_over_ngc(acc, list(acc), "fig:noise").verdict == "holds"
     acc2 = {c: {"ngc": v["rngc"], "rngc": v["ngc"]} for c, v in acc.items()}
-    assert rngc_over_ngc(acc2, list(acc2), "fig:noise")["verdict"] == "fails"
+    assert rngc_over_ngc(acc2, list(acc2), "fig:noise").verdict == "fails"
 
 
 # ------------------------------------------------------------------ against the control
@@ -236,6 +237,40 @@ def test_targets_and_only():
         parse_only(["tab:ogb:cora"])
 
 
+def test_only_accepts_a_sentences_statement_id():
+    """``TARGET:SENTENCE`` (a statement id, as check's --only takes) runs the target, on the
+    data sets its ``TARGET:DATASET`` items name (all where none does), and reports only the
+    sentences named; a bare target reports all of them."""
+    assert parse_only(["tab:heterophily:bold"]) == {"tab:heterophily": None}
+    assert parse_sentences(["tab:heterophily:bold"]) == {"tab:heterophily": {"bold"}}
+    both = ["TAB:Flip:Bold", "tab:flip:cora", "tab:flip:flip-rngc"]
+    assert parse_only(both) == {"tab:flip": {"cora"}}
+    assert parse_sentences(both) == {"tab:flip": {"bold", "flip-rngc"}}
+    assert parse_sentences(["tab:flip:bold", "flip"]) == {}            # the whole target
+    assert parse_sentences(["tab:flip:cora"]) == {}                    # data sets only
+    assert parse_only(["tab:row normalization:row-norm"]) == {"tab:row normalization": None}
+    with pytest.raises(ValueError, match="judges the sentences bold, flip-rngc"):
+        parse_only(["tab:flip:heterophily-mlp"])
+    ctx = RunContext(sentences=parse_sentences(["tab:heterophily:bold"]))
+    assert {c["id"] for c in build(_records(3), ctx)["claims"]} == {"tab:heterophily:bold"}
+    assert len({c["id"] for c in build(_records(3))["claims"]}) == 5
+
+
+def test_every_sentence_id_is_accepted_and_none_is_a_data_set():
+    """Each statement id of each target selects its sentence; no sentence key is a data set
+    name or alias (so ``TARGET:DATASET`` and ``TARGET:SENTENCE`` never collide), and every
+    data set item still selects its data set."""
+    from ngc_ref.datasets import canonical_name
+    for key, t in TARGETS.items():
+        for q in t.quotes:
+            assert parse_sentences([f"{key}:{q}"]) == {key: {q}}
+            with pytest.raises(ValueError):
+                canonical_name(q)
+        for ds in t.datasets:
+            assert (parse_only([f"{key}:{ds}"]), parse_sentences([f"{key}:{ds}"])) == (
+                {key: {ds}}, {})
+
+
 def _plan(chosen, **kw):
     return plan(RunContext(chosen=chosen, **kw))
 
@@ -250,9 +285,22 @@ def test_plan_counts_and_order():
     everything = _plan({k: None for k in TARGETS})
     # the Coauthor cells first, one Physics and one CS cell side by side; then longest first
     assert [p["dataset"] for _, p in everything[:4]] == ["coauthor-physics", "coauthor-cs"] * 2
-    rest = [cell_cost(p) for _, p in everything[4:]]
-    assert rest == sorted(rest, reverse=True) and max(rest) < min(cell_cost(p) for _, p in
+    rest = [cell_seconds(*c) for c in everything[4:]]
+    assert rest == sorted(rest, reverse=True) and max(rest) < min(cell_seconds(*c) for c in
                                                                  everything[:4])
+
+
+def test_the_reproduce_task_declares_its_cost_model():
+    """As every sweep task does (register_task(cost=)), read through sweep.cell_seconds: a
+    cell costs the measured CPU seconds of its (target, data set), every one measured, and
+    the unmeasured default elsewhere."""
+    from ngc_ref_theory.reproduce.cells import COST, UNMEASURED_SECONDS
+    pairs = {(k, ds) for k, t in TARGETS.items() for ds in t.datasets}
+    assert set(COST) == pairs
+    for _, p in _plan({k: None for k in TARGETS}, runs=1):
+        assert cell_seconds("reproduce", p) == COST[p["target"], p["dataset"]]
+    assert cell_seconds("reproduce", {"target": "tab:flip", "dataset": "karate"}) == (
+        UNMEASURED_SECONDS)
 
 
 def test_a_targets_cells_are_its_claim_plan():

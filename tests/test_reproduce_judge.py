@@ -10,10 +10,11 @@ import pytest
 from scipy.stats import t as t_dist
 
 from ngc_ref_theory.kit.claim import Statement, extension
-from ngc_ref_theory.reproduce.judge import (beats_all, compare, control_mark,
+from ngc_ref_theory.reproduce.judge import (Sentence, beats_all, compare, control_mark,
                                             describe, half_width, interval_text, judge_cell,
-                                            mark, paired, sentence_record, summarize, top_two,
-                                            versus_control, worst)
+                                            mark, paired, sentence_json, sentence_result,
+                                            summarize, top_two, versus_control, worst)
+from ngc_ref_theory.reproduce.targets import TARGETS, RunContext
 
 
 def _t_interval(v, conf=0.95):
@@ -100,15 +101,55 @@ def test_paired_drops_a_run_missing_on_either_side():
     assert paired([], []).size == 0 and paired([1.0], [None]).dtype == float
 
 
+def sentence_record(statement, verdict, rows, summary, rule, ctx=None, reading=None):
+    """reproduce.json's record of a judged sentence (the kit result it is made into)."""
+    return sentence_json(sentence_result(Sentence(statement, verdict, rows, summary, rule),
+                                         ctx or RunContext(), reading))
+
+
 def test_a_sentence_record_carries_its_statement_rule_and_evidence():
     """The record is made by the sentence's statement: key, words, target, id and scope are
-    the statement's; the JSON shape is these ten fields."""
+    the statement's; the JSON shape is these ten fields (and the reading where given)."""
     why = "the paper says it of tab:y: 'words'; not of tab:x (our reading)"
     st = Statement("tab:x:k", "the paper's words", "tab:x", "Table 9", scope=extension(why))
     rec = sentence_record(st, "holds", [{"reading": "holds"}], "s", "r")
-    assert rec == {"claim": "k", "quote": "the paper's words", "verdict": "holds", "rule": "r",
-                   "summary": "s", "evidence": [{"reading": "holds"}], "target": "tab:x",
-                   "id": "tab:x:k", "scope": "extension", "scope_reason": why}
+    want = {"claim": "k", "quote": "the paper's words", "verdict": "holds", "rule": "r",
+            "summary": "s", "evidence": [{"reading": "holds"}], "target": "tab:x",
+            "id": "tab:x:k", "scope": "extension", "scope_reason": why}
+    assert rec == want
+    assert sentence_record(st, "holds", [], "s", "r", reading="rn") == want | {
+        "evidence": [], "reading": "rn"}
+
+
+def test_a_failing_sentence_is_a_kit_result_whose_rerun_runs_as_printed():
+    """A ``fails`` is the kit's Result with a counterexample: the data sets of its failing
+    comparisons and the command that re-runs the sentence's target on the run's cells, which
+    the command line parses back into the same selection, runs and seed."""
+    from ngc_ref_theory.cli import build_parser
+    from ngc_ref_theory.reproduce.run import select
+    from ngc_ref_theory.reproduce.targets import parse_sentences
+    import shlex
+    st = TARGETS["tab:flip"].sentence("bold")
+    rows = [{"column": ["citeseer", 0.4, "raw"], "reading": "fails"},
+            {"column": ["cora", 0.4, "raw"], "reading": "holds"}]
+    ctx = RunContext(seed=2, runs=1, chosen={"tab:flip": {"cora", "citeseer"}},
+                     data_root="/data dir")
+    res = sentence_result(Sentence(st, "fails", rows, "s", "r"), ctx, "raw")
+    assert res.verdict == "fails" and res.id == "tab:flip:bold" and res.claim == "tab:flip"
+    assert res.counterexample["dataset"] == "citeseer"     # the failing comparison's
+    rerun = sentence_json(res)["rerun"]
+    assert rerun == ("NGC_REF_DATA='/data dir' ngc-ref reproduce --only tab:flip:bold "
+                     "tab:flip:citeseer tab:flip:cora --runs 1 --seed 2 --out "
+                     "ngc_ref_rerun/tab_flip_bold")
+    env, *words = shlex.split(rerun)
+    assert env == "NGC_REF_DATA=/data dir" and words[0] == "ngc-ref"
+    args = build_parser().parse_args(words[1:])
+    assert (select(args.only), args.runs, args.seed) == (ctx.chosen, 1, 2)
+    assert parse_sentences(args.only) == {"tab:flip": {"bold"}}      # it reports that one
+    whole = sentence_json(sentence_result(Sentence(st, "fails", rows[1:], "s", "r"),
+                                          RunContext(full=True), "raw"))
+    assert whole["rerun"].startswith("ngc-ref reproduce --only tab:flip:bold --full --seed 0 ")
+    assert "rerun" not in sentence_record(st, "inconclusive", rows, "s", "r")
 
 
 @pytest.mark.parametrize("verdict", ["reproduced", "below", "Holds", "", None])

@@ -80,7 +80,7 @@ def test_every_sentence_the_map_gives_a_target_is_one_of_its_statements():
 
 
 #: The fields of a sentence's record in reproduce.json (``reading`` where its target runs its
-#: sentences per reading).
+#: sentences per reading, ``rerun`` where it fails).
 FIELDS = {"claim", "quote", "verdict", "rule", "summary", "evidence", "target", "id", "scope",
           "scope_reason"}
 
@@ -92,7 +92,8 @@ def test_each_record_is_made_by_its_targets_statement():
     recs = _all_records()
     assert {(r["target"], r["claim"]) for r in recs} == set(DECISIONS)
     for r in recs:
-        assert set(r) - {"reading"} == FIELDS and r["verdict"] in VERDICTS
+        assert set(r) - {"reading", "rerun"} == FIELDS and r["verdict"] in VERDICTS
+        assert ("rerun" in r) == (r["verdict"] == "fails")
         st = TARGETS[r["target"]].sentence(r["claim"])
         assert (r["id"], r["quote"], r["scope"], r["scope_reason"]) == (
             st.id, QUOTES[r["claim"]], DECISIONS[r["target"], r["claim"]], st.scope.why)

@@ -288,11 +288,13 @@ def _reproduce(args):
 
 def _reproduce_epilog():
     from .reproduce.targets import NOT_RUN, TARGETS, run_counts
-    lines = ["targets for --only (TARGET or TARGET:DATASET; default runs / paper's runs):"]
+    lines = ["targets for --only (TARGET, TARGET:DATASET or TARGET:SENTENCE; default runs / "
+             "paper's runs):"]
     for key, t in TARGETS.items():
         runs = run_counts(key)
         lines.append(f"  {key!r}: " + ", ".join(f"{d} {runs[d]}/{t.paper_runs or '-'}"
                                                  for d in t.datasets))
+        lines.append("      sentences: " + ", ".join(t.quotes))
     lines.append("aliases: fig:depth_ngc, fig:depth_rngc = fig:depth; tab:row-normalization = "
                  "'tab:row normalization'")
     lines.append("not run (listed in the output with the reason): " + ", ".join(NOT_RUN))
@@ -597,7 +599,9 @@ def _add_reproduce(sub, parents):
                          "and figures. Finished cells are kept in OUT/reproduce.jsonl: the same "
                          "command resumes.")
     rep.add_argument("--only", nargs="+", metavar="TARGET",
-                     help="run only these targets (or TARGET:DATASET); listed below")
+                     help="run only these targets (or TARGET:DATASET; TARGET:SENTENCE, a "
+                     "sentence's id such as tab:flip:bold, reports only that sentence); "
+                     "listed below")
     rep.add_argument("--runs", type=_runs, metavar="N",
                      help="runs per cell for every target (default: the budgeted counts "
                      "below; --full: the paper's)")

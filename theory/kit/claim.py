@@ -554,6 +554,20 @@ class Context:
         words = [self.seed] + [_stable_int(k) for k in key]
         return np.random.default_rng(words)
 
+    def rerun_words(self, statement_id):
+        """The words after ``ngc-ref`` of the command that re-runs ``statement_id`` with this
+        run's settings (:func:`rerun_command` adds the rest): ``check --only ID --seed S``, and
+        ``--thorough --scale X`` in a thorough run. A run of another command (``ngc-ref
+        reproduce``'s context) states its own."""
+        words = ["check", "--only", statement_id, "--seed", str(self.seed)]
+        if self.thorough:
+            words += ["--thorough", "--scale", repr(float(self.scale))]
+        return words
+
+    def claim_of(self, statement_id):
+        """The claim ``statement_id`` belongs to among this run's claims (None: unknown)."""
+        return statement_ids().get(statement_id)
+
     def figure_path(self, name):
         if self.out_dir is None:
             return None
@@ -636,7 +650,8 @@ RERUN_DIR = "ngc_ref_rerun"
 def rerun_command(statement_id, ctx, needs_data=None, families=None):
     """The shell command that re-runs ``statement_id`` as the run of ``ctx`` ran it.
 
-    It names the run's seed, ``--thorough --scale`` of a thorough run, the run's ``--family``
+    The command and its settings are the run's (:meth:`Context.rerun_words`: ``ngc-ref
+    check``, its seed, ``--thorough --scale`` of a thorough run); it adds the run's ``--family``
     values where the statement runs on them (:meth:`Claim.uses_families`; ``families``
     overrides), an output folder of its
     own (``ngc_ref_rerun/<id>``: a rerun never replaces the report it is printed in), and, for
@@ -649,10 +664,8 @@ def rerun_command(statement_id, ctx, needs_data=None, families=None):
     >>> rerun_command("theorem-1:a", Context(seed=3))
     'ngc-ref check --only theorem-1:a --seed 3 --out ngc_ref_rerun/theorem-1_a'
     """
-    words = ["ngc-ref", "check", "--only", statement_id, "--seed", str(ctx.seed)]
-    if ctx.thorough:
-        words += ["--thorough", "--scale", repr(float(ctx.scale))]
-    c = statement_ids().get(statement_id)
+    words = ["ngc-ref", *ctx.rerun_words(statement_id)]
+    c = ctx.claim_of(statement_id)
     if families is None:
         families = c is not None and c.uses_families(statement_id)
     for family in ctx.families if families else ():   # rerun on the same families

@@ -18,6 +18,9 @@ the noise of (data set, noise, level, run) is the same in every reading and targ
 readings are paired run by run; the initialisation seed is shared by every model of the cell;
 the control's Z is one draw per (data set, run), shared by the levels.
 
+The task declares its cost model (:func:`reproduce_seconds`, the measured :data:`COST`), by
+which :func:`plan` orders a run's cells.
+
 This module adds the cell's own seeds, readings and model keys.
 """
 
@@ -27,6 +30,7 @@ import math
 import os
 import time
 import warnings
+from itertools import zip_longest
 
 import numpy as np
 import scipy.sparse as sp
@@ -38,7 +42,7 @@ from ngc_ref.training import ModelSpec, fit_models, model_spec
 from ngc_ref.training.gcn import GCN_KEYS
 
 from ..paper.hyperparams import paper_config
-from ..sweep import Param, register_task
+from ..sweep import Param, cell_seconds, register_task
 from .targets import MODEL_HELP, TARGETS
 
 _DATA: dict = {}
@@ -185,6 +189,38 @@ def _validate(params):
             raise ValueError(f"unknown model {m!r} in models={params['models']!r}")
 
 
+#: Measured CPU seconds of one cell (one run of one level and reading) per (target, data set):
+#: the mean over the cells of one default run on the idle 2-core development machine (each
+#: cell on one core, one BLAS thread): the ``reproduce`` task's cost model
+#: (:func:`reproduce_seconds`). The plan orders cells by it (longest first) and the default
+#: run counts come from it.
+COST = {
+    ("fig:noise", "cora"): 5.1, ("fig:noise", "citeseer"): 18.6, ("fig:noise", "pubmed"): 9.6,
+    ("tab:heterophily", "cornell"): 0.9, ("tab:heterophily", "texas"): 0.9,
+    ("tab:heterophily", "wisconsin"): 3.0, ("tab:heterophily", "actor"): 52.3,
+    ("tab:coauthor", "coauthor-cs"): 500.0, ("tab:coauthor", "coauthor-physics"): 478.0,
+    ("tab:flip", "cora"): 6.2, ("tab:flip", "citeseer"): 18.5, ("tab:flip", "pubmed"): 9.1,
+    ("tab:row normalization", "cora"): 0.3, ("tab:row normalization", "citeseer"): 1.0,
+    ("tab:row normalization", "pubmed"): 1.0,
+    ("fig:depth", "cora"): 4.7, ("fig:depth", "citeseer"): 19.0, ("fig:depth", "pubmed"): 6.3,
+}
+
+
+#: A cell of a (target, data set) not measured in :data:`COST`.
+UNMEASURED_SECONDS = 10.0
+
+
+def reproduce_seconds(params):
+    """The cost model of a ``reproduce`` cell (declared with the task, read through
+    :func:`~ngc_ref_theory.sweep.cell_seconds`): its measured CPU seconds, :data:`COST`, or
+    :data:`UNMEASURED_SECONDS`.
+
+    >>> reproduce_seconds({"target": "tab:heterophily", "dataset": "actor"})
+    52.3
+    """
+    return COST.get((params["target"], params["dataset"]), UNMEASURED_SECONDS)
+
+
 @register_task("reproduce", {
     "target": Param(str, choices=tuple(TARGETS), doc="experiment (paper label)"),
     "dataset": Param(str, doc="canonical data set name"),
@@ -192,7 +228,7 @@ def _validate(params):
     "reading": Param(str, "paper", doc="which reading of an unstated choice"),
     "run": Param(int, 0, min=0, doc="run number (split and seeds)"),
     "models": Param(str, doc="comma-separated model keys, in order"),
-}, validate=_validate)
+}, validate=_validate, cost=reproduce_seconds)
 def reproduce_task(params, seeds):
     """One run of one noise setting of a paper experiment, every model on the same features.
 
@@ -234,5 +270,24 @@ def _run_cell(params, seeds):
             "init_seed": int(init_seed), "cpu_seconds": round(time.process_time() - c0, 3)}
 
 
-__all__ = ["clean_features", "dataset", "model_config", "parse_model", "reproduce_task",
-           "rownorm", "split_for"]
+#: Data sets whose cells hold several GB while they run: the plan alternates them, so that
+#: two workers starting on the longest cells hold one of each, not two of the largest.
+LARGE = ("coauthor-physics", "coauthor-cs")
+
+
+def plan(ctx):
+    """The planned cells (:meth:`.targets.Target.planned_cells`) of the targets ``ctx.chosen``
+    selects, as ``(task, params)``, longest first by the task's cost model
+    (:func:`~ngc_ref_theory.sweep.cell_seconds`: :func:`reproduce_seconds`), the :data:`LARGE`
+    data sets' cells alternating."""
+    cells = [cell for key in ctx.chosen if key in TARGETS
+             for cell in TARGETS[key].cells(ctx, "sym")]
+    cells.sort(key=lambda c: -cell_seconds(*c))
+    large = [c for c in cells if c[1]["dataset"] in LARGE]
+    by_ds = [[c for c in large if c[1]["dataset"] == d] for d in LARGE]
+    mixed = [c for group in zip_longest(*by_ds) for c in group if c is not None]
+    return mixed + [c for c in cells if c[1]["dataset"] not in LARGE]
+
+
+__all__ = ["COST", "LARGE", "UNMEASURED_SECONDS", "clean_features", "dataset", "model_config",
+           "parse_model", "plan", "reproduce_seconds", "reproduce_task", "rownorm", "split_for"]

@@ -38,10 +38,12 @@ random guessing", "barely changes", "matches") are stated in the evidence.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
-from ..kit.claim import VERDICTS
+from ..kit.claim import Statement
+from ..kit.evidence import Judgement, judged
 from ..kit.stats import CONFIDENCE, mean_ci, paired_comparison, t_quantile
 
 #: A cell's reading against the paper's number (not a claim's verdict: the paper's sentences
@@ -194,40 +196,83 @@ def compare(delta, m, threshold=0.0, conf=CONFIDENCE):
             "runs": c.runs, "reading": c.verdict}
 
 
-def sentence_record(statement, verdict, evidence, summary, rule):
-    """The record of one of the paper's sentences judged on one target, as ``reproduce.json``
-    holds it, made from the sentence's :class:`~ngc_ref_theory.kit.claim.Statement` (a part of
-    its target's claim, :class:`.targets.Target`), so its key, words, target and scope cannot
-    disagree.
+class Sentence(NamedTuple):
+    """One of the paper's sentences judged on one target's runs, before its result: the
+    sentence's :class:`~ngc_ref_theory.kit.claim.Statement` (a part of its target's claim,
+    :class:`.targets.Target`), the verdict, the comparisons it was decided on (``rows``), the
+    one-line summary and the ``rule`` that turned the words into numbers. What a judge of
+    :mod:`.verdicts` returns; :func:`sentence_result` makes it the statement's result."""
 
-    Returns ``{claim, quote, verdict, rule, summary, evidence, target, id, scope,
-    scope_reason}``: ``claim`` the sentence's key (the statement id after ``"<target>:"``),
-    ``quote`` its words, ``rule`` how its words were turned into numbers. ``ValueError`` for a
-    verdict outside the kit's :data:`~ngc_ref_theory.kit.claim.VERDICTS` or a statement that
-    is not a part of its claim.
+    statement: Statement
+    verdict: str
+    rows: list
+    summary: str
+    rule: str
+
+
+def sentence_result(sentence, ctx, reading=None):
+    """The kit's :class:`~ngc_ref_theory.kit.claim.Result` of a judged :class:`Sentence`, made
+    by its statement (:func:`~ngc_ref_theory.kit.evidence.judged`), so its id, words, target
+    and scope cannot disagree; a ``fails`` carries a counterexample whose ``rerun`` command
+    re-runs the sentence as the run of ``ctx`` (a :class:`.targets.RunContext`) ran it, naming
+    the data sets of its failing comparisons (all of them where none fails alone).
+
+    The evidence holds the ``rule``, the ``reading`` (where the target runs several) and the
+    comparisons (``rows``); :func:`sentence_json` writes it as ``reproduce.json`` holds it.
+    ``ValueError`` for a verdict outside the kit's
+    :data:`~ngc_ref_theory.kit.claim.VERDICTS` (the kit's Result refuses it) or a statement
+    that is not a part of its claim.
 
     Examples
     --------
     >>> from ngc_ref_theory.kit.claim import Statement
+    >>> from ngc_ref_theory.reproduce.targets import RunContext
     >>> st = Statement("tab:x:bold", "the words", "tab:x", "Table 9")
-    >>> rec = sentence_record(st, "holds", [], "s", "r")
-    >>> rec["claim"], rec["target"], rec["scope"]
-    ('bold', 'tab:x', 'as-stated')
-    >>> sentence_record(st, "reproduced", [], "s", "r")  # doctest: +ELLIPSIS
+    >>> res = sentence_result(Sentence(st, "holds", [], "s", "r"), RunContext())
+    >>> res.id, res.claim, res.scope, res.summary
+    ('tab:x:bold', 'tab:x', 'as-stated', 'as-stated: s')
+    >>> rec = sentence_json(res)
+    >>> rec["claim"], rec["target"], rec["scope"], rec["summary"], rec["rule"]
+    ('bold', 'tab:x', 'as-stated', 's', 'r')
+    >>> sentence_result(Sentence(st, "reproduced", [], "s", "r"), RunContext())
+    ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: tab:x:bold: verdict must be one of ('holds', 'fails', ...), got 'reproduced'
+    ValueError: verdict must be one of ('holds', 'fails', ...), got 'reproduced'
     """
-    if verdict not in VERDICTS:
-        raise ValueError(f"{statement.id}: verdict must be one of {VERDICTS}, got {verdict!r}")
-    prefix = f"{statement.claim}:"
-    if not statement.id.startswith(prefix) or statement.id == prefix:
-        raise ValueError(f"statement {statement.id!r} is not a part of its claim "
-                         f"{statement.claim!r} (a sentence's id is '<target>:<key>')")
-    return {"claim": statement.id[len(prefix):], "quote": statement.text, "verdict": verdict,
-            "rule": rule, "summary": summary, "evidence": evidence, "target": statement.claim,
-            "id": statement.id, "scope": statement.scope.name,
-            "scope_reason": statement.scope.why}
+    st, verdict, rows, summary, rule = sentence
+    prefix = f"{st.claim}:"
+    if not st.id.startswith(prefix) or st.id == prefix:
+        raise ValueError(f"statement {st.id!r} is not a part of its claim {st.claim!r} (a "
+                         "sentence's id is '<target>:<key>')")
+    failing = [r for r in rows if r.get("reading") == "fails"] or rows
+    datasets = sorted({r["column"][0] for r in failing if r.get("column")})
+    evidence = {"rule": rule} | ({} if reading is None else {"reading": reading})
+    # "sym": a target's one norm, the experiments' Ã_sym (each model states its own Ã)
+    return judged(st, ctx, "sym", Judgement(verdict, rows), evidence, summary,
+                  {"dataset": ", ".join(datasets)}, rows_key="rows")
+
+
+def sentence_json(result):
+    """A sentence's :class:`~ngc_ref_theory.kit.claim.Result` (:func:`sentence_result`) as
+    ``reproduce.json`` holds it: ``{claim, quote, verdict, rule, summary, evidence, target, id,
+    scope, scope_reason}``, ``reading`` where the target runs several, and ``rerun`` (the
+    command that re-runs it, as printed) where it fails. ``claim`` is the sentence's key (the
+    statement id after ``"<target>:"``), ``quote`` its words, ``evidence`` its comparisons;
+    the summary without the scope the result's summary starts with (the record has its own
+    ``scope`` field, and reproduce.md does not print it). Example: :func:`sentence_result`.
+    """
+    ev = result.evidence
+    out = {"claim": result.id[len(result.claim) + 1:], "quote": result.statement,
+           "verdict": result.verdict, "rule": ev["rule"],
+           "summary": result.summary.removeprefix(f"{result.scope}: "),
+           "evidence": ev["rows"], "target": result.claim, "id": result.id,
+           "scope": result.scope, "scope_reason": result.scope_reason}
+    if "reading" in ev:
+        out["reading"] = ev["reading"]
+    if result.counterexample:
+        out["rerun"] = result.counterexample["rerun"]
+    return out
 
 
 def interval_text(row, digits=1):
@@ -295,5 +340,5 @@ def top_two(acc, columns, ours, others):
 
 __all__ = ["BARELY", "CELL_VERDICTS", "CHANCE_MARGIN", "CONTROL_READINGS", "GREATLY",
            "MATCH_MARGIN", "WEAK_HALF_WIDTH", "beats_all", "compare", "control_mark", "describe",
-           "half_width", "interval_text", "judge_cell", "mark", "paired", "sentence_record",
-           "summarize", "top_two", "versus_control", "worst"]
+           "half_width", "interval_text", "judge_cell", "mark", "paired", "Sentence",
+           "sentence_json", "sentence_result", "summarize", "top_two", "versus_control", "worst"]

@@ -2,12 +2,12 @@
 write ``reproduce.json`` and ``reproduce.md``.
 
 Each target is a claim whose cells are its plan (:meth:`.targets.Target.planned_cells`): the
-run collects the selected targets' cells (:func:`.targets.plan`) and runs them as a claim's
+run collects the selected targets' cells (:func:`.cells.plan`) and runs them as a claim's
 ``--thorough`` cells run, through :func:`..sweep.run_planned` into the run's store,
 ``OUT/reproduce.jsonl`` (the crash-safe JSON-lines store of :mod:`..sweep`): an interrupted
 run keeps its finished cells and the same command resumes without repeating them.
 The cells run on ``jobs`` joblib workers (or a Dask cluster), longest first (see
-:func:`.targets.plan`): the Coauthor cells (dense noisy 18,333 x 6,805 and 34,493 x 8,415
+:func:`.cells.plan`): the Coauthor cells (dense noisy 18,333 x 6,805 and 34,493 x 8,415
 float32 features, a few GB each while they run) start first, one of each data set side by
 side, and the small cells fill the cores around them.
 
@@ -28,10 +28,10 @@ from ..output.files import atomic_write_text, data_origin_line, data_root, stage
 from ..output.provenance import machine, source, versions
 from ..sweep import run_planned
 from ..sweep.store import encode
-from .cells import dataset
+from .cells import dataset, plan
 from .tables import build, figures, markdown, shown_reading, terminal_lines
 from .scale import run_scale
-from .targets import NOT_RUN, TARGETS, RunContext, parse_only, plan, run_counts
+from .targets import NOT_RUN, TARGETS, RunContext, parse_only, parse_sentences, run_counts
 
 STORE = "reproduce.jsonl"
 SCALE = "scale.json"
@@ -60,7 +60,8 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
         print(data_origin_line(root), file=sys.stderr)
     out = Path(out)
     ctx = RunContext(seed=seed, data_root=root, store=out / STORE, n_jobs=jobs,
-                     scheduler=scheduler, runs=runs, full=full, chosen=runnable)
+                     scheduler=scheduler, runs=runs, full=full, chosen=runnable,
+                     sentences=parse_sentences(only) if only else {})
     cells = plan(ctx)
     _check_data(sorted({params["dataset"] for _, params in cells}), root)
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
@@ -71,7 +72,7 @@ def reproduce(*, only=None, runs=None, full=False, out="ngc_ref_reproduce", jobs
             records = run_planned(ctx, cells, progress=progress, raise_errors=False)
         scale_result = _scale(out, echo) if scale else None
         done = [r for r in records if r is not None and "error" not in r]
-        report = build(done)
+        report = build(done, ctx)
         meta = {"command": command, "started": started,
                 "seconds": round(time.perf_counter() - t0, 1), "seed": seed,
                 "only": only, "runs": runs, "full": full, "source": source(), **versions(),

@@ -18,8 +18,8 @@ import numpy as np
 from ..output.figures import legend_outside, save_figure, subplots, suptitle
 from .cells import dataset as load_cached
 from .cells import parse_model
-from .judge import (WEAK_HALF_WIDTH, control_mark, half_width, judge_cell, mark, summarize,
-                    versus_control)
+from .judge import (WEAK_HALF_WIDTH, control_mark, half_width, judge_cell, mark, sentence_json,
+                    summarize, versus_control)
 from ..paper.experiments import NOT_RUN_MODELS, PAPER_ROW, TABLES, lookup
 from .targets import DEPTH_S, MODEL_HELP, NOT_RUN, TARGETS
 from .verdicts import judge_target
@@ -78,9 +78,12 @@ def _column_order(t):
     return lambda col: (datasets.index(col[0]), col[1], readings.index(col[2]))
 
 
-def build(records):
+def build(records, ctx=None):
     """The report's content (a dict; ``reproduce.json`` minus ``meta``), in the order of
-    :data:`TARGETS`, then data set, level and reading."""
+    :data:`TARGETS`, then data set, level and reading. The paper's sentences are judged as
+    the run of ``ctx`` (a :class:`.targets.RunContext`; default: a default run) ran them,
+    which their ``rerun`` commands repeat (:func:`.judge.sentence_json`), and kept where it
+    reports them (``--only TARGET:SENTENCE``: :meth:`.targets.RunContext.reports`)."""
     acc, meta = collect(records)
     cells, claims, readings = [], [], []
     for key in [k for k in TARGETS if k in acc]:
@@ -94,7 +97,9 @@ def build(records):
                 cells.append(_cell_record(key, col, model, models[model], control_runs))
                 if cells[-1]["mean"] is not None:   # failed in every run: nothing to judge
                     numbers[col][model] = cells[-1]["runs"]
-        claims.extend(judge_target(key, numbers, _n_classes))   # each names its target
+        claims.extend(sentence_json(r)                           # each names its target
+                      for r in judge_target(key, numbers, _n_classes, ctx)
+                      if ctx is None or ctx.reports(r.id))
         readings.extend(compare_readings(key, [c for c in cells if c["target"] == key]))
     return {"cells": cells, "not_run_rows": _not_run_rows(acc), "claims": claims,
             "readings": readings, "strength": strength(cells),

@@ -11,14 +11,14 @@ of extra models (``ngc-rw``, ``rngc-rw``) inside the heterophily cells, where it
 
 Run counts: ``paper_runs`` is the paper's (its captions and appendix tables), used by
 ``--full``; ``default_runs`` is what the default run affords on a 2-core machine within
-45 minutes (measured per-run costs in :data:`COST`; see the README); ``--runs N`` overrides
+45 minutes (measured per-run costs: the ``reproduce`` task's cost model,
+:data:`.cells.COST`; see the README); ``--runs N`` overrides
 both.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import zip_longest
 
 from ..kit.claim import Claim, Context, as_stated, extension, match_id
 from ..paper.experiments import METHOD_QUOTES, QUOTES, SAID_OF
@@ -140,6 +140,35 @@ class RunContext(Context):
     runs: int | None = None
     full: bool = False
     chosen: dict = field(default_factory=dict)
+    #: ``{target: sentence keys}``: the targets of which ``--only`` named sentences
+    #: (:func:`parse_sentences`); the report keeps only those of their sentences.
+    sentences: dict = field(default_factory=dict)
+
+    def reports(self, statement_id):
+        """Whether the report keeps the sentence ``statement_id`` (``TARGET:KEY``)."""
+        key, _, sentence = statement_id.rpartition(":")
+        return key not in self.sentences or sentence in self.sentences[key]
+
+    def rerun_words(self, statement_id):
+        """``reproduce --only TARGET:SENTENCE [TARGET:DATASET ...] [--runs N | --full] --seed
+        S``: the sentence on its target's cells of this run (its data sets where this run chose
+        some), so the rerun judges it on the same runs
+        (:func:`~ngc_ref_theory.kit.claim.rerun_command`).
+
+        Examples
+        --------
+        >>> RunContext(seed=2, runs=1, chosen={"tab:flip": {"cora"}}).rerun_words("tab:flip:bold")
+        ['reproduce', '--only', 'tab:flip:bold', 'tab:flip:cora', '--runs', '1', '--seed', '2']
+        """
+        key = statement_id.rpartition(":")[0]
+        only = [statement_id, *(f"{key}:{d}" for d in sorted(self.chosen.get(key) or ()))]
+        counts = ["--runs", str(self.runs)] if self.runs is not None else (
+            ["--full"] if self.full else [])
+        return ["reproduce", "--only", *only, *counts, "--seed", str(self.seed)]
+
+    def claim_of(self, statement_id):
+        """The target whose sentence ``statement_id`` is (None: none)."""
+        return TARGETS.get(statement_id.rpartition(":")[0])
 
 
 CITATION = ("cora", "citeseer", "pubmed")
@@ -236,22 +265,6 @@ NOT_RUN = {
                   "available offline (and RobustGCN, GCN-Jaccard, GCN-SVD are not implemented)",
 }
 
-#: Measured CPU seconds of one cell (one run of one level and reading) per (target, data set):
-#: the mean over the cells of one default run on the idle 2-core development machine (each
-#: cell on one core, one BLAS thread). The plan orders cells by it (longest first) and the
-#: default run counts come from it.
-COST = {
-    ("fig:noise", "cora"): 5.1, ("fig:noise", "citeseer"): 18.6, ("fig:noise", "pubmed"): 9.6,
-    ("tab:heterophily", "cornell"): 0.9, ("tab:heterophily", "texas"): 0.9,
-    ("tab:heterophily", "wisconsin"): 3.0, ("tab:heterophily", "actor"): 52.3,
-    ("tab:coauthor", "coauthor-cs"): 500.0, ("tab:coauthor", "coauthor-physics"): 478.0,
-    ("tab:flip", "cora"): 6.2, ("tab:flip", "citeseer"): 18.5, ("tab:flip", "pubmed"): 9.1,
-    ("tab:row normalization", "cora"): 0.3, ("tab:row normalization", "citeseer"): 1.0,
-    ("tab:row normalization", "pubmed"): 1.0,
-    ("fig:depth", "cora"): 4.7, ("fig:depth", "citeseer"): 19.0, ("fig:depth", "pubmed"): 6.3,
-}
-
-
 def resolve(name):
     """The target key for a key, a LaTeX label or an alias, in any letter case; ValueError
     suggests the closest ones."""
@@ -265,38 +278,68 @@ def resolve(name):
     return ALIASES.get(key, key)
 
 
+def _parse_item(item):
+    """``(target key, data set or None, sentence key or None)`` of one ``--only`` item: a
+    target, ``TARGET:DATASET`` or ``TARGET:SENTENCE`` (a statement id; no sentence key is a
+    data set's name, ``tests/test_reproduce.py``)."""
+    from ngc_ref.datasets import canonical_name
+    try:
+        return resolve(item), None, None
+    except ValueError as exc:
+        head, sep, tail = item.rpartition(":")
+        if not sep or not head:
+            raise
+        try:
+            key = resolve(head)
+        except ValueError:
+            if ":" not in head:     # 'tab:nope': the whole item is the unknown target
+                raise exc from None
+            raise
+    if key not in TARGETS:
+        raise ValueError(f"{item!r}: {key!r} is not run, so it has no data sets or sentences "
+                         "to choose from") from None
+    t = TARGETS[key]
+    sentences = {q.lower(): q for q in t.quotes}
+    if tail.lower() in sentences:
+        return key, None, sentences[tail.lower()]
+    try:
+        ds = canonical_name(tail)
+    except ValueError:
+        ds = tail
+    if ds not in t.levels:
+        raise ValueError(f"{item!r}: {key} runs on {', '.join(t.datasets)}, not {ds!r}, and "
+                         f"judges the sentences {', '.join(t.quotes)}") from None
+    return key, ds, None
+
+
 def parse_only(items):
     """``{target key: set of data sets or None (all)}`` from ``--only`` arguments.
 
-    Each item is a target (key, LaTeX label or alias) or ``TARGET:DATASET``.
+    Each item is a target (key, LaTeX label or alias), ``TARGET:DATASET`` or a sentence's
+    statement id ``TARGET:SENTENCE`` (:func:`parse_sentences`), which runs the target on the
+    data sets its ``TARGET:DATASET`` items name (all where none does).
     """
-    from ngc_ref.datasets import canonical_name
-    out = {}
-    for item in items:
-        try:
-            key, ds = resolve(item), None
-        except ValueError as exc:
-            head, sep, tail = item.rpartition(":")
-            if not sep or not head:
-                raise
-            try:
-                key = resolve(head)
-            except ValueError:
-                if ":" not in head:     # 'tab:nope': the whole item is the unknown target
-                    raise exc from None
-                raise
-            if key not in TARGETS:
-                raise ValueError(f"{item!r}: {key!r} is not run, so it has no data sets to "
-                                 "choose from") from None
-            ds = canonical_name(tail)
-            if ds not in TARGETS[key].levels:
-                raise ValueError(f"{item!r}: {key} runs on {', '.join(TARGETS[key].datasets)}, "
-                                 f"not {ds!r}") from None
-        if ds is None:
-            out[key] = None
-        elif out.get(key, set()) is not None:
-            out.setdefault(key, set()).add(ds)
-    return out
+    out, whole = {}, set()
+    for key, ds, sentence in map(_parse_item, items):
+        out.setdefault(key, set())
+        if ds is None and sentence is None:
+            whole.add(key)
+        elif ds is not None:
+            out[key].add(ds)
+    return {k: None if k in whole or not v else v for k, v in out.items()}
+
+
+def parse_sentences(items):
+    """``{target key: set of sentence keys}`` of the targets whose ``--only`` items name
+    sentences (``TARGET:SENTENCE``) and not the whole target: the report keeps only those of
+    their sentences (:meth:`RunContext.reports`)."""
+    out, whole = {}, set()
+    for key, ds, sentence in map(_parse_item, items):
+        if sentence is not None:
+            out.setdefault(key, set()).add(sentence)
+        elif ds is None:
+            whole.add(key)
+    return {k: v for k, v in out.items() if k not in whole}
 
 
 def run_counts(target, *, runs=None, full=False):
@@ -310,29 +353,6 @@ def run_counts(target, *, runs=None, full=False):
     return dict(t.default_runs)
 
 
-#: Data sets whose cells hold several GB while they run: the plan alternates them, so that
-#: two workers starting on the longest cells hold one of each, not two of the largest.
-LARGE = ("coauthor-physics", "coauthor-cs")
-
-
-def cell_cost(params):
-    """The measured CPU seconds of a cell (:data:`COST`; 10 where unmeasured)."""
-    return COST.get((params["target"], params["dataset"]), 10.0)
-
-
-def plan(ctx):
-    """The planned cells (:meth:`Target.planned_cells`) of the targets ``ctx.chosen`` selects,
-    as ``(task, params)``, longest first (:func:`cell_cost`), the :data:`LARGE` data sets'
-    cells alternating."""
-    cells = [cell for key in ctx.chosen if key in TARGETS
-             for cell in TARGETS[key].cells(ctx, "sym")]
-    cells.sort(key=lambda c: -cell_cost(c[1]))
-    large = [c for c in cells if c[1]["dataset"] in LARGE]
-    by_ds = [[c for c in large if c[1]["dataset"] == d] for d in LARGE]
-    mixed = [c for group in zip_longest(*by_ds) for c in group if c is not None]
-    return mixed + [c for c in cells if c[1]["dataset"] not in LARGE]
-
-
-__all__ = ["ALIASES", "CITATION", "COST", "DEPTH_S", "LARGE", "MODEL_HELP", "NOT_RUN", "RunContext",
-           "TARGETS", "Target", "cell_cost", "depth_models", "parse_only", "plan", "resolve",
-           "run_counts", "sentence_scope"]
+__all__ = ["ALIASES", "CITATION", "DEPTH_S", "MODEL_HELP", "NOT_RUN", "RunContext", "TARGETS",
+           "Target", "depth_models", "parse_only", "parse_sentences", "resolve", "run_counts",
+           "sentence_scope"]

@@ -1,13 +1,13 @@
 """The paper's claims about its experiments, judged on our runs (rules in :mod:`.judge`).
 
 :func:`judge_target` takes ``acc[(dataset, level, reading)][model]`` — per-run test accuracies
-in points, aligned by run (None for a failed run) — and returns one record per claim and
+in points, aligned by run (None for a failed run) — and returns one kit result per claim and
 reading: the quoted sentence, the verdict, the rule that turned the words into numbers, a
-one-line summary and the comparisons behind it. Each record is made by the sentence's
-statement on its target (``TARGETS[target].sentence(key)``, :func:`.judge.sentence_record`),
+one-line summary and the comparisons behind it, and for a ``fails`` the command that re-runs
+it. Each judge here returns a :class:`.judge.Sentence` of the sentence's statement on its
+target (``TARGETS[target].sentence(key)``), made a result by :func:`.judge.sentence_result`,
 so a sentence judged on several targets (``bold``, ``rngc-over-ngc``, ``ngc-beats-mlp``) is
-told which.
-"""
+told which."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ import numpy as np
 from ..kit.claim import worst_verdict
 from ..kit.stats import interval_verdict
 from .judge import (BARELY, CHANCE_MARGIN, GREATLY, MATCH_MARGIN, beats_all, compare, describe,
-                    interval_text, paired, sentence_record, summarize, top_two, worst)
+                    Sentence, interval_text, paired, sentence_result, summarize, top_two, worst)
 from ..paper.experiments import ROW_NORMALIZATION, lookup
-from .targets import DEPTH_S, TARGETS
+from .targets import DEPTH_S, TARGETS, RunContext
 
 BASELINES = ("mlp", "gcn", "sgc", "s2gc", "appnp")
 
@@ -48,7 +48,7 @@ def _beats(statement, acc, columns, ours, baselines, rule_words, threshold=0.0):
                 f"(Bonferroni); most: {describe(w)}")
     else:
         text = f"{len(rows)} paired comparisons; weakest: {describe(worst(rows))}"
-    return sentence_record(statement, verdict, rows, text, rule_words)
+    return Sentence(statement, verdict, rows, text, rule_words)
 
 
 def rngc_over_ngc(acc, columns, target):
@@ -63,7 +63,7 @@ def rngc_over_ngc(acc, columns, target):
             row.update(column=list(c))
             rows.append(row)
     pooled = compare(np.asarray(deltas), 1)
-    return sentence_record(
+    return Sentence(
         TARGETS[target].sentence("rngc-over-ngc"), pooled["reading"], rows,
         f"RNGC − NGC pooled over {len(rows)} columns ({pooled['runs']} paired runs): "
         f"{interval_text(pooled, 2)} points",
@@ -79,7 +79,7 @@ def bold(acc, columns, others, target):
                f"{len(rows)} columns" + (": not in " + "; ".join(
                    f"{r['column'][0]} {r['column'][1]:g} (rank {r['rank_of_best_ours']}, behind "
                    f"{', '.join(r['ahead'])})" for r in off) if off else ""))
-    return sentence_record(
+    return Sentence(
         TARGETS[target].sentence("bold"), verdict, rows, summary,
         "the paper's bold: NGC or RNGC first or second in each column, by means, "
         f"among the models run here ({', '.join(('ngc', 'rngc', *others))}); a column "
@@ -108,10 +108,33 @@ def _chance(acc, columns, n_classes):
     summary = "; ".join(f"{r['column'][0]} ξ={r['column'][1]:g}: MLP {r['mlp_mean']:.1f} "
                         f"(chance {r['chance']:.1f})" for r in rows)
     verdict = worst_verdict(r["reading"] for r in rows)
-    return sentence_record(
+    return Sentence(
         TARGETS["fig:noise"].sentence("mlp-random-guess"), verdict, rows, summary,
         f"at the highest level of each data set MLP's 95 % interval lies within "
         f"{CHANCE_MARGIN:g} points of chance (100/C); fails when it lies above")
+
+
+def especially_pubmed(verdict, rows):
+    """The one reading of "especially on Pubmed" (``gcn-pubmed``: GCN's "denoising performance
+    is limited especially on Pubmed"; ``depth-noisy``: shallow RNGC "not good as deeper RNGC
+    models, especially on the large graph like Pubmed"): ``verdict`` (the comparisons'),
+    turned ``fails`` where it holds but Pubmed's comparison is not the one of largest mean
+    gain among ``rows`` (by means, one row per data set; the first of equal means counts as
+    the largest). Without a Pubmed row, or a verdict other than ``holds``, ``verdict``.
+
+    Examples
+    --------
+    >>> rows = [{"column": ["cora", 1.0], "mean": 2.0}, {"column": ["pubmed", 1.0], "mean": 5.0}]
+    >>> especially_pubmed("holds", rows), especially_pubmed("holds", rows[::-1][1:])
+    ('holds', 'holds')
+    >>> rows[1]["mean"] = 1.0
+    >>> especially_pubmed("holds", rows), especially_pubmed("inconclusive", rows)
+    ('fails', 'inconclusive')
+    """
+    pub = [r for r in rows if r["column"][0] == "pubmed"]
+    if pub and verdict == "holds" and max(rows, key=lambda r: r["mean"]) is not pub[0]:
+        return "fails"
+    return verdict
 
 
 def _gcn_pubmed(acc, columns):
@@ -124,13 +147,10 @@ def _gcn_pubmed(acc, columns):
     pub = [r for r in rows if r["column"][0] == "pubmed"]
     if not pub:
         return None
-    largest = max(rows, key=lambda r: r["mean"])["column"][0] == "pubmed"
-    verdict = pub[0]["reading"]
-    if verdict == "holds" and not largest:
-        verdict = "fails"
+    verdict = especially_pubmed(pub[0]["reading"], rows)
     summary = "NGC − GCN at the highest level: " + "; ".join(
         f"{r['column'][0]} {interval_text(r)}" for r in rows)
-    return sentence_record(
+    return Sentence(
         TARGETS["fig:noise"].sentence("gcn-pubmed"), verdict, rows, summary,
         "NGC − GCN > 0 on Pubmed at its highest level (paired 95 % interval) and the "
         "gap largest on Pubmed among the data sets ('especially'), by means")
@@ -150,7 +170,7 @@ def _heterophily_mlp(acc, columns):
     most = sum(r["reading"] == "holds" for r in rows)
     # no column with MLP's number (it failed in every run): nothing to judge
     verdict = "inconclusive" if not rows else "holds" if most > len(rows) / 2 else "fails"
-    return sentence_record(
+    return Sentence(
         TARGETS["tab:heterophily"].sentence("heterophily-mlp"), verdict, rows,
         f"MLP beats most GNNs (by means) in {most} of {len(rows)} columns",
         "by means: MLP above more than half of GCN, S²GC, NGC, RNGC in more than half "
@@ -186,7 +206,7 @@ def _depth(acc, columns):
                          "reading": reading})
     if rows:
         verdict = worst_verdict(r["reading"] for r in rows)
-        out.append(sentence_record(
+        out.append(Sentence(
             TARGETS["fig:depth"].sentence("depth-clean"), verdict, rows,
             "; ".join(f"{r['model']} {r['column'][0]}: range {r['range']:.1f} "
                       + (f"({r['range_from_S4']:.1f} from S = 4 on; "
@@ -204,11 +224,8 @@ def _depth(acc, columns):
         row.update(column=list(c))
         rows.append(row)
     if rows:
-        verdict = worst_verdict(r["reading"] for r in rows)
-        pub = [r for r in rows if r["column"][0] == "pubmed"]
-        if pub and verdict == "holds" and max(rows, key=lambda r: r["mean"]) is not pub[0]:
-            verdict = "fails"
-        out.append(sentence_record(
+        verdict = especially_pubmed(worst_verdict(r["reading"] for r in rows), rows)
+        out.append(Sentence(
             TARGETS["fig:depth"].sentence("depth-noisy"), verdict, rows,
             "RNGC S=16 − S=1 at ξ = 1: " + "; ".join(
                 f"{r['column'][0]} {interval_text(r)}" for r in rows),
@@ -236,7 +253,7 @@ def _row_norm(acc, columns):
         if w is not None and wo is not None:
             paper.append(f"{d} ξ={lv:g} {w.mean - wo.mean:+.1f}")
     verdict = worst_verdict(r["reading"] for r in rows)
-    return sentence_record(
+    return Sentence(
         TARGETS["tab:row normalization"].sentence("row-norm"), verdict, rows,
         "NGC with − without RN, ours: " + "; ".join(
             f"{r['column'][0]} ξ={r['column'][1]:g} {interval_text(r)}" for r in rows)
@@ -245,15 +262,23 @@ def _row_norm(acc, columns):
         "same noise draws (95 %; fails on a Bonferroni interval below 0)")
 
 
-def judge_target(key, acc, n_classes):
-    """Claim records for target ``key`` from ``acc[(dataset, level, reading)][model]``;
-    ``n_classes(dataset)`` gives the number of classes (chance = 100/C)."""
+def judge_target(key, acc, n_classes, ctx=None):
+    """The results of target ``key``'s sentences (:func:`.judge.sentence_result`: kit
+    results, their ``fails`` rerun as the run of ``ctx`` ran them; default: a default run) from
+    ``acc[(dataset, level, reading)][model]``; ``n_classes(dataset)`` gives the number of
+    classes (chance = 100/C)."""
+    ctx = RunContext() if ctx is None else ctx
+    return [sentence_result(s, ctx, reading) for s, reading in _judged(key, acc, n_classes)]
+
+
+def _judged(key, acc, n_classes):
+    """``(Sentence, reading or None)`` of each sentence target ``key`` judges on ``acc``."""
     t = TARGETS[key]
     out = []
     if key == "tab:row normalization":
-        return [_row_norm(acc, list(acc))] if acc else []
+        return [(_row_norm(acc, list(acc)), None)] if acc else []
     if key == "fig:depth":
-        return _depth(acc, list(acc))
+        return [(s, None) for s in _depth(acc, list(acc))]
     for reading in t.readings:
         cols = _columns(acc, reading)
         if not cols:
@@ -294,10 +319,8 @@ def judge_target(key, acc, n_classes):
         found.append(rngc_over_ngc(acc, cols, key))
         if key != "fig:noise":
             found.append(mlp_weak(acc, cols, key))
-        for rec in found:
-            rec["reading"] = reading
-        out.extend(found)
+        out.extend((s, reading) for s in found)
     return out
 
 
-__all__ = ["judge_target", "rngc_over_ngc"]
+__all__ = ["especially_pubmed", "judge_target", "rngc_over_ngc"]
