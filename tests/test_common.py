@@ -11,6 +11,7 @@ import pytest
 import scipy.sparse as sp
 
 from ngc_ref_theory.kit.evidence import (MAX_RECORDED_EDGES, counterexample, dense_laplacian,
+                                         dense_series,
                                          dense_norm_adj, graph_record, matching_norm, public)
 from ngc_ref_theory.kit.claim import Context
 
@@ -98,3 +99,16 @@ def test_judged_passes_its_norm_and_figures_on_and_names_what_a_failure_needs():
     with pytest.raises(ValueError, match=r"^kit-common: a 'fails' judgement needs failure= "
                                          r"\(the counterexample's fields\)$"):
         judged(c, Context(), "sym", Judgement("fails", [], None), {}, "bad")
+
+
+@pytest.mark.parametrize("S", [0, 1, 2, 5])
+def test_dense_series_is_the_sum_of_the_powers(S):
+    """Σ_{s=0}^S T^s against the sum of matrix powers written out, on a non-symmetric T (a
+    transposed product would pass a symmetric one), and the closed form (I − T^{S+1})(I − T)⁻¹."""
+    T = np.array([[0.1, 0.4, 0.0], [0.2, 0.0, 0.3], [0.0, 0.5, 0.2]])
+    want = sum(np.linalg.matrix_power(T, s) for s in range(S + 1))
+    got = dense_series(T, S)
+    np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-15)
+    closed = (np.eye(3) - np.linalg.matrix_power(T, S + 1)) @ np.linalg.inv(np.eye(3) - T)
+    np.testing.assert_allclose(got, closed, rtol=1e-12, atol=1e-14)
+    assert got.shape == (3, 3)

@@ -742,3 +742,27 @@ def test_an_estimated_row_without_an_upper_end_reads_its_lower_one():
     for r, up in zip(rows[:2], (0.5, 0.25)):
         r["tau_upper_over_n"] = up                        # the last two: no bracket recorded
     assert _stats.tau_decay_verdict(rows).verdict == "holds"
+
+
+@pytest.mark.parametrize("conf", [0.5, 0.99])
+def test_slope_ci_and_sizes_to_decide_use_the_confidence_given(conf):
+    """Both at a confidence other than the default, against a reference written here from
+    scipy's t quantile: the interval slope ± t_{n−2}(conf)·stderr, and the first K on the
+    continued geometric grid whose half-width t_{K−2}(conf)·s/√Σ(x − x̄)² is below the gap."""
+    from scipy.stats import linregress
+    x = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    y = np.array([1.0, 2.5, 2.9, 4.4, 5.0])
+    fit = linregress(x, y)
+    half = t_dist.ppf(0.5 + conf / 2, 3) * fit.stderr
+    slope, (lo, hi) = slope_ci(x, y, conf)
+    assert (lo, hi) == pytest.approx((fit.slope - half, fit.slope + half), rel=1e-12)
+    ns = np.array([100.0, 200.0, 400.0, 800.0])
+    vals = ns ** -0.3 * np.exp([0.1, -0.1, -0.1, 0.1])
+    lx, ly = np.log(ns), np.log(vals)
+    f = linregress(lx, ly)
+    s = math.sqrt(float(np.sum((ly - f.intercept - f.slope * lx) ** 2)) / 2)
+    gap, step = abs(f.slope + 0.1), math.log(2.0)
+    K = next(K for K in range(4, 60)
+             if t_dist.ppf(0.5 + conf / 2, K - 2) * s / (step * math.sqrt(K * (K * K - 1) / 12))
+             < gap)
+    assert sizes_to_decide(ns, vals, -0.1, conf=conf) == (round(100 * 2 ** (K - 1)), K)
