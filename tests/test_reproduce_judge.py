@@ -137,6 +137,10 @@ def test_a_failing_sentence_is_a_kit_result_whose_rerun_runs_as_printed():
     res = sentence_result(Sentence(st, "fails", rows, "s", "r"), ctx, "raw")
     assert res.verdict == "fails" and res.id == "tab:flip:bold" and res.claim == "tab:flip"
     assert res.counterexample["dataset"] == "citeseer"     # the failing comparison's
+    assert res.norm == "sym"                                # the experiments' one Ã
+    both = sentence_result(Sentence(st, "fails", [dict(r, reading="fails") for r in rows], "s",
+                                    "r"), ctx, "raw")
+    assert both.counterexample["dataset"] == "citeseer, cora"
     rerun = sentence_json(res)["rerun"]
     assert rerun == ("NGC_REF_DATA='/data dir' ngc-ref reproduce --only tab:flip:bold "
                      "tab:flip:citeseer tab:flip:cora --runs 1 --seed 2 --out "
@@ -161,7 +165,8 @@ def test_a_sentence_record_refuses_a_verdict_outside_the_kits(verdict):
 
 def test_a_sentence_record_refuses_a_statement_that_is_not_a_part_of_its_target():
     for sid in ("other:k", "tab:x", "tab:x:"):
-        with pytest.raises(ValueError, match="not a part of its claim"):
+        with pytest.raises(ValueError, match=rf"^statement '{sid}' is not a part of its claim "
+                           r"'tab:x' \(a sentence's id is '<target>:<key>'\)$"):
             sentence_record(Statement(sid, "w", "tab:x", "Table 9"), "holds", [], "s", "r")
 
 
