@@ -641,3 +641,19 @@ def test_the_class_count_of_a_data_set_and_its_fallback(monkeypatch):
     n = R._n_classes("texas")
     assert n == 7 and type(n) is int and asked == [("texas", 0)]
     assert R._n_classes("gone") == 2
+
+
+def test_build_judges_the_sentences_as_the_run_of_its_context_ran_them(monkeypatch):
+    """The rerun of a failing sentence repeats the run build was given (its seed and run
+    count), not a default run's."""
+    from ngc_ref_theory.reproduce.targets import RunContext
+    monkeypatch.setattr(R, "load_cached", lambda name, split: type("D", (), {"num_classes": 4}))
+    recs = [record("fig:noise", "cora", 1.0, "paper", r, {"mlp": acc(0.90 + r / 100)})
+            for r in (0, 1, 2)]
+
+    def mlp_rerun(rep):
+        [rec] = [c for c in rep["claims"] if c["claim"] == "mlp-random-guess"]
+        assert rec["verdict"] == "fails"          # 91 % is no random guess among 4 classes
+        return rec["rerun"]
+    assert " --runs 3 --seed 5 " in mlp_rerun(R.build(recs, RunContext(seed=5, runs=3)))
+    assert " --seed 0 " in mlp_rerun(R.build(recs))

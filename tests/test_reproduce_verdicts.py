@@ -525,3 +525,17 @@ def test_depth_clean_verdict_and_summary_from_S_4_on():
     assert rec["verdict"] == "fails"
     assert rec["summary"].startswith("ngc cora: range 1.0 (0.6 from S = 4 on; expected "
                                      "barely); rngc citeseer: range 1.0")
+
+
+def test_judge_target_reruns_a_failing_sentence_as_its_context_ran():
+    """A failing sentence's rerun names the run judge_target was given (seed, run count); a
+    default run's without one."""
+    acc = {("cora", 1.0, "paper"): {"mlp": [90.0, 91.0, 92.0]}}      # far above 25 % chance
+
+    def rerun(ctx):
+        [res] = [r for r in V.judge_target("fig:noise", acc, lambda d: 4, ctx)
+                 if r.id == "fig:noise:mlp-random-guess"]
+        assert res.verdict == "fails"
+        return res.counterexample["rerun"]
+    assert " --runs 3 --seed 5 " in rerun(RunContext(seed=5, runs=3))
+    assert " --seed 0 " in rerun(None)
