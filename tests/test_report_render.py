@@ -222,8 +222,8 @@ def test_a_claims_section_quotes_its_words_skips_results_and_figures():
 def test_links_and_anchors():
     assert R._anchor("theorem-1:a") == "s-theorem-1-a" and R._anchor("x.y z") == "s-x-y-z"
     r = res("theorem-1:a", summary="as-stated: it holds")
-    assert R._link(r) == "[`theorem-1:a`](#s-theorem-1-a)" and R._said(r) == "it holds"
-    assert R._said(res("b", summary="extension: it")) == "extension: it"   # not its scope
+    assert R._link(r) == "[`theorem-1:a`](#s-theorem-1-a)" and r.said == "it holds"
+    assert res("b", summary="extension: it").said == "extension: it"   # not its scope
 
 
 def test_the_head_of_report_md_word_for_word():

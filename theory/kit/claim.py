@@ -168,6 +168,16 @@ class Result:
     def to_dict(self):
         return _jsonable(asdict(self))
 
+    @property
+    def said(self):
+        """The summary without the ``scope: `` prefix :meth:`Statement.result` gives it (for
+        a table or record that names the scope itself).
+
+        >>> Result("c:a", "c", "Eq. 1", "w", "sym", "holds", {}, summary="as-stated: it holds").said
+        'it holds'
+        """
+        return self.summary.removeprefix(f"{self.scope}: ")
+
 
 class Tolerance(float):
     """A numerical tolerance of the checker (a float, e.g. ``EXACT_RTOL = Tolerance(1e-10)``):

@@ -365,7 +365,7 @@ def what_fails_lines(results):
               "range; sections below give the evidence):", ""]
     for r in bad:
         rerun = (r.counterexample or {}).get("rerun", f"ngc-ref check --only {r.id}")
-        lines.append(f"- {_link(r)} ({r.norm}): {_first_clause(_said(r))} — counterexample: "
+        lines.append(f"- {_link(r)} ({r.norm}): {_first_clause(r.said)} — counterexample: "
                      f"{_headline_case(r)} — rerun `{rerun}`")
     return lines
 
@@ -483,7 +483,7 @@ def _results_table(results):
     lines = ["| id | paper | norm | scope | verdict | evidence |", "|---|---|---|---|---|---|"]
     for r in results:
         lines.append(f"| {_link(r)} | {cell(r.paper_ref)} | {r.norm} | {r.scope} | "
-                     f"**{r.verdict}** | {cell(_said(r))} |")
+                     f"**{r.verdict}** | {cell(r.said)} |")
     return lines
 
 
@@ -544,10 +544,6 @@ def _link(r):
     return f"[`{r.id}`](#{_anchor(r.id)})"
 
 
-def _said(r):
-    """The result's summary without the ``scope: `` prefix a check may give it (the table and
-    "What fails" name the scope themselves)."""
-    return r.summary.removeprefix(f"{r.scope}: ")
 
 
 def _anchor(sid):

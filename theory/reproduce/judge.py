@@ -265,7 +265,7 @@ def sentence_json(result):
     ev = result.evidence
     out = {"claim": result.id[len(result.claim) + 1:], "quote": result.statement,
            "verdict": result.verdict, "rule": ev["rule"],
-           "summary": result.summary.removeprefix(f"{result.scope}: "),
+           "summary": result.said,
            "evidence": ev["rows"], "target": result.claim, "id": result.id,
            "scope": result.scope, "scope_reason": result.scope_reason}
     if "reading" in ev:
