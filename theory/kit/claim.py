@@ -173,8 +173,9 @@ class Result:
         """The summary without the ``scope: `` prefix :meth:`Statement.result` gives it (for
         a table or record that names the scope itself).
 
-        >>> Result("c:a", "c", "Eq. 1", "w", "sym", "holds", {}, summary="as-stated: it holds").said
-        'it holds'
+        >>> r = Result("c:a", "c", "Table 9", "w", "sym", "holds", {}, summary="as-stated: ok")
+        >>> r.said
+        'ok'
         """
         return self.summary.removeprefix(f"{self.scope}: ")
 
